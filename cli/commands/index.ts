@@ -1,0 +1,9 @@
+import type { CommandModule } from 'yargs';
+
+// One import and one array entry per command; each command lives in its own
+// file, cli/commands/<name>.ts, and wraps its handler in runCommand (../fail.ts).
+//
+//   import { showCommand } from './show.ts';
+//   export const commands: CommandModule[] = [showCommand];
+
+export const commands: CommandModule[] = [];

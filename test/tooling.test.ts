@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
+import { CliError, errorLine, runCommand, UsageError } from '../cli/fail.ts';
+
+const bin = fileURLToPath(new URL('../bin/ayoayo.js', import.meta.url));
+
+function ayoayo(...args: string[]) {
+  return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 });
+}
+
+describe('bin/ayoayo.js launcher', () => {
+  it('exists', () => {
+    expect(existsSync(bin)).toBe(true);
+  });
+
+  it('prints help and exits 0', () => {
+    const r = ayoayo('--help');
+    expect(r.error).toBeUndefined();
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('ayoayo');
+  });
+
+  it('reports an unknown command on one line and exits 1', () => {
+    const r = ayoayo('bogus');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^ayoayo: .*bogus.*--help/);
+  });
+});
+
+describe('cli/fail.ts', () => {
+  it('formats errors as one line', () => {
+    expect(errorLine(new Error('first\n  second\n'))).toBe('first; second');
+    expect(errorLine(new CliError('no such file'))).toBe('no such file');
+    expect(errorLine(new UsageError('bad move'))).toBe("bad move (run 'ayoayo --help' for usage)");
+    expect(errorLine('plain')).toBe('plain');
+  });
+
+  it('runCommand reports a thrown error and exits 1', async () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation(() => undefined as never);
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await runCommand(async () => {
+        throw new CliError('boom');
+      })({});
+      expect(write).toHaveBeenCalledWith('ayoayo: boom\n');
+      expect(exit).toHaveBeenCalledWith(1);
+    } finally {
+      exit.mockRestore();
+      write.mockRestore();
+    }
+  });
+});
