@@ -1,0 +1,84 @@
+import { core, Random } from '../env/index.ts';
+
+const {
+  ACTIONS,
+  OK,
+  POPCOUNT,
+  STATE_SIZE,
+  finalScores,
+  hasWinningStore,
+  nthAction,
+  playInPlace,
+  setInitial,
+} = core;
+
+/**
+ * One complete random game from the start, uniform over the legal actions with
+ * full legality checks: a pit is drawn uniformly among the candidates not yet
+ * ruled out and played on a scratch copy; an illegal one is struck and another
+ * drawn (rejection sampling, which is uniform over the legal actions). When every
+ * candidate is struck the mover has no legal move and the game ends.
+ * Returns the number of plies.
+ */
+export function randomPlayout(
+  state: Uint8Array,
+  scratch: Uint8Array,
+  rng: Random,
+  captureSeedStays: boolean,
+): number {
+  let plies = 0;
+  for (;;) {
+    if (hasWinningStore(state)) return plies;
+    const base = (state[core.TO_MOVE] as number) * 6;
+    let candidates = 0;
+    for (let a = 0; a < ACTIONS; a++) if (state[base + a] !== 0) candidates |= 1 << a;
+    let played = false;
+    while (candidates !== 0) {
+      const action = nthAction(candidates, rng.int(POPCOUNT[candidates] as number));
+      scratch.set(state);
+      if (playInPlace(scratch, action, captureSeedStays) === OK) {
+        state.set(scratch);
+        played = true;
+        break;
+      }
+      candidates &= ~(1 << action);
+    }
+    if (!played) return plies;
+    plies++;
+  }
+}
+
+export async function run(emit: (m: Record<string, unknown>) => void): Promise<void> {
+  const rng = Random.fromSeed(1);
+  const state = new Uint8Array(STATE_SIZE);
+  const scratch = new Uint8Array(STATE_SIZE);
+  const scores = [0, 0];
+  const measure = (seconds: number): { games: number; plies: number; elapsed: number } => {
+    let games = 0;
+    let plies = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    while (elapsed < seconds * 1000) {
+      for (let i = 0; i < 1000; i++) {
+        setInitial(state);
+        plies += randomPlayout(state, scratch, rng, false);
+        finalScores(state, 0, false, scores);
+        games++;
+      }
+      elapsed = performance.now() - start;
+    }
+    return { games, plies, elapsed };
+  };
+  measure(1); // warm-up for the JIT
+  const { games, plies, elapsed } = measure(5);
+  emit({
+    name: 'engine-playouts',
+    playoutsPerSec: Math.round(games / (elapsed / 1000)),
+    pliesPerSec: Math.round(plies / (elapsed / 1000)),
+    meanPlies: Number((plies / games).toFixed(1)),
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await run((m) => console.log(JSON.stringify(m)));
+}

@@ -1,0 +1,41 @@
+/** The Ayoayo engine's public API. */
+export * as core from './core.ts';
+export {
+  ILLEGAL_REASONS,
+  IllegalActionError,
+  type IllegalReason,
+  PositionError,
+} from './errors.ts';
+export {
+  applyAction,
+  illegalReason,
+  isTerminal,
+  type Lap,
+  legalActions,
+  type MoveReport,
+  type Outcome,
+  outcome,
+  playMove,
+  traceMove,
+} from './game.ts';
+export { formatPosition, parsePosition, START_NOTATION } from './notation.ts';
+export { perft } from './perft.ts';
+export {
+  initialPosition,
+  type Player,
+  Position,
+  type PositionInput,
+  position,
+  positionFromState,
+} from './position.ts';
+export { Random } from './random.ts';
+export { renderBoard } from './render.ts';
+export {
+  DEFAULT_RULES,
+  parseRulesText,
+  type Rules,
+  RulesError,
+  type RulesInput,
+  resolveRules,
+  rulesSchema,
+} from './rules.ts';

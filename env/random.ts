@@ -1,0 +1,91 @@
+/**
+ * The project's one seeded random generator: sfc32, seeded through splitmix32.
+ * Small, fast in hot loops, and its whole state is four integers, so checkpoints
+ * can save and restore it exactly.
+ */
+export class Random {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  private constructor(state: readonly number[]) {
+    this.a = (state[0] ?? 0) | 0;
+    this.b = (state[1] ?? 0) | 0;
+    this.c = (state[2] ?? 0) | 0;
+    this.d = (state[3] ?? 1) | 0;
+  }
+
+  /** A generator for a seed; the same seed always gives the same stream. */
+  static fromSeed(seed: number | string): Random {
+    let h = typeof seed === 'number' ? seed >>> 0 : hashString(seed);
+    const next = (): number => {
+      h = (h + 0x9e3779b9) | 0;
+      let z = h;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+      return (z ^ (z >>> 16)) | 0;
+    };
+    const rng = new Random([next(), next(), next(), next()]);
+    for (let i = 0; i < 12; i++) rng.nextUint32();
+    return rng;
+  }
+
+  static fromState(state: readonly number[]): Random {
+    if (state.length !== 4 || !state.every((x) => Number.isInteger(x))) {
+      throw new Error(`random state must be 4 integers, got ${JSON.stringify(state)}`);
+    }
+    return new Random(state);
+  }
+
+  getState(): number[] {
+    return [this.a, this.b, this.c, this.d];
+  }
+
+  clone(): Random {
+    return new Random(this.getState());
+  }
+
+  /** An independent generator derived from this one's next output and a label. */
+  fork(label: number | string = 0): Random {
+    return Random.fromSeed(`${this.nextUint32()}:${label}`);
+  }
+
+  nextUint32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    return this.nextUint32() / 4294967296;
+  }
+
+  /** Uniform integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new Error('cannot pick from an empty list');
+    return items[this.int(items.length)] as T;
+  }
+
+  /** A standard normal sample (Box-Muller). */
+  normal(): number {
+    const u = 1 - this.next();
+    const v = this.next();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+}
+
+function hashString(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
