@@ -1,0 +1,425 @@
+/**
+ * Observation encoders: the position as a Float32Array from the side of the
+ * player to move, plus (optionally) engine-computed lookahead features of each
+ * action. The README section "The environment" documents every feature; a
+ * client in another language must be able to recompute them from it, because
+ * trained policies are exported together with these features.
+ */
+import { z } from 'zod';
+import { core, type Rules, type RulesInput, resolveRules } from '../index.ts';
+import { finalDifference, hasLegalMove } from './fast.ts';
+
+const { ACTIONS, OK, STATE_SIZE, STORE_0, TO_MOVE, MoveStats, hasWinningStore, playInPlace } = core;
+
+export const ENCODINGS = ['counts', 'onehot', 'thermometer'] as const;
+export type Encoding = (typeof ENCODINGS)[number];
+
+export const observationConfigSchema = z
+  .object({
+    encoding: z
+      .enum(ENCODINGS)
+      .default('counts')
+      .describe(
+        'per-pit encoding: counts (seeds/12), onehot (13 buckets) or thermometer (12 levels)',
+      ),
+    lookahead: z
+      .boolean()
+      .default(false)
+      .describe('add 22 engine-computed features of the position each of the 6 actions leads to'),
+  })
+  .strict();
+
+/** A complete observation config (every field present). */
+export type ObservationConfig = z.output<typeof observationConfigSchema>;
+/** What callers may pass: any subset of the fields; the rest take their defaults. */
+export type ObservationConfigInput = z.input<typeof observationConfigSchema>;
+
+export const DEFAULT_OBSERVATION: ObservationConfig = Object.freeze({
+  encoding: 'counts',
+  lookahead: false,
+});
+
+export class ObservationConfigError extends Error {
+  override name = 'ObservationConfigError';
+}
+
+/** Fills in defaults and validates; throws ObservationConfigError naming the bad field. */
+export function resolveObservationConfig(input?: ObservationConfigInput | null): ObservationConfig {
+  if (input === undefined || input === null) return DEFAULT_OBSERVATION;
+  const parsed = observationConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const detail = parsed.error.issues
+      .map((i) => `${i.path.length > 0 ? i.path.join('.') : 'observation'}: ${i.message}`)
+      .join('; ');
+    throw new ObservationConfigError(`invalid observation config: ${detail}`);
+  }
+  return parsed.data;
+}
+
+/** Scales, shared with the README and with exported policies. */
+export const PIT_SCALE = 12;
+export const STORE_SCALE = 24;
+export const LAPS_LOG2_SCALE = 8;
+/** One-hot buckets per pit: exactly 0..11 seeds, then 12 or more. */
+export const ONEHOT_BUCKETS = 13;
+/** Thermometer levels per pit: seeds >= 1, ..., seeds >= 12. */
+export const THERMOMETER_LEVELS = 12;
+/** Lookahead features per action (see `describeFeatures`). */
+export const LOOKAHEAD_FEATURES = 22;
+
+/** Offsets inside one action's lookahead block. */
+const LA_LEGAL = 0;
+const LA_CAPTURE = 1;
+const LA_LAPS = 2;
+const LA_ENDS = 3;
+const LA_RESULT = 4;
+const LA_OPP_CAPTURE = 5;
+const LA_OPP_CAN_WIN = 6;
+const LA_VALUE2 = 7;
+const LA_PITS = 8;
+const LA_OWN_STORE = 20;
+const LA_OPP_STORE = 21;
+
+function perPit(encoding: Encoding): number {
+  return encoding === 'counts' ? 1 : encoding === 'onehot' ? ONEHOT_BUCKETS : THERMOMETER_LEVELS;
+}
+
+function baseSize(encoding: Encoding): number {
+  return 12 * perPit(encoding) + 2;
+}
+
+/** Number of floats in one observation for this config. */
+export function observationSize(cfg?: ObservationConfigInput | null): number {
+  const c = resolveObservationConfig(cfg);
+  return baseSize(c.encoding) + (c.lookahead ? ACTIONS * LOOKAHEAD_FEATURES : 0);
+}
+
+/** One observation feature: its name, how it is computed and scaled, and its bounds. */
+export interface FeatureDescription {
+  readonly name: string;
+  readonly scaling: string;
+  readonly low: number;
+  readonly high: number;
+}
+
+/** Every feature of the observation, in order (index i describes observation[i]). */
+export function describeFeatures(cfg?: ObservationConfigInput | null): FeatureDescription[] {
+  const c = resolveObservationConfig(cfg);
+  const out: FeatureDescription[] = [];
+  const pitFeatures = (prefix: string, whose: string): void => {
+    for (let k = 0; k < 6; k++) {
+      const pit = `${prefix}_${k}`;
+      const what = `seeds in ${whose} pit of action ${k}`;
+      if (c.encoding === 'counts') {
+        out.push({ name: pit, scaling: `${what} / ${PIT_SCALE}`, low: 0, high: 48 / PIT_SCALE });
+      } else if (c.encoding === 'onehot') {
+        for (let b = 0; b < ONEHOT_BUCKETS - 1; b++) {
+          out.push({
+            name: `${pit}_eq_${b}`,
+            scaling: `1 if ${what} == ${b} else 0`,
+            low: 0,
+            high: 1,
+          });
+        }
+        out.push({
+          name: `${pit}_ge_${ONEHOT_BUCKETS - 1}`,
+          scaling: `1 if ${what} >= ${ONEHOT_BUCKETS - 1} else 0`,
+          low: 0,
+          high: 1,
+        });
+      } else {
+        for (let b = 1; b <= THERMOMETER_LEVELS; b++) {
+          out.push({
+            name: `${pit}_ge_${b}`,
+            scaling: `1 if ${what} >= ${b} else 0`,
+            low: 0,
+            high: 1,
+          });
+        }
+      }
+    }
+  };
+  pitFeatures('own_pit', "the mover's");
+  pitFeatures('opp_pit', "the opponent's");
+  out.push({
+    name: 'own_store',
+    scaling: `seeds in the mover's store / ${STORE_SCALE}`,
+    low: 0,
+    high: 48 / STORE_SCALE,
+  });
+  out.push({
+    name: 'opp_store',
+    scaling: `seeds in the opponent's store / ${STORE_SCALE}`,
+    low: 0,
+    high: 48 / STORE_SCALE,
+  });
+  if (!c.lookahead) return out;
+  for (let a = 0; a < ACTIONS; a++) {
+    const p = `la${a}`;
+    const zero = 'all 22 features of an illegal action are 0';
+    out.push({ name: `${p}_legal`, scaling: `1 if action ${a} is legal else 0`, low: 0, high: 1 });
+    out.push({
+      name: `${p}_capture`,
+      scaling: `seeds the move puts in the mover's store / ${STORE_SCALE}; ${zero}`,
+      low: 0,
+      high: 48 / STORE_SCALE,
+    });
+    out.push({
+      name: `${p}_laps`,
+      scaling: `min(1, log2(1 + laps) / ${LAPS_LOG2_SCALE}), laps = 1 + relays`,
+      low: 0,
+      high: 1,
+    });
+    out.push({
+      name: `${p}_ends`,
+      scaling: '1 if the game is over after the move else 0',
+      low: 0,
+      high: 1,
+    });
+    out.push({
+      name: `${p}_result`,
+      scaling: 'if the move ends the game: +1 mover wins, -1 mover loses, 0 draw; else 0',
+      low: -1,
+      high: 1,
+    });
+    out.push({
+      name: `${p}_opp_capture`,
+      scaling: `max over the opponent's legal replies of the seeds the reply captures / ${STORE_SCALE}; 0 if the move ends the game`,
+      low: 0,
+      high: 48 / STORE_SCALE,
+    });
+    out.push({
+      name: `${p}_opp_can_win`,
+      scaling:
+        '1 if some legal reply of the opponent ends the game with the opponent ahead (final scores) else 0; 0 if the move ends the game',
+      low: 0,
+      high: 1,
+    });
+    out.push({
+      name: `${p}_value2`,
+      scaling: `if the move ends the game: (mover final - opponent final) / ${STORE_SCALE}; else min over the opponent's legal replies of (mover store - opponent store) after the reply / ${STORE_SCALE}, using final scores where the reply ends the game`,
+      low: -48 / STORE_SCALE,
+      high: 48 / STORE_SCALE,
+    });
+    for (const [prefix, whose] of [
+      ['own_pit', "the mover's"],
+      ['opp_pit', "the opponent's"],
+    ] as const) {
+      for (let k = 0; k < 6; k++) {
+        out.push({
+          name: `${p}_${prefix}_${k}`,
+          scaling: `after the move: seeds in ${whose} pit of action ${k} / ${PIT_SCALE}`,
+          low: 0,
+          high: 48 / PIT_SCALE,
+        });
+      }
+    }
+    out.push({
+      name: `${p}_own_store`,
+      scaling: `after the move: the mover's store / ${STORE_SCALE}`,
+      low: 0,
+      high: 48 / STORE_SCALE,
+    });
+    out.push({
+      name: `${p}_opp_store`,
+      scaling: `after the move: the opponent's store / ${STORE_SCALE}`,
+      low: 0,
+      high: 48 / STORE_SCALE,
+    });
+  }
+  return out;
+}
+
+/** One name per feature, in observation order (e.g. `own_pit_0`, `la3_capture`). */
+export function featureNames(cfg?: ObservationConfigInput | null): string[] {
+  return describeFeatures(cfg).map((f) => f.name);
+}
+
+/**
+ * Encodes states of the engine's fast path into observations. One instance
+ * holds all its scratch buffers, so `encode` allocates nothing.
+ *
+ * After `encode`, `children` holds the position each legal action leads to
+ * (action a at offset a * STATE_SIZE) and the per-action arrays hold what the
+ * move did: the environments step by copying a child, never playing twice.
+ */
+export class ObservationEncoder {
+  readonly config: ObservationConfig;
+  readonly rules: Rules;
+  /** Floats per observation. */
+  readonly size: number;
+  /** After `encode`: child a at offset a * STATE_SIZE (meaningful where the mask has bit a). */
+  readonly children = new Uint8Array(ACTIONS * STATE_SIZE);
+  /** After `encode`, per legal action: laps sown (1 + relays). */
+  readonly laps = new Uint32Array(ACTIONS);
+  /** After `encode`, per legal action: seeds sown over all laps. */
+  readonly seedsSown = new Uint32Array(ACTIONS);
+  /** After `encode`, per legal action: the pit where the last seed landed. */
+  readonly endPit = new Int8Array(ACTIONS);
+  /** After `encode`, per legal action: seeds captured into the mover's store. */
+  readonly captured = new Uint8Array(ACTIONS);
+  /** After `encode`, per legal action: the pit captured from, or -1. */
+  readonly capturedPit = new Int8Array(ACTIONS);
+
+  readonly #childViews: Uint8Array[];
+  readonly #reply = new Uint8Array(STATE_SIZE);
+  readonly #probe = new Uint8Array(STATE_SIZE);
+  readonly #scores = new Int32Array(2);
+  readonly #stats = new MoveStats();
+  readonly #perPit: number;
+  readonly #baseSize: number;
+  readonly #captureSeedStays: boolean;
+  readonly #leftoverToOwner: boolean;
+
+  constructor(cfg?: ObservationConfigInput | null, rules?: RulesInput | null) {
+    this.config = resolveObservationConfig(cfg);
+    this.rules = resolveRules(rules);
+    this.size = observationSize(this.config);
+    this.#perPit = perPit(this.config.encoding);
+    this.#baseSize = baseSize(this.config.encoding);
+    this.#captureSeedStays = this.rules.captureSeedStays;
+    this.#leftoverToOwner = this.rules.leftoverTo === 'owner';
+    this.#childViews = Array.from({ length: ACTIONS }, (_, a) =>
+      this.children.subarray(a * STATE_SIZE, (a + 1) * STATE_SIZE),
+    );
+  }
+
+  /**
+   * Writes the observation of `state` (from the side of its player to move)
+   * into `out[offset .. offset + size)` and returns the legal-action bit mask
+   * (bit a set when action a is legal; 0 once the game is over).
+   */
+  encode(state: Uint8Array, out: Float32Array, offset: number): number {
+    const mover = state[TO_MOVE] as number;
+    this.#encodeBase(state, mover, out, offset);
+    const mask = this.#expand(state, mover);
+    if (this.config.lookahead)
+      this.#encodeLookahead(state, mover, mask, out, offset + this.#baseSize);
+    return mask;
+  }
+
+  #encodeBase(state: Uint8Array, mover: number, out: Float32Array, offset: number): void {
+    const own = mover * 6;
+    const opp = 6 - own;
+    const encoding = this.config.encoding;
+    if (encoding === 'counts') {
+      for (let k = 0; k < 6; k++) {
+        out[offset + k] = (state[own + k] as number) / PIT_SCALE;
+        out[offset + 6 + k] = (state[opp + k] as number) / PIT_SCALE;
+      }
+    } else {
+      const width = this.#perPit;
+      out.fill(0, offset, offset + 12 * width);
+      for (let k = 0; k < 12; k++) {
+        const seeds = state[k < 6 ? own + k : opp + k - 6] as number;
+        const at = offset + k * width;
+        if (encoding === 'onehot') {
+          out[at + Math.min(seeds, ONEHOT_BUCKETS - 1)] = 1;
+        } else {
+          const levels = Math.min(seeds, THERMOMETER_LEVELS);
+          for (let b = 0; b < levels; b++) out[at + b] = 1;
+        }
+      }
+    }
+    const stores = offset + 12 * this.#perPit;
+    out[stores] = (state[STORE_0 + mover] as number) / STORE_SCALE;
+    out[stores + 1] = (state[STORE_0 + 1 - mover] as number) / STORE_SCALE;
+  }
+
+  /** Plays every action into `children`, recording what each legal one did. */
+  #expand(state: Uint8Array, mover: number): number {
+    if (hasWinningStore(state)) return 0;
+    const own = mover * 6;
+    const stats = this.#stats;
+    const css = this.#captureSeedStays;
+    let mask = 0;
+    for (let a = 0; a < ACTIONS; a++) {
+      if (state[own + a] === 0) continue;
+      const child = this.#childViews[a] as Uint8Array;
+      child.set(state);
+      if (playInPlace(child, a, css, stats) !== OK) continue;
+      mask |= 1 << a;
+      this.laps[a] = stats.laps;
+      this.seedsSown[a] = stats.seedsSown;
+      this.endPit[a] = stats.endPit;
+      this.captured[a] = stats.captured;
+      this.capturedPit[a] = stats.capturedPit;
+    }
+    return mask;
+  }
+
+  #encodeLookahead(
+    state: Uint8Array,
+    mover: number,
+    mask: number,
+    out: Float32Array,
+    offset: number,
+  ): void {
+    const opponent = 1 - mover;
+    const own = mover * 6;
+    const opp = 6 - own;
+    const css = this.#captureSeedStays;
+    const toOwner = this.#leftoverToOwner;
+    const reply = this.#reply;
+    const probe = this.#probe;
+    const scores = this.#scores;
+    for (let a = 0; a < ACTIONS; a++) {
+      const at = offset + a * LOOKAHEAD_FEATURES;
+      if ((mask & (1 << a)) === 0) {
+        out.fill(0, at, at + LOOKAHEAD_FEATURES);
+        continue;
+      }
+      const child = this.#childViews[a] as Uint8Array;
+      const childOwnStore = child[STORE_0 + mover] as number;
+      const childOppStore = child[STORE_0 + opponent] as number;
+      out[at + LA_LEGAL] = 1;
+      out[at + LA_CAPTURE] = (childOwnStore - (state[STORE_0 + mover] as number)) / STORE_SCALE;
+      const lapsFeature = Math.log2(1 + (this.laps[a] as number)) / LAPS_LOG2_SCALE;
+      out[at + LA_LAPS] = Math.min(lapsFeature, 1);
+      for (let k = 0; k < 6; k++) {
+        out[at + LA_PITS + k] = (child[own + k] as number) / PIT_SCALE;
+        out[at + LA_PITS + 6 + k] = (child[opp + k] as number) / PIT_SCALE;
+      }
+      out[at + LA_OWN_STORE] = childOwnStore / STORE_SCALE;
+      out[at + LA_OPP_STORE] = childOppStore / STORE_SCALE;
+
+      // The opponent's replies: one play each, plus a cheap "can the mover then move?" test.
+      let replies = 0;
+      let bestOppCapture = 0;
+      let oppCanWin = 0;
+      let value2 = Number.POSITIVE_INFINITY;
+      if (!hasWinningStore(child)) {
+        for (let r = 0; r < ACTIONS; r++) {
+          if (child[opp + r] === 0) continue;
+          reply.set(child);
+          if (playInPlace(reply, r, css) !== OK) continue;
+          replies++;
+          const oppCapture = (reply[STORE_0 + opponent] as number) - childOppStore;
+          if (oppCapture > bestOppCapture) bestOppCapture = oppCapture;
+          let diff: number;
+          if (hasWinningStore(reply) || !hasLegalMove(reply, css, probe)) {
+            diff = finalDifference(reply, mover, toOwner, scores);
+            if (diff < 0) oppCanWin = 1;
+          } else {
+            diff = (reply[STORE_0 + mover] as number) - (reply[STORE_0 + opponent] as number);
+          }
+          if (diff < value2) value2 = diff;
+        }
+      }
+      if (replies === 0) {
+        const diff = finalDifference(child, mover, toOwner, scores);
+        out[at + LA_ENDS] = 1;
+        out[at + LA_RESULT] = diff > 0 ? 1 : diff < 0 ? -1 : 0;
+        out[at + LA_OPP_CAPTURE] = 0;
+        out[at + LA_OPP_CAN_WIN] = 0;
+        out[at + LA_VALUE2] = diff / STORE_SCALE;
+      } else {
+        out[at + LA_ENDS] = 0;
+        out[at + LA_RESULT] = 0;
+        out[at + LA_OPP_CAPTURE] = bestOppCapture / STORE_SCALE;
+        out[at + LA_OPP_CAN_WIN] = oppCanWin;
+        out[at + LA_VALUE2] = value2 / STORE_SCALE;
+      }
+    }
+  }
+}
