@@ -1,0 +1,68 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import type { Argv } from 'yargs';
+import { buildConfig, PRESETS } from '../../train/config.ts';
+import { configFlags, configFromFlags } from '../../train/config-flags.ts';
+import { runPaths, train } from '../../train/trainer.ts';
+import { CliError, defineCommand, runCommand } from '../fail.ts';
+
+interface TrainArgs {
+  preset?: string;
+  config?: string;
+  resume: boolean;
+  overwrite: boolean;
+  [flag: string]: unknown;
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  if (!existsSync(path)) throw new CliError(`config file ${path} does not exist`);
+  try {
+    const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+      throw new CliError(`config file ${path} must hold a JSON object`);
+    }
+    return data as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`config file ${path} is not valid JSON`);
+  }
+}
+
+export const trainCommand = defineCommand<TrainArgs>({
+  command: 'train',
+  describe: 'Train a policy from scratch by self-play (PPO), evaluating it against baselines',
+  builder: (y) =>
+    y
+      .option('preset', {
+        type: 'string',
+        choices: Object.keys(PRESETS),
+        describe:
+          'start from a named configuration (quick: npm start; long: the pretrained policy)',
+      })
+      .option('config', { type: 'string', describe: 'JSON file with config fields (validated)' })
+      .option('resume', {
+        type: 'boolean',
+        default: false,
+        describe: 'continue runs/NAME from its latest checkpoint',
+      })
+      .option('overwrite', {
+        type: 'boolean',
+        default: false,
+        describe: 'delete an existing run of the same name first',
+      })
+      .options(configFlags())
+      .example('$0 train --preset quick', 'the npm start job: a small agent in under 10 minutes')
+      .example('$0 train --name mine --iterations 200 --hidden 256,256', 'a custom run')
+      .example(
+        '$0 train --name mine --resume --iterations 400',
+        'continue it',
+      ) as unknown as Argv<TrainArgs>,
+  handler: runCommand(async (argv: TrainArgs) => {
+    const preset = argv.preset !== undefined ? PRESETS[argv.preset] : undefined;
+    const fromFile = argv.config !== undefined ? readConfigFile(argv.config) : undefined;
+    const where = argv.config !== undefined ? `config (${argv.config} and flags)` : 'config';
+    const config = buildConfig([preset, fromFile, configFromFlags(argv)], where);
+    if (argv.overwrite && !argv.resume)
+      rmSync(runPaths(config).dir, { recursive: true, force: true });
+    await train(config, { resume: argv.resume });
+  }),
+});

@@ -1,0 +1,144 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { observationConfigSchema } from '../env/gym/observation.ts';
+import { rulesSchema } from '../env/rules.ts';
+import { decodeFloats, encodeFloats } from './base64-floats.ts';
+import type { Activation, DenseWeights, MlpWeights } from './mlp-runner.ts';
+
+/**
+ * The project's own policy file (`ayoayo-policy`, version 1): the network's
+ * architecture and weights plus everything a client needs to use it — the
+ * observation encoding, the rule options it was trained under and where it came
+ * from. Weights are base64 of little-endian float32, kernels row-major
+ * [inputSize][outputSize].
+ */
+export const POLICY_FORMAT = 'ayoayo-policy';
+export const POLICY_FORMAT_VERSION = 1;
+
+const denseSchema = z
+  .object({
+    inputSize: z.number().int().positive(),
+    outputSize: z.number().int().positive(),
+    activation: z.enum(['relu', 'tanh', 'linear']),
+    kernel: z.string().describe('base64 float32 LE, row-major [inputSize][outputSize]'),
+    bias: z.string().describe('base64 float32 LE, [outputSize]'),
+  })
+  .strict();
+
+export const policySourceSchema = z
+  .object({
+    run: z.string(),
+    iteration: z.number().int().nonnegative(),
+    samples: z.number().nonnegative().optional(),
+    createdAt: z.string().optional(),
+  })
+  .strict();
+export type PolicySource = z.infer<typeof policySourceSchema>;
+
+export const policyFileSchema = z
+  .object({
+    format: z.literal(POLICY_FORMAT),
+    formatVersion: z.literal(POLICY_FORMAT_VERSION),
+    observation: observationConfigSchema,
+    rules: rulesSchema,
+    network: z
+      .object({
+        inputSize: z.number().int().positive(),
+        hidden: z.array(denseSchema).min(1),
+        policy: denseSchema,
+        value: denseSchema,
+      })
+      .strict(),
+    source: policySourceSchema.optional(),
+    /** Latest evaluation: win rate (score) against each baseline. */
+    evaluation: z.record(z.string(), z.number()).optional(),
+  })
+  .strict();
+export type PolicyFile = z.infer<typeof policyFileSchema>;
+
+function encodeDense(layer: DenseWeights): z.infer<typeof denseSchema> {
+  return {
+    inputSize: layer.inputSize,
+    outputSize: layer.outputSize,
+    activation: layer.activation,
+    kernel: encodeFloats(layer.kernel),
+    bias: encodeFloats(layer.bias),
+  };
+}
+
+function decodeDense(layer: z.infer<typeof denseSchema>, name: string): DenseWeights {
+  return {
+    inputSize: layer.inputSize,
+    outputSize: layer.outputSize,
+    activation: layer.activation as Activation,
+    kernel: decodeFloats(layer.kernel, layer.inputSize * layer.outputSize, `${name}.kernel`),
+    bias: decodeFloats(layer.bias, layer.outputSize, `${name}.bias`),
+  };
+}
+
+export function makePolicyFile(
+  weights: MlpWeights,
+  meta: Omit<PolicyFile, 'format' | 'formatVersion' | 'network'>,
+): PolicyFile {
+  return {
+    format: POLICY_FORMAT,
+    formatVersion: POLICY_FORMAT_VERSION,
+    ...meta,
+    network: {
+      inputSize: weights.inputSize,
+      hidden: weights.hidden.map(encodeDense),
+      policy: encodeDense(weights.policy),
+      value: encodeDense(weights.value),
+    },
+  };
+}
+
+/** Validates a parsed policy file (shapes chain, heads have 6 and 1 outputs) and decodes its weights. */
+export function decodePolicyFile(
+  data: unknown,
+  where: string,
+): { file: PolicyFile; weights: MlpWeights } {
+  const parsed = policyFileSchema.safeParse(data);
+  if (!parsed.success) {
+    const detail = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new Error(`${where} is not a valid ${POLICY_FORMAT} file: ${detail}`);
+  }
+  const file = parsed.data;
+  const net = file.network;
+  const hidden = net.hidden.map((h, i) => decodeDense(h, `hidden[${i}]`));
+  let width = net.inputSize;
+  hidden.forEach((h, i) => {
+    if (h.inputSize !== width) {
+      throw new Error(`${where}: hidden[${i}] takes ${h.inputSize} inputs but receives ${width}`);
+    }
+    width = h.outputSize;
+  });
+  const policy = decodeDense(net.policy, 'policy');
+  const value = decodeDense(net.value, 'value');
+  if (policy.inputSize !== width || policy.outputSize !== 6) {
+    throw new Error(`${where}: the policy head must map ${width} inputs to 6 logits`);
+  }
+  if (value.inputSize !== width || value.outputSize !== 1) {
+    throw new Error(`${where}: the value head must map ${width} inputs to 1 value`);
+  }
+  return { file, weights: { inputSize: net.inputSize, hidden, policy, value } };
+}
+
+export function readPolicyFile(path: string): { file: PolicyFile; weights: MlpWeights } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read policy file ${path}: ${(error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(`policy file ${path} is corrupt: not valid JSON`);
+  }
+  return decodePolicyFile(data, path);
+}

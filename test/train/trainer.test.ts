@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CheckpointError, readCheckpoint } from '../../train/checkpoint.ts';
+import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
+import { runPaths, train } from '../../train/trainer.ts';
+
+const quiet = { log: () => {} };
+
+function smokeConfig(runsDir: string, overrides: Partial<TrainConfig> = {}): TrainConfig {
+  return buildConfig([PRESETS.smoke, { runsDir, ...overrides }]);
+}
+
+/**
+ * Metrics without the wall-clock columns and the evaluation scores: evaluation
+ * games are seeded per agent name, and the policy's name holds the run's path.
+ */
+function deterministicMetrics(path: string): string[][] {
+  const [header, ...rows] = readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(','));
+  const keep = (header as string[]).map(
+    (h) => !h.startsWith('perf/') && !h.startsWith('eval/') && h !== 'elapsed_s',
+  );
+  return [header as string[], ...rows].map((r) => r.filter((_, i) => keep[i]));
+}
+
+describe('trainer', () => {
+  it('a tiny run writes config, metrics, checkpoints, a curve and a policy, and resumes exactly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-train-'));
+    // Uninterrupted: 4 iterations.
+    const whole = smokeConfig(dir, { name: 'whole', iterations: 4, checkpointEvery: 2 });
+    const result = await train(whole, { resume: false, ...quiet });
+    expect(result.iteration).toBe(4);
+    const paths = runPaths(whole);
+    for (const f of [
+      paths.config,
+      paths.metrics,
+      paths.latest,
+      paths.best,
+      paths.policy,
+      `${paths.curve}.svg`,
+      `${paths.curve}.png`,
+    ]) {
+      expect(existsSync(f), f).toBe(true);
+    }
+    expect(readFileSync(paths.metrics, 'utf8').trim().split('\n')).toHaveLength(5);
+    expect(JSON.parse(readFileSync(paths.config, 'utf8')).name).toBe('whole');
+
+    // Interrupted after 2 iterations, then resumed to 4: the same run.
+    const split = smokeConfig(dir, { name: 'split', iterations: 4, checkpointEvery: 2 });
+    await train(split, { resume: false, stopAfter: 2, ...quiet });
+    expect(readCheckpoint(runPaths(split).latest).iteration).toBe(2);
+    await train(split, { resume: true, ...quiet });
+    const a = readCheckpoint(paths.latest);
+    const b = readCheckpoint(runPaths(split).latest);
+    expect(b.iteration).toBe(4);
+    expect(b.weights).toEqual(a.weights);
+    expect(b.optimizer).toEqual(a.optimizer);
+    expect(b.rngState).toEqual(a.rngState);
+    expect(deterministicMetrics(runPaths(split).metrics)).toEqual(
+      deterministicMetrics(paths.metrics),
+    );
+  });
+
+  it('refuses to start over an existing run, and reports corrupt or missing checkpoints clearly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-train-'));
+    const config = smokeConfig(dir, { name: 'r', iterations: 1 });
+    await train(config, { resume: false, ...quiet });
+    await expect(train(config, { resume: false, ...quiet })).rejects.toThrow(
+      /already has checkpoints.*--resume/,
+    );
+    const latest = runPaths(config).latest;
+    const text = readFileSync(latest, 'utf8');
+    writeFileSync(latest, text.slice(0, text.length / 2));
+    expect(() => readCheckpoint(latest)).toThrow(CheckpointError);
+    await expect(train(config, { resume: true, ...quiet })).rejects.toThrow(/corrupt/);
+    writeFileSync(latest, text.replace('"iteration":1', '"iteration":7'));
+    await expect(train(config, { resume: true, ...quiet })).rejects.toThrow(/checksum/);
+    const missing = smokeConfig(dir, { name: 'never-ran' });
+    await expect(train(missing, { resume: true, ...quiet })).rejects.toThrow(/does not exist/);
+  });
+
+  it('survives being killed at any moment: the latest checkpoint is whole and the run resumes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-kill-'));
+    const args = ['bin/ayoayo.js', 'train', '--preset', 'smoke', '--runs-dir', dir, '--name', 'k'];
+    const child = spawn('node', [...args, '--iterations', '400', '--eval-every', '1000'], {
+      stdio: 'ignore',
+    });
+    const latest = join(dir, 'k', 'checkpoints', 'latest.json');
+    // Kill it mid-run, once a few checkpoints have been written.
+    await new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const poll = setInterval(() => {
+        const ready = existsSync(latest) && readCheckpoint(latest).iteration >= 3;
+        if (ready || Date.now() - started > 60_000) {
+          clearInterval(poll);
+          child.kill('SIGKILL');
+          if (ready) resolve();
+          else reject(new Error('trainer wrote no checkpoint within 60 s'));
+        }
+      }, 20);
+    });
+    await new Promise((resolve) => child.on('exit', resolve));
+    const saved = readCheckpoint(latest);
+    const config = buildConfig([
+      PRESETS.smoke,
+      { runsDir: dir, name: 'k', iterations: saved.iteration + 1 },
+    ]);
+    const result = await train(config, { resume: true, ...quiet });
+    expect(result.iteration).toBe(saved.iteration + 1);
+  });
+});
+
+describe('training config', () => {
+  it('names unknown and invalid fields', () => {
+    expect(() => buildConfig([{ iterashuns: 3 }])).toThrow(/iterashuns/);
+    expect(() => buildConfig([{ clip: -1 }])).toThrow(/clip/);
+    expect(() => buildConfig([{ encoding: 'pictures' }])).toThrow(/encoding/);
+    expect(() => buildConfig([{ name: '../escape' }])).toThrow(/name/);
+  });
+});

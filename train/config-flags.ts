@@ -1,0 +1,85 @@
+import type { Options } from 'yargs';
+import type { z } from 'zod';
+import { trainConfigSchema } from './config.ts';
+
+type FieldKind = 'number' | 'boolean' | 'string' | 'numbers' | 'strings';
+
+interface FieldInfo {
+  readonly kind: FieldKind;
+  readonly choices?: readonly string[];
+  readonly nullable: boolean;
+  readonly description: string;
+}
+
+function describeField(schema: z.ZodType): FieldInfo {
+  let inner = schema as z.ZodType & {
+    def: { type: string; innerType?: z.ZodType; element?: z.ZodType };
+  };
+  let nullable = false;
+  const description = schema.description ?? '';
+  while (
+    inner.def.type === 'nullable' ||
+    inner.def.type === 'optional' ||
+    inner.def.type === 'default'
+  ) {
+    nullable = nullable || inner.def.type === 'nullable';
+    inner = inner.def.innerType as typeof inner;
+  }
+  const type = inner.def.type;
+  if (type === 'number') return { kind: 'number', nullable, description };
+  if (type === 'boolean') return { kind: 'boolean', nullable, description };
+  if (type === 'enum') {
+    const choices = (inner as unknown as { options: string[] }).options;
+    return { kind: 'string', choices, nullable, description };
+  }
+  if (type === 'array') {
+    const element = inner.def.element as z.ZodType & { def: { type: string } };
+    return { kind: element.def.type === 'number' ? 'numbers' : 'strings', nullable, description };
+  }
+  return { kind: 'string', nullable, description };
+}
+
+const fields = Object.entries(trainConfigSchema.shape).map(
+  ([name, schema]) => [name, describeField(schema as z.ZodType)] as const,
+);
+
+/** yargs options for every config field, with the schema's descriptions as help. */
+export function configFlags(): Record<string, Options> {
+  const out: Record<string, Options> = {};
+  for (const [name, info] of fields) {
+    const list = info.kind === 'numbers' || info.kind === 'strings';
+    out[name] = {
+      describe: `${info.description}${list ? ' (comma-separated)' : ''}${info.nullable ? " ('none' for no limit)" : ''}`,
+      type:
+        info.kind === 'number' && !info.nullable
+          ? 'number'
+          : info.kind === 'boolean'
+            ? 'boolean'
+            : 'string',
+      group: 'Training settings (override the preset and --config):',
+      ...(info.choices ? { choices: [...info.choices] } : {}),
+    };
+  }
+  return out;
+}
+
+/** The config fields given on the command line, converted to their schema types. */
+export function configFromFlags(argv: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, info] of fields) {
+    const value = argv[name];
+    if (value === undefined) continue;
+    if (info.kind === 'numbers' || info.kind === 'strings') {
+      const parts = String(value)
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p.length > 0);
+      out[name] = info.kind === 'numbers' ? parts.map(Number) : parts;
+    } else if (info.kind === 'number' && info.nullable) {
+      out[name] = value === 'none' || value === 'null' ? null : Number(value);
+    } else {
+      out[name] = value;
+    }
+  }
+  return out;
+}

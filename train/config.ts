@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import { BACKEND_CHOICES } from '../models/backend.ts';
+
+/**
+ * Every training setting in one schema. The `.describe()` texts double as the
+ * `ayoayo train` help, and the parsed config is saved with the run.
+ */
+export const trainConfigSchema = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[\w.-]+$/, 'letters, digits, _ . - only')
+      .describe('run name: the run lives in runs/NAME/'),
+    runsDir: z.string().min(1).describe('folder that holds the runs'),
+    seed: z.number().int().nonnegative().describe('seed for everything random in the run'),
+    backend: z
+      .enum(BACKEND_CHOICES)
+      .describe('tfjs backend (auto: tfjs-node, else wasm, else cpu)'),
+    algorithm: z
+      .enum(['ppo', 'reinforce'])
+      .describe('PPO (clipped) or REINFORCE with a value baseline'),
+    iterations: z.number().int().positive().describe('training iterations (rollout + update each)'),
+    timeLimitMinutes: z
+      .number()
+      .positive()
+      .nullable()
+      .describe('stop after this many minutes of training (null: no limit)'),
+    numEnvs: z.number().int().min(1).max(8192).describe('environments stepped in lockstep'),
+    rolloutSteps: z.number().int().min(1).max(4096).describe('steps per environment per iteration'),
+    hidden: z
+      .array(z.number().int().min(1).max(4096))
+      .min(1)
+      .max(8)
+      .describe('hidden layer widths'),
+    activation: z.enum(['relu', 'tanh']).describe('hidden activation'),
+    encoding: z
+      .enum(['counts', 'onehot', 'thermometer'])
+      .describe('board encoding of the observation'),
+    lookahead: z.boolean().describe('add engine-computed features of each action’s result'),
+    captureSeedStays: z.boolean().describe('rule option: the capturing seed stays in its pit'),
+    leftoverTo: z.enum(['opponent', 'owner']).describe('rule option: who takes the leftover seeds'),
+    openingPlies: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .describe('random plies at the start of each training game'),
+    maxPlies: z
+      .number()
+      .int()
+      .min(10)
+      .max(10000)
+      .describe('move cap; a capped game is a draw (reward 0)'),
+    learningRate: z.number().positive().max(1).describe('Adam learning rate'),
+    learningRateDecay: z
+      .boolean()
+      .describe('anneal the learning rate linearly to 10% over the run'),
+    gamma: z.number().min(0).max(1).describe('discount per own move'),
+    gaeLambda: z.number().min(0).max(1).describe('GAE lambda'),
+    clip: z.number().positive().max(1).describe('PPO clip range'),
+    epochs: z.number().int().min(1).max(50).describe('passes over each rollout (PPO)'),
+    minibatchSize: z.number().int().min(16).describe('samples per gradient step'),
+    valueCoef: z.number().min(0).describe('value loss weight'),
+    entropyCoef: z.number().min(0).describe('entropy bonus weight'),
+    maxGradNorm: z.number().positive().describe('gradient clipping by global norm'),
+    poolShare: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe('share of games against earlier snapshots of the policy'),
+    poolSize: z.number().int().min(1).max(100).describe('snapshots kept in the opponent pool'),
+    snapshotEvery: z
+      .number()
+      .int()
+      .min(1)
+      .describe('iterations between snapshots added to the pool'),
+    baselineShare: z.number().min(0).max(1).describe('share of games against baseline agents'),
+    baselineOpponents: z
+      .array(z.string())
+      .describe('baseline agent specs used as training opponents'),
+    checkpointEvery: z.number().int().min(1).describe('iterations between checkpoints'),
+    evalEvery: z
+      .number()
+      .int()
+      .min(1)
+      .describe('iterations between evaluations against the baselines'),
+    evalGames: z
+      .number()
+      .int()
+      .min(2)
+      .describe('games per baseline at each evaluation (half from each seat)'),
+    evalOpponents: z.array(z.string()).min(1).describe('baselines the policy is evaluated against'),
+    evalOpeningPlies: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .describe('random opening plies of evaluation games'),
+    finalEvalGames: z
+      .number()
+      .int()
+      .min(2)
+      .describe('games per baseline in the evaluation at the end'),
+    workers: z
+      .number()
+      .int()
+      .min(0)
+      .describe('worker threads for evaluation games (0: in-process)'),
+    progress: z.boolean().describe('show a progress bar'),
+  })
+  .strict();
+
+export type TrainConfig = z.infer<typeof trainConfigSchema>;
+
+export const DEFAULT_CONFIG: TrainConfig = {
+  name: 'default',
+  runsDir: 'runs',
+  seed: 1,
+  backend: 'auto',
+  algorithm: 'ppo',
+  iterations: 60,
+  timeLimitMinutes: null,
+  numEnvs: 256,
+  rolloutSteps: 32,
+  hidden: [128, 128],
+  activation: 'relu',
+  encoding: 'counts',
+  lookahead: true,
+  captureSeedStays: false,
+  leftoverTo: 'opponent',
+  openingPlies: 2,
+  maxPlies: 200,
+  learningRate: 3e-4,
+  learningRateDecay: false,
+  gamma: 1,
+  gaeLambda: 0.95,
+  clip: 0.2,
+  epochs: 4,
+  minibatchSize: 1024,
+  valueCoef: 0.5,
+  entropyCoef: 0.01,
+  maxGradNorm: 0.5,
+  poolShare: 0.2,
+  poolSize: 10,
+  snapshotEvery: 5,
+  baselineShare: 0,
+  baselineOpponents: ['greedy'],
+  checkpointEvery: 5,
+  evalEvery: 10,
+  evalGames: 100,
+  evalOpponents: ['random', 'greedy', 'minimax:1', 'minimax:2'],
+  evalOpeningPlies: 2,
+  finalEvalGames: 400,
+  workers: 2,
+  progress: true,
+};
+
+/** Named starting points; flags and --config files override them. */
+export const PRESETS: Record<string, Partial<TrainConfig>> = {
+  /** `npm start`: a small agent in under 10 minutes on 2 cores. */
+  quick: { name: 'quickstart', iterations: 60, timeLimitMinutes: 7 },
+  /** The shipped pretrained policy (up to an hour on 2 cores). */
+  long: {
+    name: 'pretrained',
+    iterations: 100000,
+    timeLimitMinutes: 55,
+    hidden: [256, 256],
+    learningRateDecay: true,
+    evalEvery: 20,
+    evalOpponents: ['random', 'greedy', 'minimax:2', 'minimax:4'],
+  },
+  /** For tests: seconds, not minutes. */
+  smoke: {
+    name: 'smoke',
+    iterations: 2,
+    numEnvs: 16,
+    rolloutSteps: 8,
+    hidden: [16],
+    minibatchSize: 64,
+    epochs: 1,
+    checkpointEvery: 1,
+    evalEvery: 1,
+    evalGames: 4,
+    finalEvalGames: 4,
+    evalOpponents: ['random'],
+    workers: 0,
+    progress: false,
+  },
+};
+
+/** Validates a config, naming every bad or unknown field. */
+export function parseTrainConfig(input: unknown, where = 'config'): TrainConfig {
+  const parsed = trainConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const detail = parsed.error.issues
+      .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new Error(`invalid ${where}: ${detail}`);
+  }
+  return parsed.data;
+}
+
+/** Defaults, then a preset, then a config file's fields, then command-line flags. */
+export function buildConfig(
+  layers: readonly (Record<string, unknown> | undefined)[],
+  where = 'config',
+): TrainConfig {
+  const merged: Record<string, unknown> = { ...DEFAULT_CONFIG };
+  for (const layer of layers) {
+    if (layer === undefined) continue;
+    for (const [key, value] of Object.entries(layer)) if (value !== undefined) merged[key] = value;
+  }
+  return parseTrainConfig(merged, where);
+}
+
+export function rulesOf(config: TrainConfig): {
+  captureSeedStays: boolean;
+  leftoverTo: 'opponent' | 'owner';
+} {
+  return { captureSeedStays: config.captureSeedStays, leftoverTo: config.leftoverTo };
+}

@@ -1,0 +1,111 @@
+import cliProgress from 'cli-progress';
+import type { Rules } from '../env/rules.ts';
+import { runTournament } from '../eval/tournament.ts';
+
+export interface EvaluationRow {
+  readonly opponent: string;
+  readonly games: number;
+  readonly wins: number;
+  readonly draws: number;
+  readonly losses: number;
+  /** (wins + draws / 2) / games, from the policy's side. */
+  readonly score: number;
+  readonly ci: readonly [number, number];
+}
+
+export interface EvaluationResult {
+  readonly policy: string;
+  readonly rows: readonly EvaluationRow[];
+  /** Elo of the policy with `random` at 0 (when random is among the opponents). */
+  readonly elo: number | null;
+  readonly table: string;
+  readonly seconds: number;
+}
+
+export interface EvaluationRequest {
+  readonly policyPath: string;
+  readonly opponents: readonly string[];
+  readonly games: number;
+  readonly seed: number;
+  readonly workers: number;
+  readonly rules: Rules;
+  readonly openingPlies: number;
+  /** Show a progress bar with rate and ETA. */
+  readonly onProgress?: boolean;
+}
+
+/**
+ * The policy alone (argmax, no search) against each baseline, as a gauntlet
+ * through the tournament code: half the games from each seat, seeded openings.
+ */
+export async function evaluatePolicy(request: EvaluationRequest): Promise<EvaluationResult> {
+  const policy = `policy:${request.policyPath}`;
+  const bar = request.onProgress
+    ? new cliProgress.SingleBar(
+        {
+          format: 'evaluate [{bar}] {value}/{total} games | {rate} games/s | ETA {eta_formatted}',
+          noTTYOutput: true,
+          notTTYSchedule: 10000,
+        },
+        cliProgress.Presets.shades_classic,
+      )
+    : null;
+  const started = performance.now();
+  let barStarted = false;
+  const result = await runTournament({
+    specs: request.opponents,
+    vs: policy,
+    games: request.games,
+    seed: request.seed,
+    workers: request.workers,
+    openingPlies: request.openingPlies,
+    rules: request.rules,
+    onProgress: ({ done, total }) => {
+      if (bar === null) return;
+      if (!barStarted) {
+        bar.start(total, 0, { rate: '-' });
+        barStarted = true;
+      }
+      bar.update(done, { rate: (done / ((performance.now() - started) / 1000)).toFixed(1) });
+    },
+  });
+  bar?.stop();
+  const rows: EvaluationRow[] = result.pairings.map((p) => {
+    const policyIsA = p.a === policy;
+    return {
+      opponent: policyIsA ? p.b : p.a,
+      games: p.games,
+      wins: policyIsA ? p.wins : p.losses,
+      draws: p.draws,
+      losses: policyIsA ? p.losses : p.wins,
+      score: policyIsA ? p.score : 1 - p.score,
+      ci: policyIsA ? p.ci : [1 - p.ci[1], 1 - p.ci[0]],
+    };
+  });
+  const rating = result.ratings.find((r) => r.agent === policy);
+  const elo = result.anchor === 'random' && rating !== undefined ? rating.elo : null;
+  return { policy, rows, elo, table: formatTable(rows, elo), seconds: result.elapsedSeconds };
+}
+
+function formatTable(rows: readonly EvaluationRow[], elo: number | null): string {
+  const header = ['against', 'games', 'won', 'drawn', 'lost', 'score', '95% CI'];
+  const body = rows.map((r) => [
+    r.opponent,
+    String(r.games),
+    String(r.wins),
+    String(r.draws),
+    String(r.losses),
+    `${(r.score * 100).toFixed(1)}%`,
+    `${(r.ci[0] * 100).toFixed(1)}-${(r.ci[1] * 100).toFixed(1)}%`,
+  ]);
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...body.map((row) => (row[i] as string).length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
+      .join('  ');
+  const lines = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)];
+  if (elo !== null) lines.push(`Elo of the policy (random = 0): ${Math.round(elo)}`);
+  return lines.join('\n');
+}
