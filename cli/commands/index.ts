@@ -1,4 +1,6 @@
 import type { CommandModule } from 'yargs';
+import { movesCommand } from './moves.ts';
+import { showCommand } from './show.ts';
 
 // One import and one array entry per command; each command lives in its own
 // file, cli/commands/<name>.ts, and wraps its handler in runCommand (../fail.ts).
@@ -6,4 +8,4 @@ import type { CommandModule } from 'yargs';
 //   import { showCommand } from './show.ts';
 //   export const commands: CommandModule[] = [showCommand];
 
-export const commands: CommandModule[] = [];
+export const commands: CommandModule[] = [showCommand, movesCommand];

@@ -1,0 +1,131 @@
+import {
+  formatPosition,
+  type IllegalReason,
+  illegalReason,
+  type MoveReport,
+  type Outcome,
+  outcome,
+  type Position,
+  playMove,
+  type Rules,
+} from '../../env/index.ts';
+import {
+  describeOutcome,
+  formatRules,
+  positionDescription,
+  positionFromArg,
+  rulesFromArg,
+  rulesOption,
+} from '../engine-args.ts';
+import { defineCommand, runCommand } from '../fail.ts';
+
+interface MovesArgs {
+  position: string;
+  rules?: string;
+  json: boolean;
+}
+
+type ActionLine =
+  | { action: number; pit: number; legal: false; reason: IllegalReason }
+  | {
+      action: number;
+      pit: number;
+      legal: true;
+      position: string;
+      laps: number;
+      seedsSown: number;
+      endPit: number;
+      captured: number;
+      capturedFrom: number | null;
+      outcome: Outcome | null;
+    };
+
+/** Every action 0..5 of `pos`: why it is illegal, or what it does. */
+function describeActions(pos: Position, rules: Rules): ActionLine[] {
+  return [0, 1, 2, 3, 4, 5].map((action): ActionLine => {
+    const pit = pos.toMove * 6 + action;
+    const reason = illegalReason(pos, action, rules);
+    if (reason !== null) return { action, pit, legal: false, reason };
+    const { position: next, report } = playMove(pos, action, rules);
+    const { laps, seedsSown, endPit, captured, capturedFrom }: MoveReport = report;
+    return {
+      action,
+      pit,
+      legal: true,
+      position: formatPosition(next),
+      laps,
+      seedsSown,
+      endPit,
+      captured,
+      capturedFrom,
+      outcome: outcome(next, rules),
+    };
+  });
+}
+
+/** Left-aligned text columns separated by two spaces. */
+function table(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
+  return rows.map((r) =>
+    r
+      .map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+function rowOf(line: ActionLine): string[] {
+  const head = [String(line.action), String(line.pit)];
+  if (!line.legal)
+    return [...head, `illegal: ${line.reason.replaceAll('-', ' ')}`, '', '', '', '', ''];
+  const capture =
+    line.capturedFrom === null ? '-' : `${line.captured} from pit ${line.capturedFrom}`;
+  return [
+    ...head,
+    line.position,
+    String(line.laps),
+    String(line.seedsSown),
+    String(line.endPit),
+    capture,
+    line.outcome === null ? '' : `game over: ${describeOutcome(line.outcome)}`,
+  ];
+}
+
+export const movesCommand = defineCommand<MovesArgs>({
+  command: 'moves <position>',
+  describe: 'List every action of a position: why it is illegal, or what it does',
+  builder: (y) =>
+    y
+      .positional('position', { type: 'string', demandOption: true, describe: positionDescription })
+      .option('rules', rulesOption)
+      .option('json', { type: 'boolean', default: false, describe: 'print one JSON object' })
+      .example('$0 moves 4,4,4,4,4,4/4,4,4,4,4,4/0-0/0', 'the six opening moves'),
+  handler: runCommand((argv: MovesArgs) => {
+    const rules = rulesFromArg(argv.rules);
+    const pos = positionFromArg(argv.position);
+    const actions = describeActions(pos, rules);
+    const result = outcome(pos, rules);
+    if (argv.json) {
+      const report = {
+        position: formatPosition(pos),
+        toMove: pos.toMove,
+        rules,
+        outcome: result,
+        actions,
+      };
+      process.stdout.write(`${JSON.stringify(report)}\n`);
+      return;
+    }
+    const lines = [`Position: ${formatPosition(pos)} (player ${pos.toMove} to move)`];
+    if (argv.rules !== undefined) lines.push(`Rules:    ${formatRules(rules)}`);
+    if (result !== null) lines.push(`Game over: ${describeOutcome(result)}`);
+    lines.push(
+      '',
+      ...table([
+        ['action', 'pit', 'result', 'laps', 'sown', 'ends', 'captures', ''],
+        ...actions.map(rowOf),
+      ]),
+    );
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }),
+});

@@ -1,0 +1,39 @@
+import {
+  DEFAULT_RULES,
+  type Outcome,
+  type Position,
+  parsePosition,
+  parseRulesText,
+  type Rules,
+  START_NOTATION,
+} from '../env/index.ts';
+
+/** The `--rules` option of commands that play Ayoayo (see RULES.md, rule options). */
+export const rulesOption = {
+  type: 'string',
+  describe: 'rule options, e.g. captureSeedStays=true,leftoverTo=owner (default: Russ)',
+} as const;
+
+/** How a position argument is described in --help. */
+export const positionDescription = `a position in notation: pits 0..5 / pits 6..11 / store0-store1 / player to move, e.g. ${START_NOTATION}`;
+
+/** The rules of a `--rules` argument; the defaults when it is absent. Throws RulesError. */
+export function rulesFromArg(text: string | undefined): Rules {
+  return text === undefined ? DEFAULT_RULES : parseRulesText(text);
+}
+
+/** The position of a notation argument; the start when it is absent. Throws PositionError. */
+export function positionFromArg(text: string | undefined): Position {
+  return parsePosition(text ?? START_NOTATION);
+}
+
+/** `captureSeedStays=false,leftoverTo=opponent`: the form `--rules` accepts. */
+export function formatRules(rules: Rules): string {
+  return `captureSeedStays=${rules.captureSeedStays},leftoverTo=${rules.leftoverTo}`;
+}
+
+/** `player 0 wins 26-22` or `draw 24-24`. */
+export function describeOutcome(result: Outcome): string {
+  const [s0, s1] = result.scores;
+  return result.winner === null ? `draw ${s0}-${s1}` : `player ${result.winner} wins ${s0}-${s1}`;
+}
