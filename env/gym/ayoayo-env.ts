@@ -12,6 +12,7 @@ import {
   type MoveReport,
   type Player,
   type Position,
+  type PositionInput,
   positionFromState,
   Random,
   type Rules,
@@ -124,7 +125,10 @@ export class AyoayoEnv implements GymEnv {
       overrides.startPosition === undefined
         ? this.#start
         : (
-            resolveStartPosition(overrides.startPosition as string, this.rules) as Position
+            resolveStartPosition(
+              overrides.startPosition as string | PositionInput,
+              this.rules,
+            ) as Position
           ).toState();
     const plies = overrides.randomOpeningPlies ?? this.options.randomOpeningPlies;
     this.#opening.draw(this.#state, start, plies, this.#rng);

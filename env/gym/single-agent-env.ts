@@ -4,10 +4,15 @@
  * engines), so `reset` and `step` return promises.
  */
 import type { Agent } from '../../agents/agent.ts';
-import { type MoveReport, type Player, Random } from '../index.ts';
+import { type MoveReport, type Player, Random, type Rules } from '../index.ts';
 import { AyoayoEnv, checkSeed, EpisodeStateError } from './ayoayo-env.ts';
 import type { ObservationConfig } from './observation.ts';
-import { EnvOptionsError, type EnvOptionsInput, type ResetOptionsInput } from './options.ts';
+import {
+  type EnvOptions,
+  EnvOptionsError,
+  type EnvOptionsInput,
+  type ResetOptionsInput,
+} from './options.ts';
 import type { BoxSpace, DiscreteSpace } from './spaces.ts';
 import type { GymEnv, ResetArgs, ResetResult, StepInfo, StepResult } from './types.ts';
 
@@ -71,11 +76,11 @@ export class SingleAgentEnv implements GymEnv<SingleAgentInfo> {
     this.actionSpace = this.env.actionSpace;
   }
 
-  get rules() {
+  get rules(): Rules {
     return this.env.rules;
   }
 
-  get options() {
+  get options(): EnvOptions {
     return this.env.options;
   }
 
