@@ -197,18 +197,34 @@ export function expand(
   }
   let mask = 0;
   const base = (s[TO_MOVE] as number) * 6;
+  const views = childViews(children);
   for (let a = 0; a < ACTIONS; a++) {
     if (s[base + a] === 0) {
       status[a] = EMPTY_PIT;
       continue;
     }
-    const child = children.subarray(a * STATE_SIZE, (a + 1) * STATE_SIZE);
+    const child = views[a] as Uint8Array;
     child.set(s);
     const st = playInPlace(child, a, captureSeedStays);
     status[a] = st;
     if (st === OK) mask |= 1 << a;
   }
   return mask;
+}
+
+// Views of each child slot, made once per children buffer so that expand
+// allocates nothing when called again with the same buffer.
+const viewCache = new WeakMap<Uint8Array, Uint8Array[]>();
+
+function childViews(children: Uint8Array): Uint8Array[] {
+  let views = viewCache.get(children);
+  if (views === undefined) {
+    views = Array.from({ length: ACTIONS }, (_, a) =>
+      children.subarray(a * STATE_SIZE, (a + 1) * STATE_SIZE),
+    );
+    viewCache.set(children, views);
+  }
+  return views;
 }
 
 const probe = new Uint8Array(STATE_SIZE);
