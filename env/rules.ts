@@ -45,7 +45,7 @@ export function resolveRules(input?: RulesInput | null): Rules {
   const parsed = partialRulesSchema.safeParse(input);
   if (!parsed.success) {
     const detail = parsed.error.issues
-      .map((i) => `${i.path.length > 0 ? i.path.join('.') : 'rules'}: ${i.message}`)
+      .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
       .join('; ');
     throw new RulesError(`invalid rules: ${detail}`);
   }

@@ -24,7 +24,10 @@ import { OpponentPool } from './opponent-pool.ts';
 import { PolicyUpdater } from './policy-update.ts';
 import { TrainingProgress } from './progress.ts';
 import { computeAdvantages, RolloutBuffer } from './rollout-buffer.ts';
+import { runPaths } from './run-paths.ts';
 import { SelfPlay } from './self-play.ts';
+
+export { runPaths };
 
 export interface TrainOptions {
   /** Continue from runs/NAME/checkpoints/latest.json. */
@@ -41,24 +44,6 @@ export interface TrainResult {
   readonly backend: string;
   readonly finalEvaluation: EvaluationResult | null;
   readonly policyPath: string;
-}
-
-/** Paths inside a run folder. */
-export function runPaths(config: Pick<TrainConfig, 'runsDir' | 'name'>) {
-  const dir = join(config.runsDir, config.name);
-  return {
-    dir,
-    config: join(dir, 'config.json'),
-    metrics: join(dir, 'metrics.csv'),
-    curve: join(dir, 'learning-curve'),
-    checkpoints: join(dir, 'checkpoints'),
-    latest: join(dir, 'checkpoints', 'latest.json'),
-    best: join(dir, 'checkpoints', 'best.json'),
-    pool: join(dir, 'pool'),
-    policy: join(dir, 'policy.json'),
-    evalPolicy: join(dir, 'eval-policy.json'),
-    finalEvaluation: join(dir, 'final-evaluation.json'),
-  };
 }
 
 /**

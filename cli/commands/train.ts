@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { buildConfig, PRESETS } from '../../train/config.ts';
 import { configFlags, configFromFlags } from '../../train/config-flags.ts';
-import { runPaths, train } from '../../train/trainer.ts';
+import { runPaths } from '../../train/run-paths.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
 
 interface TrainArgs {
@@ -63,6 +63,8 @@ export const trainCommand = defineCommand<TrainArgs>({
     const config = buildConfig([preset, fromFile, configFromFlags(argv)], where);
     if (argv.overwrite && !argv.resume)
       rmSync(runPaths(config).dir, { recursive: true, force: true });
+    // Loaded here, not at the top, so that other commands start without tfjs and vega.
+    const { train } = await import('../../train/trainer.ts');
     await train(config, { resume: argv.resume });
   }),
 });

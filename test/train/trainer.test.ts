@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckpointError, readCheckpoint } from '../../train/checkpoint.ts';
 import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
-import { runPaths, train } from '../../train/trainer.ts';
+import { runPaths } from '../../train/run-paths.ts';
+import { train } from '../../train/trainer.ts';
 
 const quiet = { log: () => {} };
 
