@@ -280,6 +280,9 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
         valueLoss: update.valueLoss,
         scores: lastEvaluation,
       });
+      // Training is synchronous work between awaits of settled promises, which
+      // never lets timers run; yield once so the progress bar can redraw.
+      await new Promise((resolve) => setImmediate(resolve));
       if (options.stopAfter !== undefined && iterationsThisProcess >= options.stopAfter) break;
     }
   } finally {
