@@ -1,4 +1,5 @@
 import type { CommandModule } from 'yargs';
+import { exportCommand } from './export.ts';
 import { movesCommand } from './moves.ts';
 import { showCommand } from './show.ts';
 
@@ -8,4 +9,4 @@ import { showCommand } from './show.ts';
 //   import { showCommand } from './show.ts';
 //   export const commands: CommandModule[] = [showCommand];
 
-export const commands: CommandModule[] = [showCommand, movesCommand];
+export const commands: CommandModule[] = [showCommand, movesCommand, exportCommand];
