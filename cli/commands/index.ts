@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { exportCommand } from './export.ts';
 import { movesCommand } from './moves.ts';
+import { serveCommand } from './serve.ts';
 import { showCommand } from './show.ts';
 
 // One import and one array entry per command; each command lives in its own
@@ -9,4 +10,4 @@ import { showCommand } from './show.ts';
 //   import { showCommand } from './show.ts';
 //   export const commands: CommandModule[] = [showCommand];
 
-export const commands: CommandModule[] = [showCommand, movesCommand, exportCommand];
+export const commands: CommandModule[] = [showCommand, movesCommand, exportCommand, serveCommand];

@@ -1,0 +1,62 @@
+import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
+import { loadPolicy } from '../../models/load-policy.ts';
+import { createPolicyServer } from '../../serve/http-server.ts';
+import { close, listen } from '../../serve/listen.ts';
+import { PolicyService } from '../../serve/policy-service.ts';
+import { CliError, defineCommand, runCommand } from '../fail.ts';
+
+interface ServeArgs {
+  policy?: string;
+  port: number;
+  host: string;
+}
+
+export const serveCommand = defineCommand<ServeArgs>({
+  command: 'serve',
+  describe: 'Serve a trained policy over HTTP: POST /act with a position, GET /health',
+  builder: (y) =>
+    y
+      .option('policy', {
+        type: 'string',
+        describe: `a policy file, checkpoint or run folder (default: ${PRETRAINED_POLICY} when present)`,
+      })
+      .option('port', { type: 'number', default: 8080, describe: 'TCP port (0: any free port)' })
+      .option('host', {
+        type: 'string',
+        default: '127.0.0.1',
+        describe: 'address to listen on (127.0.0.1: this machine only)',
+      })
+      .example('$0 serve --policy runs/quickstart --port 8080', '')
+      .example(
+        `curl -s -X POST localhost:8080/act -d '{"position":"4,4,4,4,4,4/4,4,4,4,4,4/0-0/0"}'`,
+        'ask for a move',
+      ),
+  handler: runCommand(async (argv: ServeArgs) => {
+    if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) {
+      throw new CliError(`--port must be an integer from 0 to 65535, got ${argv.port}`);
+    }
+    const path = choosePolicyPath(argv.policy);
+    if (path === null) {
+      throw new CliError(
+        `no --policy given and there is no pretrained policy at ${PRETRAINED_POLICY}`,
+      );
+    }
+    const service = new PolicyService(loadPolicy(path));
+    const server = createPolicyServer(service);
+    let url: string;
+    try {
+      url = await listen(server, argv.port, argv.host);
+    } catch (error) {
+      throw new CliError(`cannot listen on ${argv.host}:${argv.port}: ${(error as Error).message}`);
+    }
+    process.stdout.write(
+      `Serving ${service.policy.path} on ${url} (POST /act, GET /health); Ctrl-C stops\n`,
+    );
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await close(server);
+  }),
+});
