@@ -3,6 +3,7 @@ import { exportCommand } from './export.ts';
 import { movesCommand } from './moves.ts';
 import { serveCommand } from './serve.ts';
 import { showCommand } from './show.ts';
+import { webCommand } from './web.ts';
 
 // One import and one array entry per command; each command lives in its own
 // file, cli/commands/<name>.ts, and wraps its handler in runCommand (../fail.ts).
@@ -10,4 +11,10 @@ import { showCommand } from './show.ts';
 //   import { showCommand } from './show.ts';
 //   export const commands: CommandModule[] = [showCommand];
 
-export const commands: CommandModule[] = [showCommand, movesCommand, exportCommand, serveCommand];
+export const commands: CommandModule[] = [
+  showCommand,
+  movesCommand,
+  exportCommand,
+  serveCommand,
+  webCommand,
+];

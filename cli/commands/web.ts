@@ -1,0 +1,58 @@
+import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
+import { loadPolicy } from '../../models/load-policy.ts';
+import { close, listen } from '../../serve/listen.ts';
+import { createWebServer } from '../../web/web-server.ts';
+import { CliError, defineCommand, runCommand } from '../fail.ts';
+
+interface WebArgs {
+  policy?: string;
+  port: number;
+  host: string;
+}
+
+export const webCommand = defineCommand<WebArgs>({
+  command: 'web',
+  describe: 'Build the browser page (web/dist) and serve it: play against a policy or minimax',
+  builder: (y) =>
+    y
+      .option('policy', {
+        type: 'string',
+        describe: `a policy file, checkpoint or run folder for the page (default: ${PRETRAINED_POLICY} when present; else minimax only)`,
+      })
+      .option('port', { type: 'number', default: 8000, describe: 'TCP port (0: any free port)' })
+      .option('host', {
+        type: 'string',
+        default: '127.0.0.1',
+        describe: 'address to listen on (127.0.0.1: this machine only)',
+      })
+      .example('$0 web --policy runs/quickstart', 'then open the printed address'),
+  handler: runCommand(async (argv: WebArgs) => {
+    if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) {
+      throw new CliError(`--port must be an integer from 0 to 65535, got ${argv.port}`);
+    }
+    // Loaded here, not at the top, so that other commands start without esbuild.
+    const { buildWeb } = await import('../../web/build.ts');
+    const { policyFileOf } = await import('../../models/export/export-policy.ts');
+    const path = choosePolicyPath(argv.policy);
+    // Whatever was given (checkpoint, run folder, policy file), the page gets an ayoayo-policy file.
+    const policy = path === null ? null : loadPolicy(path);
+    const policyJson = policy === null ? null : JSON.stringify(policyFileOf(policy));
+    const built = await buildWeb();
+    const server = createWebServer({ root: built.outDir, policyJson });
+    let url: string;
+    try {
+      url = await listen(server, argv.port, argv.host);
+    } catch (error) {
+      throw new CliError(`cannot listen on ${argv.host}:${argv.port}: ${(error as Error).message}`);
+    }
+    process.stdout.write(
+      `${policy ? `Policy: ${policy.path}` : 'No policy given and none pretrained yet: the page offers minimax only'}\n` +
+        `Open ${url}/ to play (Ctrl-C stops)\n`,
+    );
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    await close(server);
+  }),
+});

@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+};
+
+export interface WebServerOptions {
+  /** The built page (web/dist). */
+  readonly root: string;
+  /** The ayoayo-policy file served as /policy.json, as JSON text; null: none (404). */
+  readonly policyJson: string | null;
+}
+
+function reply(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  head: boolean,
+): void {
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-cache',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(head ? undefined : body);
+}
+
+/**
+ * Serves the built page and the chosen policy: static files from `root` (GET
+ * and HEAD only, nothing outside `root`) and `/policy.json`. All play happens
+ * in the page; the server only hands out files.
+ */
+export function createWebServer(options: WebServerOptions): Server {
+  return createServer((req, res) => {
+    const head = req.method === 'HEAD';
+    if (req.method !== 'GET' && !head) {
+      res.setHeader('Allow', 'GET, HEAD');
+      reply(res, 405, 'text/plain; charset=utf-8', 'GET or HEAD only\n', false);
+      return;
+    }
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    } catch {
+      reply(res, 400, 'text/plain; charset=utf-8', 'bad path\n', head);
+      return;
+    }
+    if (path === '/policy.json') {
+      if (options.policyJson === null) {
+        reply(res, 404, 'text/plain; charset=utf-8', 'no policy is served\n', head);
+      } else {
+        reply(res, 200, CONTENT_TYPES['.json'] as string, options.policyJson, head);
+      }
+      return;
+    }
+    const relative = normalize(path === '/' ? '/index.html' : path).replace(/^[/\\]+/, '');
+    const file = join(options.root, relative);
+    if (relative.startsWith('..') || !file.startsWith(options.root.replace(/[/\\]*$/, sep))) {
+      reply(res, 404, 'text/plain; charset=utf-8', 'not found\n', head);
+      return;
+    }
+    readFile(file).then(
+      (data) => {
+        const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+        reply(res, 200, type, data, head);
+      },
+      () => reply(res, 404, 'text/plain; charset=utf-8', 'not found\n', head),
+    );
+  });
+}
