@@ -7,6 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Child processes rather than worker threads: safest with tfjs (wasm/native backends).
     pool: 'forks',
-    reporters: ['default'],
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });
