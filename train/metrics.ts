@@ -50,7 +50,7 @@ export function writeMetricsCsv(
     }
     return out;
   });
-  writeFileAtomic(path, csv.getHeaderString() + csv.stringifyRecords(formatted));
+  writeFileAtomic(path, (csv.getHeaderString() ?? '') + csv.stringifyRecords(formatted));
 }
 
 function formatNumber(v: number): string {
