@@ -18,5 +18,7 @@ declare module 'csv-writer' {
     getHeaderString(): string | null;
     stringifyRecords(records: Record<string, unknown>[]): string;
   }
-  export function createObjectCsvStringifier(params: ObjectCsvStringifierParams): ObjectCsvStringifier;
+  export function createObjectCsvStringifier(
+    params: ObjectCsvStringifierParams,
+  ): ObjectCsvStringifier;
 }
