@@ -152,15 +152,7 @@ export class SelfPlay {
     };
     let gamePlies = 0;
     for (let t = 0; t < steps; t++) {
-      predictBatch(
-        this.tf,
-        this.model,
-        env.observations,
-        this.n,
-        this.obsSize,
-        this.logits,
-        this.values,
-      );
+      this.inferAll();
       for (const rows of this.rowsBySnapshot) rows.length = 0;
       for (let i = 0; i < this.n; i++) {
         const mover = env.toMove[i] as number;
@@ -222,15 +214,7 @@ export class SelfPlay {
     }
     // Unfinished chains bootstrap from the current position's value, negated
     // when the opponent is the one to move (the value is zero-sum).
-    predictBatch(
-      this.tf,
-      this.model,
-      env.observations,
-      this.n,
-      this.obsSize,
-      this.logits,
-      this.values,
-    );
+    this.inferAll();
     for (let i = 0; i < this.n; i++) {
       for (let p = 0; p < 2; p++) {
         const k = this.pending[i * 2 + p] as number;
@@ -245,6 +229,19 @@ export class SelfPlay {
     if (stats.poolGames > 0) stats.poolScore /= stats.poolGames;
     if (stats.baselineGames > 0) stats.baselineScore /= stats.baselineGames;
     return stats;
+  }
+
+  /** The learner's logits and values for every environment, in one tfjs call. */
+  private inferAll(): void {
+    predictBatch(
+      this.tf,
+      this.model,
+      this.env.observations,
+      this.n,
+      this.obsSize,
+      this.logits,
+      this.values,
+    );
   }
 
   /** Each pool snapshot moves in its environments with one batched forward pass. */
