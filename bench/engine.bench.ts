@@ -1,53 +1,10 @@
+import { randomPlayout } from '../agents/playout.ts';
 import { core, Random } from '../env/index.ts';
 
-const {
-  ACTIONS,
-  OK,
-  POPCOUNT,
-  STATE_SIZE,
-  expand,
-  finalScores,
-  hasWinningStore,
-  nthAction,
-  playInPlace,
-  setInitial,
-} = core;
+const { ACTIONS, POPCOUNT, STATE_SIZE, expand, finalScores, nthAction, setInitial } = core;
 
-/**
- * One complete random game from the start, uniform over the legal actions with
- * full legality checks: a pit is drawn uniformly among the candidates not yet
- * ruled out and played on a scratch copy; an illegal one is struck and another
- * drawn (rejection sampling, which is uniform over the legal actions). When every
- * candidate is struck the mover has no legal move and the game ends.
- * Returns the number of plies.
- */
-export function randomPlayout(
-  state: Uint8Array,
-  scratch: Uint8Array,
-  rng: Random,
-  captureSeedStays: boolean,
-): number {
-  let plies = 0;
-  for (;;) {
-    if (hasWinningStore(state)) return plies;
-    const base = (state[core.TO_MOVE] as number) * 6;
-    let candidates = 0;
-    for (let a = 0; a < ACTIONS; a++) if (state[base + a] !== 0) candidates |= 1 << a;
-    let played = false;
-    while (candidates !== 0) {
-      const action = nthAction(candidates, rng.int(POPCOUNT[candidates] as number));
-      scratch.set(state);
-      if (playInPlace(scratch, action, captureSeedStays) === OK) {
-        state.set(scratch);
-        played = true;
-        break;
-      }
-      candidates &= ~(1 << action);
-    }
-    if (!played) return plies;
-    plies++;
-  }
-}
+// The random playout moved to agents/playout.ts (MCTS uses it); re-exported here.
+export { randomPlayout };
 
 /**
  * One complete random game the way search walks the tree: each ply generates

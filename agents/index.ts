@@ -1,0 +1,27 @@
+/** The project's agents: baselines, search, external engines, and the spec parser. */
+export type { Agent, AgentContext } from './agent.ts';
+export { DEFAULT_MOVE_TIMEOUT_MS, ExternalAgent, type ExternalAgentOptions } from './external.ts';
+export { ForfeitError } from './forfeit.ts';
+export { GreedyAgent } from './greedy.ts';
+export { MctsAgent, type MctsAgentOptions } from './mcts.ts';
+export { MinimaxAgent, type MinimaxAgentOptions } from './minimax.ts';
+export {
+  MAX_PLY,
+  MinimaxSearch,
+  type SearchLimits,
+  type SearchOptions,
+  type SearchResult,
+  WIN,
+} from './minimax-search.ts';
+export { randomPlayout } from './playout.ts';
+export { type EngineRequest, engineRequest, engineRequestSchema } from './protocol.ts';
+export { RandomAgent } from './random.ts';
+export { type ServeOptions, serveAgent } from './serve.ts';
+export {
+  AGENT_SPEC_FORMS,
+  type AgentSpec,
+  AgentSpecError,
+  type CreateAgentOptions,
+  createAgent,
+  parseAgentSpec,
+} from './spec.ts';

@@ -1,0 +1,74 @@
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import {
+  legalActions,
+  position as makePosition,
+  Random,
+  type Rules,
+  resolveRules,
+} from '../env/index.ts';
+import type { Agent } from './agent.ts';
+import { engineRequestSchema, quote } from './protocol.ts';
+
+export interface ServeOptions {
+  /** Rules for requests that do not name them (request fields override these). */
+  readonly rules: Rules;
+  /** Seed of the generator the agent uses for its random choices. */
+  readonly seed: number;
+}
+
+/**
+ * Serves an agent over the external engine protocol (./protocol.ts): reads one
+ * request per line from `input`, writes one answer per line to `output`, until
+ * the input ends. A request that cannot be answered gets `{"error": "..."}`
+ * and the session goes on. Returns the number of requests answered with a move.
+ */
+export async function serveAgent(
+  agent: Agent,
+  input: Readable,
+  output: Writable,
+  options: ServeOptions,
+): Promise<number> {
+  const rng = Random.fromSeed(options.seed);
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  let answered = 0;
+  for await (const line of lines) {
+    if (line.trim().length === 0) continue;
+    let reply: { action: number } | { error: string };
+    try {
+      reply = { action: await answer(agent, line, options.rules, rng) };
+      answered++;
+    } catch (err) {
+      reply = { error: err instanceof Error ? err.message : String(err) };
+    }
+    output.write(`${JSON.stringify(reply)}\n`);
+  }
+  return answered;
+}
+
+async function answer(agent: Agent, line: string, defaults: Rules, rng: Random): Promise<number> {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    throw new Error(`request is not JSON: ${quote(line)}`);
+  }
+  const parsed = engineRequestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    throw new Error(`invalid request: ${where}${issue?.message ?? 'unknown problem'}`);
+  }
+  const request = parsed.data;
+  const rules = resolveRules({ ...defaults, ...request.rules });
+  const pos = makePosition(request);
+  const legal = legalActions(pos, rules);
+  if (legal.length === 0) throw new Error('the game is over: there is no legal action');
+  const action = await agent.act(pos, { legal, rng, rules });
+  if (!legal.includes(action)) {
+    throw new Error(
+      `${agent.name} chose illegal action ${action}; legal actions: ${legal.join(', ')}`,
+    );
+  }
+  return action;
+}

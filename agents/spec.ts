@@ -1,0 +1,144 @@
+import { type Rules, type RulesInput, resolveRules } from '../env/index.ts';
+import type { Agent } from './agent.ts';
+import { ExternalAgent } from './external.ts';
+import { GreedyAgent } from './greedy.ts';
+import { MctsAgent } from './mcts.ts';
+import { MinimaxAgent } from './minimax.ts';
+import { MAX_PLY } from './minimax-search.ts';
+import { RandomAgent } from './random.ts';
+
+/** Every form an agent spec can take, as shown in error messages and help. */
+export const AGENT_SPEC_FORMS = [
+  'random',
+  'greedy',
+  'minimax:D',
+  'minimax:t=200ms',
+  'mcts:N',
+  'ext:COMMAND',
+  'policy:PATH',
+] as const;
+
+/** A parsed agent spec. */
+export type AgentSpec =
+  | { readonly kind: 'random' }
+  | { readonly kind: 'greedy' }
+  | { readonly kind: 'minimax'; readonly depth: number }
+  | { readonly kind: 'minimax'; readonly timeMs: number }
+  | { readonly kind: 'mcts'; readonly iterations: number }
+  | { readonly kind: 'ext'; readonly command: string }
+  | { readonly kind: 'policy'; readonly path: string };
+
+export class AgentSpecError extends Error {
+  override name = 'AgentSpecError';
+}
+
+const FORMS_HELP = `valid agents: ${AGENT_SPEC_FORMS.join(', ')}`;
+
+/** Parses an agent spec string; throws an AgentSpecError naming the valid forms. */
+export function parseAgentSpec(spec: string): AgentSpec {
+  const text = typeof spec === 'string' ? spec.trim() : '';
+  const colon = text.indexOf(':');
+  const kind = colon < 0 ? text : text.slice(0, colon);
+  const arg = colon < 0 ? null : text.slice(colon + 1);
+  const bad = (why: string): AgentSpecError =>
+    new AgentSpecError(`invalid agent '${String(spec)}': ${why}; ${FORMS_HELP}`);
+  switch (kind) {
+    case 'random':
+    case 'greedy':
+      if (arg !== null) throw bad(`${kind} takes no argument`);
+      return { kind };
+    case 'minimax': {
+      if (arg === null) throw bad('minimax needs a depth (minimax:4) or a time (minimax:t=200ms)');
+      const time = /^t=(\d+(?:\.\d+)?)(ms|s)$/.exec(arg);
+      if (time !== null) {
+        const timeMs = Number(time[1]) * (time[2] === 's' ? 1000 : 1);
+        if (!(timeMs > 0)) throw bad('the time must be positive');
+        return { kind, timeMs };
+      }
+      if (!/^\d+$/.test(arg) || Number(arg) < 1 || Number(arg) > MAX_PLY) {
+        throw bad(`the depth must be an integer in 1..${MAX_PLY}, or t=<time>ms / t=<time>s`);
+      }
+      return { kind, depth: Number(arg) };
+    }
+    case 'mcts':
+      if (arg === null || !/^\d+$/.test(arg) || Number(arg) < 1 || Number(arg) > 10_000_000) {
+        throw bad('mcts needs a number of iterations per move in 1..10000000, e.g. mcts:1000');
+      }
+      return { kind, iterations: Number(arg) };
+    case 'ext':
+      if (arg === null || arg.trim().length === 0)
+        throw bad('ext needs a command, e.g. ext:python3 engine.py');
+      return { kind, command: arg.trim() };
+    case 'policy':
+      if (arg === null || arg.trim().length === 0)
+        throw bad('policy needs a path, e.g. policy:runs/x/best');
+      return { kind, path: arg.trim() };
+    default:
+      throw bad(kind.length === 0 ? 'empty agent name' : `unknown agent '${kind}'`);
+  }
+}
+
+export interface CreateAgentOptions {
+  /** The rule options the agent will play under (default: Russ). */
+  readonly rules?: RulesInput;
+  /** Kept for agents that need a seed when created; play itself uses each game's generator. */
+  readonly seed?: number;
+  /** Per-move time limit of external engines (ms, default 5000). */
+  readonly moveTimeoutMs?: number;
+  /** Extra time for an external engine's first move after it starts (ms, default 5000). */
+  readonly startupMs?: number;
+}
+
+/**
+ * Creates an agent from its spec, the one place where specs are interpreted
+ * (see AGENT_SPEC_FORMS). The agent's name is the spec as given (trimmed).
+ * Asynchronous because policy agents load a model.
+ */
+export async function createAgent(spec: string, options: CreateAgentOptions = {}): Promise<Agent> {
+  const parsed = parseAgentSpec(spec);
+  const rules = resolveRules(options.rules);
+  const name = spec.trim();
+  switch (parsed.kind) {
+    case 'random':
+      return new RandomAgent(name);
+    case 'greedy':
+      return new GreedyAgent(name);
+    case 'minimax':
+      return new MinimaxAgent({
+        rules,
+        name,
+        ...('depth' in parsed ? { depth: parsed.depth } : { timeMs: parsed.timeMs }),
+      });
+    case 'mcts':
+      return new MctsAgent({ iterations: parsed.iterations, rules, name });
+    case 'ext':
+      return new ExternalAgent(parsed.command, {
+        name,
+        ...(options.moveTimeoutMs !== undefined ? { moveTimeoutMs: options.moveTimeoutMs } : {}),
+        ...(options.startupMs !== undefined ? { startupMs: options.startupMs } : {}),
+      });
+    case 'policy':
+      return loadPolicy(parsed.path, rules);
+  }
+}
+
+/** The policy loader lives with the models (trainer); imported only when asked for. */
+const POLICY_MODULE = new URL('../models/policy-agent.ts', import.meta.url).href;
+
+async function loadPolicy(path: string, rules: Rules): Promise<Agent> {
+  let loader: unknown;
+  try {
+    const module: Record<string, unknown> = await import(POLICY_MODULE);
+    loader = module.loadPolicyAgent;
+  } catch (err) {
+    throw new AgentSpecError(
+      `policy agents are not available: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  if (typeof loader !== 'function') {
+    throw new AgentSpecError(
+      'policy agents are not available: models/policy-agent.ts does not export loadPolicyAgent',
+    );
+  }
+  return (await (loader as (path: string, rules: Rules) => Promise<Agent>)(path, rules)) as Agent;
+}

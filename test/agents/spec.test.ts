@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { ExternalAgent } from '../../agents/external.ts';
+import { GreedyAgent } from '../../agents/greedy.ts';
+import { MctsAgent } from '../../agents/mcts.ts';
+import { MinimaxAgent } from '../../agents/minimax.ts';
+import { RandomAgent } from '../../agents/random.ts';
+import { AGENT_SPEC_FORMS, createAgent, parseAgentSpec } from '../../agents/spec.ts';
+
+describe('parseAgentSpec', () => {
+  it.each([
+    ['random', { kind: 'random' }],
+    ['greedy', { kind: 'greedy' }],
+    ['minimax:4', { kind: 'minimax', depth: 4 }],
+    [' minimax:12 ', { kind: 'minimax', depth: 12 }],
+    ['minimax:t=200ms', { kind: 'minimax', timeMs: 200 }],
+    ['minimax:t=1.5s', { kind: 'minimax', timeMs: 1500 }],
+    ['mcts:1000', { kind: 'mcts', iterations: 1000 }],
+    ['ext:python3 engine.py --level 3', { kind: 'ext', command: 'python3 engine.py --level 3' }],
+    ['ext:a:b', { kind: 'ext', command: 'a:b' }],
+    ['policy:runs/x/best', { kind: 'policy', path: 'runs/x/best' }],
+  ])('%s', (spec, expected) => {
+    expect(parseAgentSpec(spec)).toEqual(expected);
+  });
+
+  it.each([
+    ['alphazero', /unknown agent 'alphazero'/],
+    ['', /empty agent name/],
+    ['minimax', /needs a depth/],
+    ['minimax:0', /depth must be an integer in 1\.\.64/],
+    ['minimax:65', /depth must be/],
+    ['minimax:2.5', /depth must be/],
+    ['minimax:t=fast', /depth must be/],
+    ['mcts', /mcts needs a number/],
+    ['mcts:-5', /mcts needs a number/],
+    ['random:3', /random takes no argument/],
+    ['ext:', /ext needs a command/],
+    ['policy:', /policy needs a path/],
+  ])('rejects %j with a clear error listing the valid forms', (spec, why) => {
+    expect(() => parseAgentSpec(spec)).toThrow(why);
+    expect(() => parseAgentSpec(spec)).toThrow(`valid agents: ${AGENT_SPEC_FORMS.join(', ')}`);
+  });
+});
+
+describe('createAgent', () => {
+  it('makes each kind of agent, named by its spec', async () => {
+    const cases: [string, new (...args: never[]) => object][] = [
+      ['random', RandomAgent],
+      ['greedy', GreedyAgent],
+      ['minimax:3', MinimaxAgent],
+      ['minimax:t=50ms', MinimaxAgent],
+      ['mcts:10', MctsAgent],
+      ['ext:node engine.mjs', ExternalAgent],
+    ];
+    for (const [spec, kind] of cases) {
+      const agent = await createAgent(spec, { rules: { captureSeedStays: true } });
+      expect(agent).toBeInstanceOf(kind);
+      expect(agent.name).toBe(spec);
+      await agent.close?.();
+    }
+  });
+
+  it('rejects bad rules and unknown specs', async () => {
+    await expect(
+      createAgent('random', { rules: { leftoverTo: 'nobody' as 'owner' } }),
+    ).rejects.toThrow(/leftoverTo/);
+    await expect(createAgent('mimimax:3')).rejects.toThrow(/unknown agent 'mimimax'/);
+  });
+
+  it('loads policy agents through the models module, with a clear error for a bad path', async () => {
+    await expect(createAgent('policy:/nonexistent/policy')).rejects.toThrow(/nonexistent/);
+  });
+});
