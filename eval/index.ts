@@ -1,0 +1,22 @@
+/** Evaluation: games between agents, matches, tournaments, ratings and their reports. */
+export { type EloOptions, fitElo, type PairingScore } from './elo.ts';
+export { DEFAULT_MAX_PLIES, type GameResult, type GameSetup, playGame } from './game.ts';
+export {
+  type GameRecord,
+  type MatchResult,
+  type PairingResult,
+  type PlayMatchOptions,
+  playMatch,
+  summarizePairing,
+} from './match.ts';
+export { DEFAULT_OPENING_PLIES, type Opening, openingFor } from './openings.ts';
+export { gamesProgressBar, type ProgressBar } from './progress.ts';
+export { formatTournament, tournamentJson, writeTournament } from './report.ts';
+export { wilsonInterval } from './stats.ts';
+export {
+  planPairings,
+  type Rating,
+  runTournament,
+  type TournamentOptions,
+  type TournamentResult,
+} from './tournament.ts';

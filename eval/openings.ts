@@ -1,0 +1,81 @@
+import { MinimaxSearch } from '../agents/minimax-search.ts';
+import {
+  applyAction,
+  initialPosition,
+  legalActions,
+  type Position,
+  Random,
+  type Rules,
+} from '../env/index.ts';
+
+/** A seeded opening: random plies from the start, played before the agents take over. */
+export interface Opening {
+  /** Which opening of the seed's sequence. */
+  readonly index: number;
+  readonly moves: readonly number[];
+  readonly position: Position;
+}
+
+/** Random plies before the agents play, by default: enough for a few hundred distinct openings. */
+export const DEFAULT_OPENING_PLIES = 4;
+/** Largest advantage (seeds, by a depth-4 search) an opening may give the player to move. */
+export const MAX_OPENING_IMBALANCE = 4;
+const BALANCE_DEPTH = 4;
+
+const searches = new Map<string, MinimaxSearch>();
+
+/**
+ * Whether a quick search rates the position as close: random plies often hand
+ * one side a big capture (after 4 plies the stores can already read 7-24), and
+ * such an opening decides the game whoever plays it, which only adds noise.
+ */
+function balanced(position: Position, rules: Rules): boolean {
+  const key = `${rules.captureSeedStays}|${rules.leftoverTo}`;
+  let search = searches.get(key);
+  if (search === undefined) {
+    search = new MinimaxSearch({ rules, ttBits: 0 });
+    searches.set(key, search);
+  }
+  const { value } = search.search(position.toState(), { depth: BALANCE_DEPTH });
+  return Math.abs(value) <= MAX_OPENING_IMBALANCE;
+}
+
+const cache = new Map<string, Opening>();
+
+/**
+ * Opening `index` of a seed: `plies` uniformly random legal plies from the start,
+ * drawn again until the position is balanced (a depth-4 search rates it within
+ * 4 seeds either way) and the game goes on. Every pairing of a tournament
+ * and both seat orders of a pairing use the same openings, so that
+ * deterministic agents do not replay one game and neither seat is favoured.
+ */
+export function openingFor(seed: number, index: number, plies: number, rules: Rules): Opening {
+  if (!Number.isInteger(plies) || plies < 0 || plies > 40) {
+    throw new RangeError(`opening plies must be an integer in 0..40, got ${plies}`);
+  }
+  const key = `${seed}|${index}|${plies}|${rules.captureSeedStays}|${rules.leftoverTo}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const rng = Random.fromSeed(`${seed}|opening|${index}`);
+  for (;;) {
+    let position = initialPosition();
+    const moves: number[] = [];
+    while (moves.length < plies) {
+      const legal = legalActions(position, rules);
+      if (legal.length === 0) break;
+      const action = rng.pick(legal);
+      moves.push(action);
+      position = applyAction(position, action, rules);
+    }
+    if (
+      moves.length === plies &&
+      legalActions(position, rules).length > 0 &&
+      (plies === 0 || balanced(position, rules))
+    ) {
+      const opening: Opening = { index, moves, position };
+      if (cache.size > 10_000) cache.clear();
+      cache.set(key, opening);
+      return opening;
+    }
+  }
+}

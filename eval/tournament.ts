@@ -1,0 +1,240 @@
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { watchEngineWorkers } from '../agents/engine-registry.ts';
+import { parseAgentSpec } from '../agents/spec.ts';
+import type { RulesInput } from '../env/index.ts';
+import { type Chunk, runChunk } from './chunk.ts';
+import { fitElo } from './elo.ts';
+import {
+  type GameRecord,
+  type MatchSettings,
+  matchSettings,
+  type PairingLabels,
+  type PairingResult,
+  scheduleGames,
+  summarizePairing,
+} from './match.ts';
+import { CHUNK_DONE, type ProgressMessage, type WorkerTask } from './worker-protocol.ts';
+
+export interface TournamentOptions {
+  /** Agent specs (see agents/spec.ts). Round robin among them, or each against `vs`. */
+  readonly specs: readonly string[];
+  /** Games per pairing, half from each seat. */
+  readonly games: number;
+  readonly seed?: number;
+  /** Worker threads (default: one per core); 0 plays every game in this thread. */
+  readonly workers?: number;
+  /** Random plies before the agents play (default 4). */
+  readonly openingPlies?: number;
+  readonly rules?: RulesInput;
+  /** Gauntlet: `vs` plays each of `specs` (and the results are from its side). */
+  readonly vs?: string;
+  /** Plies after which a game is a draw (default 500). */
+  readonly maxPlies?: number;
+  /** Per-move limit of external engines in ms (default 5000). */
+  readonly moveTimeoutMs?: number;
+  /** Called after each game. */
+  readonly onProgress?: (progress: { done: number; total: number; record: GameRecord }) => void;
+}
+
+export interface Rating {
+  readonly agent: string;
+  /** Bradley-Terry Elo, `random` (or else the first agent) at 0; NaN if it played no game. */
+  readonly elo: number;
+  readonly games: number;
+  /** Share of points over all its games. */
+  readonly score: number;
+}
+
+export interface TournamentResult {
+  readonly agents: readonly string[];
+  readonly anchor: string;
+  readonly pairings: readonly PairingResult[];
+  /** Highest Elo first. */
+  readonly ratings: readonly Rating[];
+  /** Every game, by pairing then game index. */
+  readonly games: readonly GameRecord[];
+  readonly settings: MatchSettings & { readonly gamesPerPairing: number; readonly workers: number };
+  readonly elapsedSeconds: number;
+}
+
+/**
+ * Plays a round robin (or a gauntlet against `vs`) and rates the agents. Games
+ * run on a piscina pool of worker threads in chunks of one pairing's games, or
+ * in this thread with `workers: 0` (tests, the trainer). The same seed gives the
+ * same games whatever the number of workers.
+ */
+export async function runTournament(options: TournamentOptions): Promise<TournamentResult> {
+  const started = performance.now();
+  const settings = matchSettings(options);
+  const pairings = planPairings(options.specs, options.vs);
+  const games = options.games;
+  if (!Number.isInteger(games) || games < 1)
+    throw new RangeError(`games must be a positive integer, got ${games}`);
+  const workers = options.workers ?? availableParallelism();
+  if (!Number.isInteger(workers) || workers < 0) {
+    throw new RangeError(`workers must be a non-negative integer, got ${workers}`);
+  }
+  const total = pairings.length * games;
+  let done = 0;
+  const onRecord = (record: GameRecord): void => {
+    done++;
+    options.onProgress?.({ done, total, record });
+  };
+  const chunks = splitIntoChunks(pairings, games, settings, options.moveTimeoutMs, workers);
+  const records =
+    workers === 0 ? await runHere(chunks, onRecord) : await runOnPool(chunks, workers, onRecord);
+  records.sort((x, y) => x.pairing - y.pairing || x.game - y.game);
+
+  const results = pairings.map((p) =>
+    summarizePairing(
+      p.a,
+      p.b,
+      records.filter((r) => r.pairing === p.pairing),
+    ),
+  );
+  const agents =
+    options.vs !== undefined
+      ? [options.vs, ...options.specs.filter((s) => s !== options.vs)]
+      : [...options.specs];
+  const anchor = agents.includes('random') ? 'random' : (agents[0] as string);
+  const elo = fitElo(
+    agents,
+    results.map((r) => ({ a: r.a, b: r.b, games: r.games, points: r.score * r.games })),
+    { anchor },
+  );
+  const ratings = agents
+    .map((agent) => {
+      let played = 0;
+      let points = 0;
+      for (const r of results) {
+        if (r.a === agent) {
+          played += r.games;
+          points += r.score * r.games;
+        } else if (r.b === agent) {
+          played += r.games;
+          points += (1 - r.score) * r.games;
+        }
+      }
+      return {
+        agent,
+        elo: elo.get(agent) as number,
+        games: played,
+        score: played > 0 ? points / played : Number.NaN,
+      };
+    })
+    .sort((x, y) => (Number.isNaN(y.elo) ? -1 : Number.isNaN(x.elo) ? 1 : y.elo - x.elo));
+  return {
+    agents,
+    anchor,
+    pairings: results,
+    ratings,
+    games: records,
+    settings: { ...settings, gamesPerPairing: games, workers },
+    elapsedSeconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** Pairings of a round robin, or of a gauntlet with `vs` as `a`; specs are checked here. */
+export function planPairings(specs: readonly string[], vs?: string): PairingLabels[] {
+  for (const spec of [...specs, ...(vs !== undefined ? [vs] : [])]) parseAgentSpec(spec);
+  const seen = new Set<string>();
+  for (const spec of specs) {
+    if (seen.has(spec)) throw new RangeError(`agent '${spec}' is listed twice`);
+    seen.add(spec);
+  }
+  if (vs !== undefined) {
+    const others = specs.filter((s) => s !== vs);
+    if (others.length === 0)
+      throw new RangeError(`a gauntlet needs at least one agent besides '${vs}'`);
+    return others.map((b, pairing) => ({ pairing, a: vs, b }));
+  }
+  if (specs.length < 2) throw new RangeError('a round robin needs at least two agents');
+  const pairings: PairingLabels[] = [];
+  for (let i = 0; i < specs.length; i++) {
+    for (let j = i + 1; j < specs.length; j++) {
+      pairings.push({ pairing: pairings.length, a: specs[i] as string, b: specs[j] as string });
+    }
+  }
+  return pairings;
+}
+
+/**
+ * Chunks small enough to keep every worker busy to the end (about four per
+ * worker) and large enough that agents and engines are not made for each game.
+ * Chunks hold whole openings (both seat orders). In this thread: one per pairing.
+ */
+function splitIntoChunks(
+  pairings: readonly PairingLabels[],
+  games: number,
+  settings: MatchSettings,
+  moveTimeoutMs: number | undefined,
+  workers: number,
+): Chunk[] {
+  const total = pairings.length * games;
+  const size =
+    workers === 0 ? games : Math.max(2, Math.min(64, 2 * Math.ceil(total / (workers * 8))));
+  const chunks: Chunk[] = [];
+  for (const labels of pairings) {
+    const scheduled = scheduleGames(games);
+    for (let from = 0; from < games; from += size) {
+      chunks.push({
+        labels,
+        games: scheduled.slice(from, from + size),
+        settings,
+        ...(moveTimeoutMs !== undefined ? { moveTimeoutMs } : {}),
+      });
+    }
+  }
+  return chunks;
+}
+
+async function runHere(
+  chunks: readonly Chunk[],
+  onRecord: (r: GameRecord) => void,
+): Promise<GameRecord[]> {
+  const records: GameRecord[] = [];
+  for (const chunk of chunks) records.push(...(await runChunk(chunk, onRecord)));
+  return records;
+}
+
+const WORKER_FILE = fileURLToPath(new URL('./worker.js', import.meta.url));
+
+async function runOnPool(
+  chunks: readonly Chunk[],
+  workers: number,
+  onRecord: (r: GameRecord) => void,
+): Promise<GameRecord[]> {
+  watchEngineWorkers();
+  const pool = new Piscina<WorkerTask, GameRecord[]>({
+    filename: WORKER_FILE,
+    minThreads: workers,
+    maxThreads: workers,
+  });
+  try {
+    const results = await Promise.all(
+      chunks.map((chunk) => {
+        const { port1, port2 } = new MessageChannel();
+        // The worker ends with CHUNK_DONE after its last record (one port keeps
+        // its order), so every record has been reported when the tournament returns.
+        const drained = new Promise<void>((resolve) => {
+          port1.on('message', (message: ProgressMessage) => {
+            if (message === CHUNK_DONE) {
+              port1.close();
+              resolve();
+            } else {
+              onRecord(message);
+            }
+          });
+        });
+        const run = pool.run({ chunk, progress: port2 }, { transferList: [port2] });
+        return Promise.all([run, drained]).then(([records]) => records);
+      }),
+    );
+    return results.flat();
+  } finally {
+    await pool.destroy();
+  }
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { planPairings, runTournament } from '../../eval/tournament.ts';
+
+const withoutTimes = (games: readonly { seconds: number }[]) =>
+  games.map(({ seconds: _, ...g }) => g);
+
+describe('runTournament', () => {
+  it('plays a round robin: every pair once, N games each, rated with random at 0', async () => {
+    const specs = ['random', 'greedy', 'minimax:2'];
+    let reported = 0;
+    const result = await runTournament({
+      specs,
+      games: 10,
+      seed: 2,
+      workers: 0,
+      onProgress: ({ done, total }) => {
+        reported = done;
+        expect(total).toBe(30);
+      },
+    });
+    expect(reported).toBe(30);
+    expect(result.pairings.map((p) => `${p.a}/${p.b}`)).toEqual([
+      'random/greedy',
+      'random/minimax:2',
+      'greedy/minimax:2',
+    ]);
+    expect(result.games).toHaveLength(30);
+    for (const p of result.pairings) expect(p.wins + p.draws + p.losses).toBe(10);
+    expect(result.anchor).toBe('random');
+    const elo = new Map(result.ratings.map((r) => [r.agent, r.elo]));
+    expect(elo.get('random')).toBe(0);
+    expect(elo.get('minimax:2')).toBeGreaterThan(elo.get('random') as number);
+    expect(result.ratings[0]?.elo).toBeGreaterThanOrEqual(result.ratings[1]?.elo as number);
+    for (const r of result.ratings) expect(r.games).toBe(20);
+  });
+
+  it('plays a gauntlet from the side of --vs, anchoring the first agent without random', async () => {
+    const result = await runTournament({
+      specs: ['greedy', 'minimax:1'],
+      vs: 'minimax:2',
+      games: 4,
+      workers: 0,
+    });
+    expect(result.pairings.map((p) => `${p.a}/${p.b}`)).toEqual([
+      'minimax:2/greedy',
+      'minimax:2/minimax:1',
+    ]);
+    expect(result.anchor).toBe('minimax:2');
+    expect(result.ratings.find((r) => r.agent === 'minimax:2')?.elo).toBe(0);
+  });
+
+  it('gives the same games on a pool of worker threads as in this thread', async () => {
+    const options = { specs: ['random', 'greedy', 'mcts:30'], games: 12, seed: 9 };
+    const here = await runTournament({ ...options, workers: 0 });
+    let reported = 0;
+    const pooled = await runTournament({
+      ...options,
+      workers: 2,
+      onProgress: ({ done }) => (reported = done),
+    });
+    expect(reported).toBe(36);
+    expect(withoutTimes(pooled.games)).toEqual(withoutTimes(here.games));
+    expect(pooled.ratings).toEqual(here.ratings);
+  });
+
+  it('reports a broken agent spec before playing, and a failing agent from a worker', async () => {
+    await expect(
+      runTournament({ specs: ['random', 'minmax:3'], games: 2, workers: 0 }),
+    ).rejects.toThrow(/unknown agent 'minmax'/);
+    await expect(
+      runTournament({ specs: ['random', 'policy:/nonexistent/policy'], games: 2, workers: 1 }),
+    ).rejects.toThrow(/nonexistent/);
+  });
+});
+
+describe('planPairings', () => {
+  it('rejects duplicates and too few agents', () => {
+    expect(() => planPairings(['random', 'random'])).toThrow(/listed twice/);
+    expect(() => planPairings(['random'])).toThrow(/at least two agents/);
+    expect(() => planPairings(['random'], 'random')).toThrow(/at least one agent besides/);
+    expect(planPairings(['greedy'], 'random')).toEqual([{ pairing: 0, a: 'random', b: 'greedy' }]);
+  });
+});
