@@ -1,6 +1,9 @@
 import type { CommandModule } from 'yargs';
+import { engineCommand } from './engine.ts';
+import { evalCommand } from './eval.ts';
 import { exportCommand } from './export.ts';
 import { movesCommand } from './moves.ts';
+import { playCommand } from './play.ts';
 import { serveCommand } from './serve.ts';
 import { showCommand } from './show.ts';
 import { webCommand } from './web.ts';
@@ -14,6 +17,9 @@ import { webCommand } from './web.ts';
 export const commands: CommandModule[] = [
   showCommand,
   movesCommand,
+  playCommand,
+  evalCommand,
+  engineCommand,
   exportCommand,
   serveCommand,
   webCommand,

@@ -1,0 +1,157 @@
+import { availableParallelism } from 'node:os';
+import type { Argv } from 'yargs';
+import { DEFAULT_MOVE_TIMEOUT_MS } from '../../agents/external.ts';
+import { AGENT_SPEC_FORMS } from '../../agents/spec.ts';
+import { DEFAULT_MAX_PLIES } from '../../eval/game.ts';
+import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
+import { gamesProgressBar } from '../../eval/progress.ts';
+import { formatTournament, tournamentJson, writeTournament } from '../../eval/report.ts';
+import { runTournament } from '../../eval/tournament.ts';
+import { rulesFromArg, rulesOption } from '../engine-args.ts';
+import { defineCommand, runCommand, UsageError } from '../fail.ts';
+
+interface EvalArgs {
+  agents: string[];
+  vs?: string;
+  games: number;
+  seed: number;
+  out?: string;
+  workers: number;
+  openingPlies: number;
+  maxPlies: number;
+  moveTimeout: number;
+  rules?: string;
+  json: boolean;
+  quiet: boolean;
+}
+
+const SPEC_START = /^(random|greedy|minimax:|mcts:|ext:|policy:)/;
+
+/**
+ * Splits `--agents` values at commas, except commas inside an agent (an ext:
+ * command line may hold some): a piece that does not start like a spec belongs
+ * to the one before it.
+ */
+export function splitAgentList(values: readonly string[]): string[] {
+  const specs: string[] = [];
+  for (const value of values) {
+    let current: string | null = null;
+    for (const piece of value.split(',')) {
+      if (current !== null && piece.trim().length > 0 && !SPEC_START.test(piece.trim())) {
+        current = `${current},${piece}`;
+        continue;
+      }
+      if (current !== null) specs.push(current.trim());
+      current = piece;
+    }
+    if (current !== null) specs.push(current.trim());
+  }
+  return specs.filter((s) => s.length > 0);
+}
+
+export const evalCommand = defineCommand<EvalArgs>({
+  command: 'eval',
+  describe: 'Play a round robin (or a gauntlet) between agents and rate them',
+  builder: (y) =>
+    y
+      .option('agents', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: `agents, comma-separated or repeated (${AGENT_SPEC_FORMS.join(', ')})`,
+      })
+      .option('vs', { type: 'string', describe: 'gauntlet: this agent plays each of --agents' })
+      .option('games', {
+        type: 'number',
+        default: 100,
+        describe: 'games per pairing, half from each seat',
+      })
+      .option('seed', {
+        type: 'number',
+        default: 1,
+        describe: 'seed of the openings and of every random choice',
+      })
+      .option('out', {
+        type: 'string',
+        describe: 'folder for games.csv, summary.csv, ratings.csv, results.json',
+      })
+      .option('workers', {
+        type: 'number',
+        default: availableParallelism(),
+        describe: 'worker threads (default: one per core); 0 plays in the main thread',
+      })
+      .option('opening-plies', {
+        type: 'number',
+        default: DEFAULT_OPENING_PLIES,
+        describe:
+          'random plies from the start before the agents play (same openings for both seats)',
+      })
+      .option('max-plies', {
+        type: 'number',
+        default: DEFAULT_MAX_PLIES,
+        describe: 'plies after which a game is stopped and scored as a draw',
+      })
+      .option('move-timeout', {
+        type: 'number',
+        default: DEFAULT_MOVE_TIMEOUT_MS,
+        describe: 'ms an external engine has per move before it forfeits the game',
+      })
+      .option('rules', rulesOption)
+      .option('json', { type: 'boolean', default: false, describe: 'print the results as JSON' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'no progress bar' })
+      .example(
+        '$0 eval --agents random,greedy,minimax:4 --games 200 --out runs/eval',
+        'round robin',
+      )
+      .example('$0 eval --vs minimax:t=200ms --agents random,greedy,mcts:1000', 'gauntlet')
+      .example(
+        "$0 eval --agents 'ext:python3 engine.py,minimax:4'",
+        'an external engine',
+      ) as unknown as Argv<EvalArgs>,
+  handler: runCommand(async (argv: EvalArgs) => {
+    const specs = splitAgentList(argv.agents);
+    for (const [name, value] of [
+      ['--games', argv.games],
+      ['--workers', argv.workers],
+      ['--opening-plies', argv.openingPlies],
+      ['--max-plies', argv.maxPlies],
+      ['--seed', argv.seed],
+    ] as const) {
+      const least = name === '--games' ? 1 : name === '--seed' ? Number.NEGATIVE_INFINITY : 0;
+      if (!Number.isInteger(value) || value < least) {
+        const what =
+          least === 1
+            ? 'a positive integer'
+            : least === 0
+              ? 'a non-negative integer'
+              : 'an integer';
+        throw new UsageError(`${name} must be ${what}, got ${value}`);
+      }
+    }
+    if (!(argv.moveTimeout > 0))
+      throw new UsageError(`--move-timeout must be positive, got ${argv.moveTimeout}`);
+    const bar = gamesProgressBar({ quiet: argv.quiet });
+    let result: Awaited<ReturnType<typeof runTournament>>;
+    try {
+      result = await runTournament({
+        specs,
+        games: argv.games,
+        seed: argv.seed,
+        workers: argv.workers,
+        openingPlies: argv.openingPlies,
+        maxPlies: argv.maxPlies,
+        moveTimeoutMs: argv.moveTimeout,
+        rules: rulesFromArg(argv.rules),
+        ...(argv.vs !== undefined ? { vs: argv.vs } : {}),
+        onProgress: ({ done, total }) => bar.update(done, total),
+      });
+    } finally {
+      bar.stop();
+    }
+    process.stdout.write(argv.json ? tournamentJson(result) : formatTournament(result));
+    if (argv.out !== undefined) {
+      const written = writeTournament(argv.out, result);
+      process.stderr.write(`wrote ${written.join(', ')}\n`);
+    }
+  }),
+});

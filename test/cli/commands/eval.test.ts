@@ -1,0 +1,93 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { splitAgentList } from '../../../cli/commands/eval.ts';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'ayoayo-eval-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function ayoayo(...args: string[]) {
+  const run = spawnSync(process.execPath, ['bin/ayoayo.js', 'eval', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('ayoayo eval', () => {
+  it('plays a round robin on the worker pool, prints the table and writes the files', () => {
+    const out = join(scratch, 'rr');
+    const { status, stdout, stderr } = ayoayo(
+      '--agents',
+      'random,greedy',
+      '--agents',
+      'minimax:2',
+      '--games',
+      '6',
+      '--seed',
+      '3',
+      '--out',
+      out,
+    );
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^pairing\s+games\s+won\s+drawn\s+lost\s+score\s+95% CI\n/);
+    for (const pairing of ['random vs greedy', 'random vs minimax:2', 'greedy vs minimax:2']) {
+      expect(stdout).toMatch(new RegExp(`${pairing}\\s+6\\s+\\d\\s+\\d\\s+\\d\\s+\\d+\\.\\d%`));
+    }
+    expect(stdout).toMatch(/\nrandom\s+0\s+12\s/);
+    // No progress bar when stderr is not a terminal; only the list of files written.
+    expect(stderr).toBe(
+      `wrote ${['games.csv', 'summary.csv', 'ratings.csv', 'results.json'].map((f) => join(out, f)).join(', ')}\n`,
+    );
+    expect(readdirSync(out).sort()).toEqual([
+      'games.csv',
+      'ratings.csv',
+      'results.json',
+      'summary.csv',
+    ]);
+    expect(readFileSync(join(out, 'games.csv'), 'utf8').trim().split('\n')).toHaveLength(19);
+  });
+
+  it('prints JSON with --json, the same games as in the main thread', () => {
+    const pooled = ayoayo('--agents', 'random,greedy', '--games', '4', '--json', '--workers', '2');
+    const here = ayoayo('--agents', 'random,greedy', '--games', '4', '--json', '--workers', '0');
+    expect(pooled.status).toBe(0);
+    const strip = (text: string) =>
+      JSON.parse(text).games.map(({ seconds: _, ...g }: { seconds: number }) => g);
+    expect(strip(pooled.stdout)).toEqual(strip(here.stdout));
+    expect(
+      JSON.parse(here.stdout)
+        .ratings.map((r: { agent: string }) => r.agent)
+        .sort(),
+    ).toEqual(['greedy', 'random']);
+  });
+
+  it('reports bad agents and options in one line', () => {
+    const bad = ayoayo('--agents', 'random,minimax:x', '--games', '2');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/^ayoayo: invalid agent 'minimax:x': the depth must be/);
+    const games = ayoayo('--agents', 'random,greedy', '--games', '2.5');
+    expect(games.status).toBe(1);
+    expect(games.stderr).toMatch(/^ayoayo: --games must be a positive integer, got 2.5/);
+  });
+});
+
+describe('splitAgentList', () => {
+  it('splits at commas, but not inside an external command', () => {
+    expect(splitAgentList(['random,greedy', 'minimax:4'])).toEqual([
+      'random',
+      'greedy',
+      'minimax:4',
+    ]);
+    expect(splitAgentList(['ext:python3 -c "print(1,2)",mcts:50'])).toEqual([
+      'ext:python3 -c "print(1,2)"',
+      'mcts:50',
+    ]);
+    expect(splitAgentList([' random , greedy ,'])).toEqual(['random', 'greedy']);
+  });
+});
