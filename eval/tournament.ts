@@ -35,8 +35,8 @@ export interface TournamentOptions {
   readonly maxPlies?: number;
   /** Per-move limit of external engines in ms (default 5000). */
   readonly moveTimeoutMs?: number;
-  /** Called after each game. */
-  readonly onProgress?: (progress: { done: number; total: number; record: GameRecord }) => void;
+  /** Called as games finish (after each one in this thread; a few times a second from workers). */
+  readonly onProgress?: (progress: { done: number; total: number }) => void;
 }
 
 export interface Rating {
@@ -79,13 +79,13 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
   }
   const total = pairings.length * games;
   let done = 0;
-  const onRecord = (record: GameRecord): void => {
-    done++;
-    options.onProgress?.({ done, total, record });
+  const onGames = (count: number): void => {
+    done += count;
+    options.onProgress?.({ done, total });
   };
   const chunks = splitIntoChunks(pairings, games, settings, options.moveTimeoutMs, workers);
   const records =
-    workers === 0 ? await runHere(chunks, onRecord) : await runOnPool(chunks, workers, onRecord);
+    workers === 0 ? await runHere(chunks, onGames) : await runOnPool(chunks, workers, onGames);
   records.sort((x, y) => x.pairing - y.pairing || x.game - y.game);
 
   const results = pairings.map((p) =>
@@ -193,10 +193,10 @@ function splitIntoChunks(
 
 async function runHere(
   chunks: readonly Chunk[],
-  onRecord: (r: GameRecord) => void,
+  onGames: (count: number) => void,
 ): Promise<GameRecord[]> {
   const records: GameRecord[] = [];
-  for (const chunk of chunks) records.push(...(await runChunk(chunk, onRecord)));
+  for (const chunk of chunks) records.push(...(await runChunk(chunk, () => onGames(1))));
   return records;
 }
 
@@ -205,7 +205,7 @@ const WORKER_FILE = fileURLToPath(new URL('./worker.js', import.meta.url));
 async function runOnPool(
   chunks: readonly Chunk[],
   workers: number,
-  onRecord: (r: GameRecord) => void,
+  onGames: (count: number) => void,
 ): Promise<GameRecord[]> {
   watchEngineWorkers();
   const pool = new Piscina<WorkerTask, GameRecord[]>({
@@ -217,15 +217,15 @@ async function runOnPool(
     const results = await Promise.all(
       chunks.map((chunk) => {
         const { port1, port2 } = new MessageChannel();
-        // The worker ends with CHUNK_DONE after its last record (one port keeps
-        // its order), so every record has been reported when the tournament returns.
+        // The worker ends with CHUNK_DONE after its last count (one port keeps its
+        // order), so every game has been reported when the tournament returns.
         const drained = new Promise<void>((resolve) => {
           port1.on('message', (message: ProgressMessage) => {
             if (message === CHUNK_DONE) {
               port1.close();
               resolve();
             } else {
-              onRecord(message);
+              onGames(message);
             }
           });
         });
