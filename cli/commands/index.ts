@@ -6,6 +6,7 @@ import { movesCommand } from './moves.ts';
 import { playCommand } from './play.ts';
 import { serveCommand } from './serve.ts';
 import { showCommand } from './show.ts';
+import { trainCommand } from './train.ts';
 import { webCommand } from './web.ts';
 
 // One import and one array entry per command; each command lives in its own
@@ -20,6 +21,7 @@ export const commands: CommandModule[] = [
   playCommand,
   evalCommand,
   engineCommand,
+  trainCommand,
   exportCommand,
   serveCommand,
   webCommand,
