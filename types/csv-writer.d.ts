@@ -1,7 +1,7 @@
 // csv-writer's package.json points `types` at its TypeScript sources, which
 // this project's stricter settings (verbatimModuleSyntax, ESM) reject and
 // skipLibCheck does not cover. These declarations describe the part we use
-// (csv-writer 1.6); tsconfig maps the module name here.
+// (csv-writer 1.6); tsconfig.typecheck.json maps the module name here.
 declare module 'csv-writer' {
   export interface ObjectHeaderItem {
     id: string;
