@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createObjectCsvStringifier } from 'csv-writer';
+import { writeFileAtomic } from '../train/atomic-write.ts';
 import type { GameRecord, PairingResult } from './match.ts';
 import type { TournamentResult } from './tournament.ts';
-import { writeFileAtomic } from './write-atomic.ts';
 
 const pct = (x: number): string => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
 const elo = (x: number): string => (Number.isNaN(x) ? '-' : String(Math.round(x)));
