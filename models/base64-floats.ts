@@ -1,19 +1,34 @@
-/** Float32 arrays as base64 of their little-endian bytes: compact and exact in JSON. */
+/**
+ * Float32 arrays as base64 of their little-endian bytes: compact and exact in
+ * JSON. Uses `btoa`/`atob` (browsers and Node 16+), so the web page can read
+ * policy files with the same code as Node.
+ */
 export function encodeFloats(values: Float32Array): string {
   const bytes = new Uint8Array(values.length * 4);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i] as number, true);
-  return Buffer.from(bytes).toString('base64');
+  let binary = '';
+  // Chunks keep String.fromCharCode's argument list small.
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
 }
 
 export function decodeFloats(text: string, expectedLength: number, what: string): Float32Array {
-  const bytes = Buffer.from(text, 'base64');
-  if (bytes.length !== expectedLength * 4) {
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    throw new Error(`${what} is not valid base64`);
+  }
+  if (binary.length !== expectedLength * 4) {
     throw new Error(
-      `${what}: expected ${expectedLength} float32 values, found ${bytes.length / 4}`,
+      `${what}: expected ${expectedLength} float32 values (${expectedLength * 4} bytes), found ${binary.length} bytes`,
     );
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = new DataView(new ArrayBuffer(binary.length));
+  for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
   const out = new Float32Array(expectedLength);
   for (let i = 0; i < expectedLength; i++) out[i] = view.getFloat32(i * 4, true);
   return out;

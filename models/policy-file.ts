@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { observationConfigSchema } from '../env/gym/observation.ts';
+import { observationConfigSchema, observationSize } from '../env/gym/observation.ts';
 import { rulesSchema } from '../env/rules.ts';
 import { decodeFloats, encodeFloats } from './base64-floats.ts';
 import type { Activation, DenseWeights, MlpWeights } from './mlp-runner.ts';
@@ -10,7 +9,8 @@ import type { Activation, DenseWeights, MlpWeights } from './mlp-runner.ts';
  * architecture and weights plus everything a client needs to use it — the
  * observation encoding, the rule options it was trained under and where it came
  * from. Weights are base64 of little-endian float32, kernels row-major
- * [inputSize][outputSize].
+ * [inputSize][outputSize]. Browser-safe: the web page decodes policies with it
+ * (reading files from disk is in read-policy-file.ts).
  */
 export const POLICY_FORMAT = 'ayoayo-policy';
 export const POLICY_FORMAT_VERSION = 1;
@@ -108,6 +108,12 @@ export function decodePolicyFile(
   }
   const file = parsed.data;
   const net = file.network;
+  const expectedInputs = observationSize(file.observation);
+  if (net.inputSize !== expectedInputs) {
+    throw new Error(
+      `${where}: the network takes ${net.inputSize} inputs but its observation encoding has ${expectedInputs}`,
+    );
+  }
   const hidden = net.hidden.map((h, i) => decodeDense(h, `hidden[${i}]`));
   let width = net.inputSize;
   hidden.forEach((h, i) => {
@@ -125,20 +131,4 @@ export function decodePolicyFile(
     throw new Error(`${where}: the value head must map ${width} inputs to 1 value`);
   }
   return { file, weights: { inputSize: net.inputSize, hidden, policy, value } };
-}
-
-export function readPolicyFile(path: string): { file: PolicyFile; weights: MlpWeights } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read policy file ${path}: ${(error as Error).message}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new Error(`policy file ${path} is corrupt: not valid JSON`);
-  }
-  return decodePolicyFile(data, path);
 }

@@ -7,7 +7,8 @@ import { featureNames, observationSize } from '../../env/gym/observation.ts';
 import { decodeBrowserPolicy } from '../../models/export/browser-policy.ts';
 import { exportPolicy } from '../../models/export/export-policy.ts';
 import { MANIFEST_FORMAT, MANIFEST_FORMAT_VERSION } from '../../models/export/manifest.ts';
-import { decodePolicyFile, readPolicyFile } from '../../models/policy-file.ts';
+import { decodePolicyFile } from '../../models/policy-file.ts';
+import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { writeRandomPolicy } from './random-policy.ts';
 
 const { onnx } = onnxProto;

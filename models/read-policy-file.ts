@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import type { MlpWeights } from './mlp-runner.ts';
+import { decodePolicyFile, type PolicyFile } from './policy-file.ts';
+
+/** Reads and validates a policy file from disk (Node only). */
+export function readPolicyFile(path: string): { file: PolicyFile; weights: MlpWeights } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read policy file ${path}: ${(error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(`policy file ${path} is corrupt: not valid JSON`);
+  }
+  return decodePolicyFile(data, path);
+}
