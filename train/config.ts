@@ -128,7 +128,7 @@ export const DEFAULT_CONFIG: TrainConfig = {
   lookahead: true,
   captureSeedStays: false,
   leftoverTo: 'opponent',
-  openingPlies: 2,
+  openingPlies: 4,
   maxPlies: 200,
   learningRate: 3e-4,
   learningRateDecay: false,
@@ -149,7 +149,7 @@ export const DEFAULT_CONFIG: TrainConfig = {
   evalEvery: 10,
   evalGames: 100,
   evalOpponents: ['random', 'greedy', 'minimax:1', 'minimax:2'],
-  evalOpeningPlies: 2,
+  evalOpeningPlies: 4,
   finalEvalGames: 400,
   workers: 2,
   progress: true,
@@ -163,8 +163,8 @@ export const PRESETS: Record<string, Partial<TrainConfig>> = {
    */
   quick: {
     name: 'quickstart',
-    iterations: 300,
-    timeLimitMinutes: 8,
+    iterations: 450,
+    timeLimitMinutes: 9,
     baselineShare: 0.2,
     baselineOpponents: ['minimax:1', 'minimax:2'],
     evalEvery: 25,
@@ -173,6 +173,9 @@ export const PRESETS: Record<string, Partial<TrainConfig>> = {
   long: {
     name: 'pretrained',
     iterations: 1500,
+    // As the prototype measured: 2 random opening plies in training and evaluation.
+    openingPlies: 2,
+    evalOpeningPlies: 2,
     timeLimitMinutes: 52,
     hidden: [256, 256],
     learningRateDecay: true,
