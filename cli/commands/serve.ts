@@ -1,9 +1,9 @@
 import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
 import { createPolicyServer } from '../../serve/http-server.ts';
-import { close, listen } from '../../serve/listen.ts';
 import { PolicyService } from '../../serve/policy-service.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
+import { listenOrFail, serveUntilStopped } from '../server-lifecycle.ts';
 
 interface ServeArgs {
   policy?: string;
@@ -43,20 +43,10 @@ export const serveCommand = defineCommand<ServeArgs>({
     }
     const service = new PolicyService(loadPolicy(path));
     const server = createPolicyServer(service);
-    let url: string;
-    try {
-      url = await listen(server, argv.port, argv.host);
-    } catch (error) {
-      throw new CliError(`cannot listen on ${argv.host}:${argv.port}: ${(error as Error).message}`);
-    }
+    const url = await listenOrFail(server, argv.port, argv.host);
     process.stdout.write(
       `Serving ${service.policy.path} on ${url} (POST /act, GET /health); Ctrl-C stops\n`,
     );
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
-    await close(server);
+    await serveUntilStopped(server);
   }),
 });

@@ -1,8 +1,8 @@
 import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
-import { close, listen } from '../../serve/listen.ts';
 import { createWebServer } from '../../web/web-server.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
+import { listenOrFail, serveUntilStopped } from '../server-lifecycle.ts';
 
 interface WebArgs {
   policy?: string;
@@ -39,20 +39,11 @@ export const webCommand = defineCommand<WebArgs>({
     const policyJson = policy === null ? null : JSON.stringify(policyFileOf(policy));
     const built = await buildWeb();
     const server = createWebServer({ root: built.outDir, policyJson });
-    let url: string;
-    try {
-      url = await listen(server, argv.port, argv.host);
-    } catch (error) {
-      throw new CliError(`cannot listen on ${argv.host}:${argv.port}: ${(error as Error).message}`);
-    }
+    const url = await listenOrFail(server, argv.port, argv.host);
     process.stdout.write(
       `${policy ? `Policy: ${policy.path}` : 'No policy given and none pretrained yet: the page offers minimax only'}\n` +
         `Open ${url}/ to play (Ctrl-C stops)\n`,
     );
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
-    await close(server);
+    await serveUntilStopped(server);
   }),
 });
