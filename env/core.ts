@@ -40,6 +40,19 @@ export class MoveStats {
 /** Called after each lap with the pit lifted, its seed count and where the lap ended. */
 export type LapListener = (from: number, seeds: number, end: number, state: Uint8Array) => void;
 
+/** True when the row starting at `base` (0 or 6) holds no seeds. */
+export function rowIsEmpty(s: Uint8Array, base: number): boolean {
+  return (
+    ((s[base] as number) |
+      (s[base + 1] as number) |
+      (s[base + 2] as number) |
+      (s[base + 3] as number) |
+      (s[base + 4] as number) |
+      (s[base + 5] as number)) ===
+    0
+  );
+}
+
 // Brent's cycle detection keeps one saved lap start, so memory stays constant
 // however long a relay runs, and a repeated lap start is found exactly.
 const savedBoard = new Uint8Array(PITS);
@@ -62,14 +75,7 @@ export function playInPlace(
   let seeds = s[pit] as number;
   if (seeds === 0) return EMPTY_PIT;
   const oppBase = 6 - base;
-  const opponentWasEmpty =
-    ((s[oppBase] as number) |
-      (s[oppBase + 1] as number) |
-      (s[oppBase + 2] as number) |
-      (s[oppBase + 3] as number) |
-      (s[oppBase + 4] as number) |
-      (s[oppBase + 5] as number)) ===
-    0;
+  const opponentWasEmpty = rowIsEmpty(s, oppBase);
 
   for (let i = 0; i < PITS; i++) savedBoard[i] = s[i] as number;
   let savedPit = pit;
@@ -133,16 +139,7 @@ export function playInPlace(
       capturedPit = facing;
     }
   }
-  if (
-    opponentWasEmpty &&
-    ((s[oppBase] as number) |
-      (s[oppBase + 1] as number) |
-      (s[oppBase + 2] as number) |
-      (s[oppBase + 3] as number) |
-      (s[oppBase + 4] as number) |
-      (s[oppBase + 5] as number)) ===
-      0
-  ) {
+  if (opponentWasEmpty && rowIsEmpty(s, oppBase)) {
     return DOES_NOT_FEED;
   }
   s[TO_MOVE] = 1 - mover;

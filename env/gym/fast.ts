@@ -5,7 +5,7 @@
  */
 import { core } from '../index.ts';
 
-const { OK, PITS, STORE_0, TO_MOVE, playInPlace } = core;
+const { OK, PITS, STORE_0, TO_MOVE, playInPlace, rowIsEmpty } = core;
 
 /**
  * True if the player to move in `s` has at least one legal action. `s` must
@@ -20,14 +20,7 @@ const { OK, PITS, STORE_0, TO_MOVE, playInPlace } = core;
 export function hasLegalMove(s: Uint8Array, captureSeedStays: boolean, probe: Uint8Array): boolean {
   const base = (s[TO_MOVE] as number) * 6;
   const oppBase = 6 - base;
-  const opponentHasSeeds =
-    ((s[oppBase] as number) |
-      (s[oppBase + 1] as number) |
-      (s[oppBase + 2] as number) |
-      (s[oppBase + 3] as number) |
-      (s[oppBase + 4] as number) |
-      (s[oppBase + 5] as number)) !==
-    0;
+  const opponentHasSeeds = !rowIsEmpty(s, oppBase);
   for (let a = 0; a < 6; a++) {
     const seeds = s[base + a] as number;
     if (seeds === 0) continue;
