@@ -36,7 +36,7 @@ export class PolicyAgent implements Agent {
 
   /** Probabilities are not needed to pick the argmax, so only logits are computed. */
   act(position: Position, ctx: AgentContext): number {
-    const bits = this.encoder.encode(position.toState(), this.observation, 0);
+    const bits = this.encoder.encode(position.stateView, this.observation, 0);
     for (let a = 0; a < NUM_ACTIONS; a++) this.mask[a] = (bits >> a) & 1;
     this.runner.forward(this.observation, 1, this.logits, this.value);
     const action = argmaxLegal(this.logits, 0, this.mask);

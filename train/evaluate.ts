@@ -1,17 +1,15 @@
 import cliProgress from 'cli-progress';
 import type { Rules } from '../env/rules.ts';
+import type { PairingResult } from '../eval/match.ts';
 import { runTournament } from '../eval/tournament.ts';
 
-export interface EvaluationRow {
+/** A gauntlet pairing from the policy's side (score = (wins + draws / 2) / games). */
+export type EvaluationRow = Pick<
+  PairingResult,
+  'games' | 'wins' | 'draws' | 'losses' | 'score' | 'ci'
+> & {
   readonly opponent: string;
-  readonly games: number;
-  readonly wins: number;
-  readonly draws: number;
-  readonly losses: number;
-  /** (wins + draws / 2) / games, from the policy's side. */
-  readonly score: number;
-  readonly ci: readonly [number, number];
-}
+};
 
 export interface EvaluationResult {
   readonly policy: string;
@@ -70,17 +68,12 @@ export async function evaluatePolicy(request: EvaluationRequest): Promise<Evalua
     },
   });
   bar?.stop();
+  // In a gauntlet the `vs` agent is always side a, so results are already from the policy's side.
   const rows: EvaluationRow[] = result.pairings.map((p) => {
-    const policyIsA = p.a === policy;
-    return {
-      opponent: policyIsA ? p.b : p.a,
-      games: p.games,
-      wins: policyIsA ? p.wins : p.losses,
-      draws: p.draws,
-      losses: policyIsA ? p.losses : p.wins,
-      score: policyIsA ? p.score : 1 - p.score,
-      ci: policyIsA ? p.ci : [1 - p.ci[1], 1 - p.ci[0]],
-    };
+    if (p.a !== policy)
+      throw new Error(`gauntlet pairing ${p.a} vs ${p.b} is not from ${policy}'s side`);
+    const { games, wins, draws, losses, score, ci } = p;
+    return { opponent: p.b, games, wins, draws, losses, score, ci };
   });
   const rating = result.ratings.find((r) => r.agent === policy);
   const elo = result.anchor === 'random' && rating !== undefined ? rating.elo : null;

@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type * as tfType from '@tensorflow/tfjs';
 import type { Agent } from '../agents/agent.ts';
 import { createAgent } from '../agents/spec.ts';
 import { observationSize } from '../env/gym/observation.ts';
 import { Random } from '../env/random.ts';
-import { loadBackend, type Tf } from '../models/backend.ts';
+import { loadBackend } from '../models/backend.ts';
 import { makePolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
 import { readPolicyFile } from '../models/read-policy-file.ts';
@@ -321,11 +320,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
       `Learning curve: ${paths.curve}.svg / .png; metrics: ${paths.metrics}; best checkpoint: ${bestPayloadPath}`,
     );
   }
-  disposeModel(tf, model, optimizer);
-  return { runDir: paths.dir, iteration, backend, finalEvaluation, policyPath: paths.policy };
-}
-
-function disposeModel(_tf: Tf, model: tfType.LayersModel, optimizer: tfType.Optimizer): void {
   optimizer.dispose();
   model.dispose();
+  return { runDir: paths.dir, iteration, backend, finalEvaluation, policyPath: paths.policy };
 }
