@@ -10,6 +10,7 @@ export const trainConfigSchema = z
     name: z
       .string()
       .regex(/^[\w.-]+$/, 'letters, digits, _ . - only')
+      .refine((n) => n !== '.' && n !== '..', 'must be a folder name, not . or ..')
       .describe('run name: the run lives in runs/NAME/'),
     runsDir: z.string().min(1).describe('folder that holds the runs'),
     seed: z.number().int().nonnegative().describe('seed for everything random in the run'),

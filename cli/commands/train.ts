@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { buildConfig, PRESETS } from '../../train/config.ts';
 import { configFlags, configFromFlags } from '../../train/config-flags.ts';
-import { runPaths } from '../../train/run-paths.ts';
+import { removeRun } from '../../train/run-paths.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
 
 interface TrainArgs {
@@ -61,8 +61,7 @@ export const trainCommand = defineCommand<TrainArgs>({
     const fromFile = argv.config !== undefined ? readConfigFile(argv.config) : undefined;
     const where = argv.config !== undefined ? `config (${argv.config} and flags)` : 'config';
     const config = buildConfig([preset, fromFile, configFromFlags(argv)], where);
-    if (argv.overwrite && !argv.resume)
-      rmSync(runPaths(config).dir, { recursive: true, force: true });
+    if (argv.overwrite && !argv.resume) removeRun(config);
     // Loaded here, not at the top, so that other commands start without tfjs and vega.
     const { train } = await import('../../train/trainer.ts');
     await train(config, { resume: argv.resume });
