@@ -9,7 +9,7 @@ import { makePolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
 import { readPolicyFile } from '../models/read-policy-file.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { type CheckpointPayload, readCheckpoint, writeCheckpoint } from './checkpoint.ts';
+import { type CheckpointPayload, writeCheckpoint } from './checkpoint.ts';
 import { rulesOf, type TrainConfig } from './config.ts';
 import { type EvaluationResult, evaluatePolicy } from './evaluate.ts';
 import { type CurvePoint, writeLearningCurve } from './learning-curve.ts';
@@ -23,6 +23,7 @@ import {
 import { OpponentPool } from './opponent-pool.ts';
 import { PolicyUpdater } from './policy-update.ts';
 import { TrainingProgress } from './progress.ts';
+import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
 import { computeAdvantages, RolloutBuffer } from './rollout-buffer.ts';
 import { runPaths } from './run-paths.ts';
 import { SelfPlay } from './self-play.ts';
@@ -30,7 +31,11 @@ import { SelfPlay } from './self-play.ts';
 export { runPaths };
 
 export interface TrainOptions {
-  /** Continue from runs/NAME/checkpoints/latest.json. */
+  /**
+   * Continue the run in runs/NAME from its newest complete checkpoint. The
+   * config must match the saved one except for the settings in
+   * CHANGEABLE_ON_RESUME (train/resume.ts).
+   */
   readonly resume: boolean;
   /** Lines for the user (backend, evaluation tables); defaults to stdout. */
   readonly log?: (line: string) => void;
@@ -57,32 +62,29 @@ export interface TrainResult {
  */
 export async function train(requested: TrainConfig, options: TrainOptions): Promise<TrainResult> {
   const log = options.log ?? ((line: string) => console.log(line));
-  let paths = runPaths(requested);
+  // The run folder is always the one the caller names: a copied run resumes in its copy.
+  const paths = runPaths(requested);
   let resumeFrom: CheckpointPayload | null = null;
+  let resumePath = paths.latest;
   let config = requested;
   if (options.resume) {
-    resumeFrom = readCheckpoint(paths.latest);
-    // The run keeps its own settings; only how long it runs may change.
-    config = {
-      ...resumeFrom.config,
-      iterations: requested.iterations,
-      timeLimitMinutes: requested.timeLimitMinutes,
-      progress: requested.progress,
-      workers: requested.workers,
-    };
-    paths = runPaths(config);
-  } else if (existsSync(paths.latest)) {
+    const point = findResumePoint(paths, log);
+    resumeFrom = point.payload;
+    resumePath = point.path;
+    config = resumedConfig(resumeFrom.config, requested);
+  } else if (hasCheckpoints(paths)) {
     throw new Error(
       `run ${paths.dir} already has checkpoints: pass --resume to continue it, or choose another --name`,
     );
   }
+  removeOrphanTempFiles(paths);
   mkdirSync(paths.checkpoints, { recursive: true });
   mkdirSync(paths.pool, { recursive: true });
   writeFileAtomic(paths.config, `${JSON.stringify(config, null, 2)}\n`);
 
   const { tf, name: backend } = await loadBackend(config.backend);
   log(
-    `ayoayo train: run ${paths.dir}, tfjs backend ${backend}${resumeFrom ? `, resuming after iteration ${resumeFrom.iteration}` : ''}`,
+    `ayoayo train: run ${paths.dir}, tfjs backend ${backend}${resumeFrom ? `, resuming after iteration ${resumeFrom.iteration} from ${resumePath}` : ''}`,
   );
 
   const rules = rulesOf(config);
@@ -105,7 +107,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
   let lastEvaluation: Record<string, number> | null = null;
 
   if (resumeFrom !== null) {
-    restoreModelWeights(tf, model, resumeFrom.weights, paths.latest);
+    restoreModelWeights(tf, model, resumeFrom.weights, resumePath);
     await restoreOptimizer(tf, optimizer, model, resumeFrom.optimizer);
     rng = Random.fromState(resumeFrom.rngState);
     iteration = resumeFrom.iteration;
