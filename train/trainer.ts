@@ -108,7 +108,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
 
   if (resumeFrom !== null) {
     restoreModelWeights(tf, model, resumeFrom.weights, resumePath);
-    await restoreOptimizer(tf, optimizer, model, resumeFrom.optimizer);
+    await restoreOptimizer(tf, optimizer, model, resumeFrom.optimizer, resumePath);
     rng = Random.fromState(resumeFrom.rngState);
     iteration = resumeFrom.iteration;
     Object.assign(counters, resumeFrom.counters);
