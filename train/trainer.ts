@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type * as tfType from '@tensorflow/tfjs';
 import type { Agent } from '../agents/agent.ts';
 import { createAgent } from '../agents/spec.ts';
 import { observationSize } from '../env/gym/observation.ts';
@@ -21,7 +22,7 @@ import {
   saveOptimizer,
 } from './model-state.ts';
 import { OpponentPool } from './opponent-pool.ts';
-import { PolicyUpdater } from './policy-update.ts';
+import { PolicyUpdater, type UpdateStats } from './policy-update.ts';
 import { TrainingProgress } from './progress.ts';
 import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
 import { computeAdvantages, RolloutBuffer } from './rollout-buffer.ts';
@@ -203,6 +204,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
       );
       // Update.
       const update = updater.update(buffer, rng);
+      assertFiniteUpdate(update, model, iteration, resumeHint(paths.latest));
       counters.games += rollout.games;
       counters.plies += rollout.plies;
       counters.samples += rollout.learnerSamples;
@@ -325,4 +327,41 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
   optimizer.dispose();
   model.dispose();
   return { runDir: paths.dir, iteration, backend, finalEvaluation, policyPath: paths.policy };
+}
+
+function resumeHint(latest: string): string {
+  return existsSync(latest)
+    ? `the last good checkpoint, ${latest}, is kept`
+    : 'no checkpoint had been written yet';
+}
+
+/**
+ * Stops the run at the first non-finite loss or weight: training on would only
+ * spread NaN through every later checkpoint, so nothing of this iteration is saved.
+ */
+function assertFiniteUpdate(
+  update: UpdateStats,
+  model: tfType.LayersModel,
+  iteration: number,
+  hint: string,
+): void {
+  const losses: [string, number][] = [
+    ['policy', update.policyLoss],
+    ['value', update.valueLoss],
+    ['entropy', update.entropy],
+  ];
+  for (const [name, value] of losses) {
+    if (!Number.isFinite(value)) {
+      throw new Error(
+        `training stopped at iteration ${iteration}: the ${name} loss is ${value}; ${hint}`,
+      );
+    }
+  }
+  for (const weight of model.weights) {
+    if (!(weight.read().dataSync() as Float32Array).every(Number.isFinite)) {
+      throw new Error(
+        `training stopped at iteration ${iteration}: weight ${weight.name} is no longer finite; ${hint}`,
+      );
+    }
+  }
 }
