@@ -28,6 +28,7 @@ import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig }
 import { computeAdvantages, RolloutBuffer } from './rollout-buffer.ts';
 import { runPaths } from './run-paths.ts';
 import { SelfPlay } from './self-play.ts';
+import { capWorkers } from './worker-cap.ts';
 
 export { runPaths };
 
@@ -89,6 +90,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
   );
 
   const rules = rulesOf(config);
+  const workers = capWorkers(config.workers, log);
   const obsSize = observationSize({ encoding: config.encoding, lookahead: config.lookahead });
   const model = createPolicyValueModel(
     tf,
@@ -225,7 +227,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
           opponents: config.evalOpponents,
           games: config.evalGames,
           seed: config.seed * 104729 + iteration,
-          workers: config.workers,
+          workers,
           rules,
           openingPlies: config.evalOpeningPlies,
         });
@@ -307,7 +309,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
       opponents: config.evalOpponents,
       games: config.finalEvalGames,
       seed: config.seed * 15485863 + 1,
-      workers: config.workers,
+      workers,
       rules,
       openingPlies: config.evalOpeningPlies,
       onProgress: config.progress,

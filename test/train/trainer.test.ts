@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { CheckpointError, readCheckpoint } from '../../train/checkpoint.ts';
 import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
 import { runPaths } from '../../train/run-paths.ts';
 import { train } from '../../train/trainer.ts';
+import { capWorkers } from '../../train/worker-cap.ts';
 
 const quiet = { log: () => {} };
 
@@ -122,5 +123,44 @@ describe('training config', () => {
     expect(() => buildConfig([{ clip: -1 }])).toThrow(/clip/);
     expect(() => buildConfig([{ encoding: 'pictures' }])).toThrow(/encoding/);
     expect(() => buildConfig([{ name: '../escape' }])).toThrow(/name/);
+  });
+});
+
+describe('training config: refusals and caps', () => {
+  it('refuses __proto__, constructor and prototype keys', () => {
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const layer = JSON.parse(`{"${key}": {"iterations": 5}}`) as Record<string, unknown>;
+      expect(() => buildConfig([layer], 'config (c.json and flags)')).toThrow(
+        `invalid config (c.json and flags): key "${key}" is not allowed`,
+      );
+    }
+  });
+
+  it("'train --config' with a __proto__ key exits 1 with one line", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-proto-'));
+    const file = join(dir, 'c.json');
+    writeFileSync(file, '{"__proto__": {"iterations": 5}, "name": "p"}');
+    const r = spawnSync('node', ['bin/ayoayo.js', 'train', '--config', file, '--runs-dir', dir], {
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^ayoayo: invalid config .*: key "__proto__" is not allowed$/);
+    expect(existsSync(join(dir, 'p'))).toBe(false);
+  });
+
+  it('refuses a baseline share without baseline opponents, naming both fields', () => {
+    expect(() => buildConfig([{ baselineShare: 0.5, baselineOpponents: [] }])).toThrow(
+      /baselineShare: is 0.5 but baselineOpponents is empty/,
+    );
+    expect(buildConfig([{ baselineShare: 0, baselineOpponents: [] }]).baselineShare).toBe(0);
+  });
+
+  it('caps evaluation workers at the core count, saying so', () => {
+    const lines: string[] = [];
+    expect(capWorkers(1000, (l) => lines.push(l), 2)).toBe(2);
+    expect(lines).toEqual(['ayoayo train: workers 1000 capped at 2, the number of cores here']);
+    expect(capWorkers(2, (l) => lines.push(l), 2)).toBe(2);
+    expect(capWorkers(0, (l) => lines.push(l), 2)).toBe(0);
+    expect(lines).toHaveLength(1);
   });
 });
