@@ -25,7 +25,7 @@ import { OpponentPool } from './opponent-pool.ts';
 import { PolicyUpdater, type UpdateStats } from './policy-update.ts';
 import { TrainingProgress } from './progress.ts';
 import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
-import { computeAdvantages, RolloutBuffer } from './rollout-buffer.ts';
+import { estimateAdvantages, RolloutBuffer } from './rollout-buffer.ts';
 import { runPaths } from './run-paths.ts';
 import { SelfPlay } from './self-play.ts';
 import { capWorkers } from './worker-cap.ts';
@@ -198,12 +198,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
 
       // Rollout.
       const rollout = await selfPlay.collect(config.rolloutSteps, buffer, rng);
-      // Advantages: REINFORCE uses full Monte Carlo returns (lambda = 1).
-      computeAdvantages(
-        buffer,
-        config.gamma,
-        config.algorithm === 'reinforce' ? 1 : config.gaeLambda,
-      );
+      estimateAdvantages(buffer, config);
       // Update.
       const update = updater.update(buffer, rng);
       assertFiniteUpdate(update, model, iteration, resumeHint(paths.latest));
