@@ -15,6 +15,7 @@ export function encodeFloats(values: Float32Array): string {
   return btoa(binary);
 }
 
+/** Decodes base64 float32 values; a wrong length or a NaN/Infinity value is an error naming `what`. */
 export function decodeFloats(text: string, expectedLength: number, what: string): Float32Array {
   let binary: string;
   try {
@@ -30,6 +31,12 @@ export function decodeFloats(text: string, expectedLength: number, what: string)
   const view = new DataView(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
   const out = new Float32Array(expectedLength);
-  for (let i = 0; i < expectedLength; i++) out[i] = view.getFloat32(i * 4, true);
+  for (let i = 0; i < expectedLength; i++) {
+    const value = view.getFloat32(i * 4, true);
+    // A NaN or infinite weight makes every output NaN: refuse it where weights enter.
+    if (!Number.isFinite(value))
+      throw new Error(`${what}: value ${i} is ${value}, not a finite number`);
+    out[i] = value;
+  }
   return out;
 }

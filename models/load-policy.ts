@@ -1,10 +1,43 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ObservationConfig, resolveObservationConfig } from '../env/gym/observation.ts';
-import { type Rules, resolveRules } from '../env/rules.ts';
-import { CHECKPOINT_KIND, loadTensorData, readCheckpoint } from '../train/checkpoint.ts';
+import { z } from 'zod';
+import {
+  ENCODINGS,
+  type ObservationConfig,
+  resolveObservationConfig,
+} from '../env/gym/observation.ts';
+import { describeIssues } from '../env/gym/options.ts';
+import { LEFTOVER_OPTIONS, type Rules, resolveRules } from '../env/rules.ts';
+import {
+  CHECKPOINT_KIND,
+  CheckpointError,
+  checkpointPayloadOf,
+  loadTensorData,
+  tensorSchema,
+} from './checkpoint-file.ts';
 import type { DenseWeights, MlpWeights } from './mlp-runner.ts';
 import { decodePolicyFile, POLICY_FORMAT, type PolicySource } from './policy-file.ts';
+
+/**
+ * The part of a checkpoint's payload a policy needs. The trainer's own schema
+ * (train/checkpoint.ts) checks the whole payload; this one is looser so that
+ * models/ does not depend on train/.
+ */
+const checkpointPolicySchema = z.object({
+  config: z.object({
+    name: z.string(),
+    hidden: z.array(z.number().int().positive()).min(1),
+    activation: z.enum(['relu', 'tanh']),
+    encoding: z.enum(ENCODINGS),
+    lookahead: z.boolean(),
+    captureSeedStays: z.boolean(),
+    leftoverTo: z.enum(LEFTOVER_OPTIONS),
+  }),
+  iteration: z.number().int().nonnegative(),
+  counters: z.object({ samples: z.number().nonnegative() }),
+  weights: z.array(tensorSchema),
+  lastEvaluation: z.record(z.string(), z.number()).nullable(),
+});
 
 export interface LoadedPolicy {
   readonly weights: MlpWeights;
@@ -42,7 +75,7 @@ export function loadPolicy(path: string): LoadedPolicy {
     throw new Error(`policy ${file} is corrupt: not valid JSON`);
   }
   const kind = (data as { kind?: unknown; format?: unknown } | null) ?? {};
-  if (kind.kind === CHECKPOINT_KIND) return fromCheckpoint(file);
+  if (kind.kind === CHECKPOINT_KIND) return fromCheckpoint(data, file);
   if (kind.format === POLICY_FORMAT) {
     const { file: policy, weights } = decodePolicyFile(data, file);
     return {
@@ -57,8 +90,14 @@ export function loadPolicy(path: string): LoadedPolicy {
   throw new Error(`${file} is neither an ${POLICY_FORMAT} file nor an ayoayo checkpoint`);
 }
 
-function fromCheckpoint(file: string): LoadedPolicy {
-  const payload = readCheckpoint(file);
+function fromCheckpoint(data: unknown, file: string): LoadedPolicy {
+  const parsed = checkpointPolicySchema.safeParse(checkpointPayloadOf(data, file));
+  if (!parsed.success) {
+    throw new CheckpointError(
+      `checkpoint ${file} is incompatible: ${describeIssues(parsed.error, '(root)')}`,
+    );
+  }
+  const payload = parsed.data;
   const byName = new Map(payload.weights.map((t) => [t.name, t]));
   const dense = (layer: string, activation: DenseWeights['activation']): DenseWeights => {
     const kernel = byName.get(`${layer}/kernel`);
@@ -70,8 +109,8 @@ function fromCheckpoint(file: string): LoadedPolicy {
       inputSize: kernel.shape[0] as number,
       outputSize: kernel.shape[1] as number,
       activation,
-      kernel: loadTensorData(kernel),
-      bias: loadTensorData(bias),
+      kernel: loadTensorData(kernel, `checkpoint ${file}`),
+      bias: loadTensorData(bias, `checkpoint ${file}`),
     };
   };
   const config = payload.config;

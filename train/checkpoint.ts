@@ -1,17 +1,23 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { decodeFloats, encodeFloats } from '../models/base64-floats.ts';
+import { describeIssues } from '../env/gym/options.ts';
+import {
+  CheckpointError,
+  encodeCheckpoint,
+  loadTensorData,
+  readCheckpointPayload,
+  tensorSchema,
+} from '../models/checkpoint-file.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { trainConfigSchema } from './config.ts';
 
-export const CHECKPOINT_KIND = 'ayoayo-checkpoint';
-export const CHECKPOINT_VERSION = 1;
-
-const tensorSchema = z
-  .object({ name: z.string(), shape: z.array(z.number().int().nonnegative()), data: z.string() })
-  .strict();
-export type SavedTensor = z.infer<typeof tensorSchema>;
+export {
+  CHECKPOINT_KIND,
+  CHECKPOINT_VERSION,
+  CheckpointError,
+  loadTensorData,
+  type SavedTensor,
+  saveTensor,
+} from '../models/checkpoint-file.ts';
 
 const payloadSchema = z
   .object({
@@ -49,78 +55,25 @@ const payloadSchema = z
   .strict();
 export type CheckpointPayload = z.infer<typeof payloadSchema>;
 
-const fileSchema = z
-  .object({
-    kind: z.literal(CHECKPOINT_KIND),
-    version: z.literal(CHECKPOINT_VERSION),
-    /** sha256 of the JSON text of `payload`, to catch truncated or edited files. */
-    checksum: z.string(),
-    payload: z.unknown(),
-  })
-  .strict();
-
-export class CheckpointError extends Error {
-  override name = 'CheckpointError';
-}
-
-export function saveTensor(
-  name: string,
-  shape: readonly number[],
-  data: Float32Array,
-): SavedTensor {
-  return { name, shape: [...shape], data: encodeFloats(data) };
-}
-
-export function loadTensorData(saved: SavedTensor): Float32Array {
-  const size = saved.shape.reduce((a, b) => a * b, 1);
-  return decodeFloats(saved.data, size, `tensor ${saved.name}`);
-}
-
 /** Writes a checkpoint atomically (temp file + rename). */
 export function writeCheckpoint(path: string, payload: CheckpointPayload): void {
-  const text = JSON.stringify(payload);
-  const checksum = createHash('sha256').update(text).digest('hex');
-  writeFileAtomic(
-    path,
-    `{"kind":"${CHECKPOINT_KIND}","version":${CHECKPOINT_VERSION},"checksum":"${checksum}","payload":${text}}\n`,
-  );
+  writeFileAtomic(path, encodeCheckpoint(payload));
+}
+
+function validatePayload(payload: unknown, path: string): CheckpointPayload {
+  const parsed = payloadSchema.safeParse(payload);
+  if (!parsed.success) {
+    throw new CheckpointError(
+      `checkpoint ${path} is incompatible: ${describeIssues(parsed.error, '(root)')}`,
+    );
+  }
+  // Decoding rejects NaN and Infinity: a run must not resume from broken weights.
+  for (const t of [...parsed.data.weights, ...parsed.data.optimizer])
+    loadTensorData(t, `checkpoint ${path}`);
+  return parsed.data;
 }
 
 /** Reads and verifies a checkpoint; any problem is a CheckpointError naming the file and the fault. */
 export function readCheckpoint(path: string): CheckpointPayload {
-  if (!existsSync(path)) throw new CheckpointError(`checkpoint ${path} does not exist`);
-  const text = readFileSync(path, 'utf8');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new CheckpointError(`checkpoint ${path} is corrupt: not valid JSON (truncated?)`);
-  }
-  const file = fileSchema.safeParse(raw);
-  if (!file.success) {
-    const kind = (raw as { kind?: unknown } | null)?.kind;
-    if (kind !== CHECKPOINT_KIND) {
-      throw new CheckpointError(
-        `${path} is not an ayoayo checkpoint (kind ${JSON.stringify(kind)})`,
-      );
-    }
-    throw new CheckpointError(
-      `checkpoint ${path} is incompatible: ${file.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  }
-  const payloadText = JSON.stringify(file.data.payload);
-  const checksum = createHash('sha256').update(payloadText).digest('hex');
-  if (checksum !== file.data.checksum) {
-    throw new CheckpointError(`checkpoint ${path} is corrupt: checksum mismatch`);
-  }
-  const payload = payloadSchema.safeParse(file.data.payload);
-  if (!payload.success) {
-    throw new CheckpointError(
-      `checkpoint ${path} is incompatible: ${payload.error.issues
-        .slice(0, 3)
-        .map((i) => `${i.path.join('.')}: ${i.message}`)
-        .join('; ')}`,
-    );
-  }
-  return payload.data;
+  return validatePayload(readCheckpointPayload(path), path);
 }

@@ -10,6 +10,7 @@ export const trainConfigSchema = z
     name: z
       .string()
       .regex(/^[\w.-]+$/, 'letters, digits, _ . - only')
+      .refine((n) => n !== '.' && n !== '..', 'must be a folder name, not . or ..')
       .describe('run name: the run lives in runs/NAME/'),
     runsDir: z.string().min(1).describe('folder that holds the runs'),
     seed: z.number().int().nonnegative().describe('seed for everything random in the run'),
@@ -108,7 +109,16 @@ export const trainConfigSchema = z
       .describe('worker threads for evaluation games (0: in-process)'),
     progress: z.boolean().describe('show a progress bar'),
   })
-  .strict();
+  .strict()
+  .superRefine((config, ctx) => {
+    if (config.baselineShare > 0 && config.baselineOpponents.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baselineShare'],
+        message: `is ${config.baselineShare} but baselineOpponents is empty: name baseline opponents or set baselineShare to 0`,
+      });
+    }
+  });
 
 export type TrainConfig = z.infer<typeof trainConfigSchema>;
 
@@ -216,6 +226,8 @@ export function parseTrainConfig(input: unknown, where = 'config'): TrainConfig 
   return parsed.data;
 }
 
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Defaults, then a preset, then a config file's fields, then command-line flags. */
 export function buildConfig(
   layers: readonly (Record<string, unknown> | undefined)[],
@@ -224,7 +236,13 @@ export function buildConfig(
   const merged: Record<string, unknown> = { ...DEFAULT_CONFIG };
   for (const layer of layers) {
     if (layer === undefined) continue;
-    for (const [key, value] of Object.entries(layer)) if (value !== undefined) merged[key] = value;
+    for (const [key, value] of Object.entries(layer)) {
+      // `merged.__proto__ = x` would replace the prototype instead of adding a field.
+      if (FORBIDDEN_KEYS.has(key)) {
+        throw new Error(`invalid ${where}: key ${JSON.stringify(key)} is not allowed`);
+      }
+      if (value !== undefined) merged[key] = value;
+    }
   }
   return parseTrainConfig(merged, where);
 }

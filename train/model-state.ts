@@ -38,7 +38,7 @@ export function restoreModelWeights(
           `${where} is incompatible: ${name}/${part} has shape [${t.shape}], the model needs [${expected}]`,
         );
       }
-      return tf.tensor(loadTensorData(t), t.shape);
+      return tf.tensor(loadTensorData(t, where), t.shape);
     });
     layer.setWeights(tensors);
     for (const t of tensors) t.dispose();
@@ -68,16 +68,35 @@ function renameSlot(slot: string, names: Map<string, string>): string {
   return slot;
 }
 
-/** Adam's state (step count and moments), so a resumed run continues exactly. */
+/**
+ * Adam's running products beta1^t and beta2^t. tfjs keeps them out of
+ * getWeights() and recomputes them with pow() in setWeights(), which differs
+ * from the step-by-step product in the last bits; saving them keeps resume exact.
+ */
+interface AdamPowers {
+  accBeta1: tfType.Variable;
+  accBeta2: tfType.Variable;
+}
+const POWERS = ['accBeta1', 'accBeta2'] as const;
+const powerName = (key: (typeof POWERS)[number]) => `adam/${key}`;
+
+/** Adam's state (step count, moments and bias-correction powers), so a resumed run continues exactly. */
 export async function saveOptimizer(
   optimizer: tfType.Optimizer,
   model: tfType.LayersModel,
 ): Promise<SavedTensor[]> {
   const names = variableNames(model);
   const named = await optimizer.getWeights();
-  return named.map(({ name, tensor }) =>
+  const saved = named.map(({ name, tensor }) =>
     saveTensor(renameSlot(name, names), tensor.shape, Float32Array.from(tensor.dataSync())),
   );
+  const powers = optimizer as unknown as Partial<AdamPowers>;
+  for (const key of POWERS) {
+    const power = powers[key];
+    if (power !== undefined)
+      saved.push(saveTensor(powerName(key), power.shape, Float32Array.from(power.dataSync())));
+  }
+  return saved;
 }
 
 export async function restoreOptimizer(
@@ -85,15 +104,28 @@ export async function restoreOptimizer(
   optimizer: tfType.Optimizer,
   model: tfType.LayersModel,
   saved: readonly SavedTensor[],
+  where = 'checkpoint',
 ): Promise<void> {
-  if (saved.length === 0) return;
+  const powerNames = new Set<string>(POWERS.map(powerName));
+  const slots = saved.filter((t) => !powerNames.has(t.name));
+  if (slots.length === 0) return;
   const back = new Map(
     [...variableNames(model)].map(([current, canonical]) => [canonical, current]),
   );
-  const named = saved.map((t) => ({
+  const named = slots.map((t) => ({
     name: renameSlot(t.name, back),
-    tensor: tf.tensor(loadTensorData(t), t.shape),
+    tensor: tf.tensor(loadTensorData(t, where), t.shape),
   }));
   await optimizer.setWeights(named);
   for (const { tensor } of named) tensor.dispose();
+  const powers = optimizer as unknown as Partial<AdamPowers>;
+  for (const key of POWERS) {
+    const t = saved.find((s) => s.name === powerName(key));
+    const power = powers[key];
+    // Checkpoints written before the powers were saved keep tfjs' recomputed value.
+    if (t === undefined || power === undefined) continue;
+    const value = tf.tensor(loadTensorData(t, where), t.shape);
+    power.assign(value);
+    value.dispose();
+  }
 }

@@ -89,3 +89,18 @@ export function computeAdvantages(buffer: RolloutBuffer, gamma: number, lambda: 
     returns[k] = (advantages[k] as number) + (values[k] as number);
   }
 }
+
+/**
+ * The trainer's advantage estimate for a rollout: GAE with the run's gamma and
+ * lambda for PPO, full Monte Carlo returns (lambda = 1) for REINFORCE.
+ */
+export function estimateAdvantages(
+  buffer: RolloutBuffer,
+  config: {
+    readonly algorithm: 'ppo' | 'reinforce';
+    readonly gamma: number;
+    readonly gaeLambda: number;
+  },
+): void {
+  computeAdvantages(buffer, config.gamma, config.algorithm === 'reinforce' ? 1 : config.gaeLambda);
+}

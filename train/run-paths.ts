@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { existsSync, lstatSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { TrainConfig } from './config.ts';
 
 /** Paths inside a run folder. */
@@ -17,4 +18,35 @@ export function runPaths(config: Pick<TrainConfig, 'runsDir' | 'name'>) {
     evalPolicy: join(dir, 'eval-policy.json'),
     finalEvaluation: join(dir, 'final-evaluation.json'),
   };
+}
+
+/**
+ * Deletes a run folder for `--overwrite`, but only a folder directly inside the
+ * runs folder that holds a run's config.json and checkpoints/ folder: a
+ * mistyped name or runs folder must never delete anything else.
+ */
+export function removeRun(config: Pick<TrainConfig, 'runsDir' | 'name'>): void {
+  const paths = runPaths(config);
+  const inside =
+    basename(paths.dir) === config.name &&
+    config.name !== '.' &&
+    config.name !== '..' &&
+    resolve(dirname(paths.dir)) === resolve(config.runsDir);
+  if (!inside) {
+    throw new Error(
+      `--overwrite refuses to delete ${paths.dir}: run name ${JSON.stringify(config.name)} is not a plain folder name`,
+    );
+  }
+  if (!existsSync(paths.dir)) return;
+  const isRun =
+    lstatSync(paths.dir).isDirectory() &&
+    existsSync(paths.config) &&
+    existsSync(paths.checkpoints) &&
+    lstatSync(paths.checkpoints).isDirectory();
+  if (!isRun) {
+    throw new Error(
+      `--overwrite refuses to delete ${paths.dir}: it does not look like a training run (no config.json and checkpoints/ folder in it)`,
+    );
+  }
+  rmSync(paths.dir, { recursive: true, force: true });
 }

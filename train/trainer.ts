@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type * as tfType from '@tensorflow/tfjs';
 import type { Agent } from '../agents/agent.ts';
 import { createAgent } from '../agents/spec.ts';
 import { observationSize } from '../env/gym/observation.ts';
@@ -9,7 +10,7 @@ import { makePolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
 import { readPolicyFile } from '../models/read-policy-file.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { type CheckpointPayload, readCheckpoint, writeCheckpoint } from './checkpoint.ts';
+import { type CheckpointPayload, writeCheckpoint } from './checkpoint.ts';
 import { rulesOf, type TrainConfig } from './config.ts';
 import { type EvaluationResult, evaluatePolicy } from './evaluate.ts';
 import { type CurvePoint, writeLearningCurve } from './learning-curve.ts';
@@ -21,16 +22,22 @@ import {
   saveOptimizer,
 } from './model-state.ts';
 import { OpponentPool } from './opponent-pool.ts';
-import { PolicyUpdater } from './policy-update.ts';
+import { PolicyUpdater, type UpdateStats } from './policy-update.ts';
 import { TrainingProgress } from './progress.ts';
-import { computeAdvantages, RolloutBuffer } from './rollout-buffer.ts';
+import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
+import { estimateAdvantages, RolloutBuffer } from './rollout-buffer.ts';
 import { runPaths } from './run-paths.ts';
 import { SelfPlay } from './self-play.ts';
+import { capWorkers } from './worker-cap.ts';
 
 export { runPaths };
 
 export interface TrainOptions {
-  /** Continue from runs/NAME/checkpoints/latest.json. */
+  /**
+   * Continue the run in runs/NAME from its newest complete checkpoint. The
+   * config must match the saved one except for the settings in
+   * CHANGEABLE_ON_RESUME (train/resume.ts).
+   */
   readonly resume: boolean;
   /** Lines for the user (backend, evaluation tables); defaults to stdout. */
   readonly log?: (line: string) => void;
@@ -57,35 +64,33 @@ export interface TrainResult {
  */
 export async function train(requested: TrainConfig, options: TrainOptions): Promise<TrainResult> {
   const log = options.log ?? ((line: string) => console.log(line));
-  let paths = runPaths(requested);
+  // The run folder is always the one the caller names: a copied run resumes in its copy.
+  const paths = runPaths(requested);
   let resumeFrom: CheckpointPayload | null = null;
+  let resumePath = paths.latest;
   let config = requested;
   if (options.resume) {
-    resumeFrom = readCheckpoint(paths.latest);
-    // The run keeps its own settings; only how long it runs may change.
-    config = {
-      ...resumeFrom.config,
-      iterations: requested.iterations,
-      timeLimitMinutes: requested.timeLimitMinutes,
-      progress: requested.progress,
-      workers: requested.workers,
-    };
-    paths = runPaths(config);
-  } else if (existsSync(paths.latest)) {
+    const point = findResumePoint(paths, log);
+    resumeFrom = point.payload;
+    resumePath = point.path;
+    config = resumedConfig(resumeFrom.config, requested);
+  } else if (hasCheckpoints(paths)) {
     throw new Error(
       `run ${paths.dir} already has checkpoints: pass --resume to continue it, or choose another --name`,
     );
   }
+  removeOrphanTempFiles(paths);
   mkdirSync(paths.checkpoints, { recursive: true });
   mkdirSync(paths.pool, { recursive: true });
   writeFileAtomic(paths.config, `${JSON.stringify(config, null, 2)}\n`);
 
   const { tf, name: backend } = await loadBackend(config.backend);
   log(
-    `ayoayo train: run ${paths.dir}, tfjs backend ${backend}${resumeFrom ? `, resuming after iteration ${resumeFrom.iteration}` : ''}`,
+    `ayoayo train: run ${paths.dir}, tfjs backend ${backend}${resumeFrom ? `, resuming after iteration ${resumeFrom.iteration} from ${resumePath}` : ''}`,
   );
 
   const rules = rulesOf(config);
+  const workers = capWorkers(config.workers, log);
   const obsSize = observationSize({ encoding: config.encoding, lookahead: config.lookahead });
   const model = createPolicyValueModel(
     tf,
@@ -105,8 +110,8 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
   let lastEvaluation: Record<string, number> | null = null;
 
   if (resumeFrom !== null) {
-    restoreModelWeights(tf, model, resumeFrom.weights, paths.latest);
-    await restoreOptimizer(tf, optimizer, model, resumeFrom.optimizer);
+    restoreModelWeights(tf, model, resumeFrom.weights, resumePath);
+    await restoreOptimizer(tf, optimizer, model, resumeFrom.optimizer, resumePath);
     rng = Random.fromState(resumeFrom.rngState);
     iteration = resumeFrom.iteration;
     Object.assign(counters, resumeFrom.counters);
@@ -193,14 +198,10 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
 
       // Rollout.
       const rollout = await selfPlay.collect(config.rolloutSteps, buffer, rng);
-      // Advantages: REINFORCE uses full Monte Carlo returns (lambda = 1).
-      computeAdvantages(
-        buffer,
-        config.gamma,
-        config.algorithm === 'reinforce' ? 1 : config.gaeLambda,
-      );
+      estimateAdvantages(buffer, config);
       // Update.
       const update = updater.update(buffer, rng);
+      assertFiniteUpdate(update, model, iteration, resumeHint(paths.latest));
       counters.games += rollout.games;
       counters.plies += rollout.plies;
       counters.samples += rollout.learnerSamples;
@@ -221,7 +222,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
           opponents: config.evalOpponents,
           games: config.evalGames,
           seed: config.seed * 104729 + iteration,
-          workers: config.workers,
+          workers,
           rules,
           openingPlies: config.evalOpeningPlies,
         });
@@ -303,7 +304,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
       opponents: config.evalOpponents,
       games: config.finalEvalGames,
       seed: config.seed * 15485863 + 1,
-      workers: config.workers,
+      workers,
       rules,
       openingPlies: config.evalOpeningPlies,
       onProgress: config.progress,
@@ -323,4 +324,41 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
   optimizer.dispose();
   model.dispose();
   return { runDir: paths.dir, iteration, backend, finalEvaluation, policyPath: paths.policy };
+}
+
+function resumeHint(latest: string): string {
+  return existsSync(latest)
+    ? `the last good checkpoint, ${latest}, is kept`
+    : 'no checkpoint had been written yet';
+}
+
+/**
+ * Stops the run at the first non-finite loss or weight: training on would only
+ * spread NaN through every later checkpoint, so nothing of this iteration is saved.
+ */
+function assertFiniteUpdate(
+  update: UpdateStats,
+  model: tfType.LayersModel,
+  iteration: number,
+  hint: string,
+): void {
+  const losses: [string, number][] = [
+    ['policy', update.policyLoss],
+    ['value', update.valueLoss],
+    ['entropy', update.entropy],
+  ];
+  for (const [name, value] of losses) {
+    if (!Number.isFinite(value)) {
+      throw new Error(
+        `training stopped at iteration ${iteration}: the ${name} loss is ${value}; ${hint}`,
+      );
+    }
+  }
+  for (const weight of model.weights) {
+    if (!(weight.read().dataSync() as Float32Array).every(Number.isFinite)) {
+      throw new Error(
+        `training stopped at iteration ${iteration}: weight ${weight.name} is no longer finite; ${hint}`,
+      );
+    }
+  }
 }

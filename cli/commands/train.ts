@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { buildConfig, PRESETS } from '../../train/config.ts';
 import { configFlags, configFromFlags } from '../../train/config-flags.ts';
-import { runPaths } from '../../train/run-paths.ts';
+import { buildResumeConfig } from '../../train/resume.ts';
+import { removeRun } from '../../train/run-paths.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
 
 interface TrainArgs {
@@ -42,7 +43,8 @@ export const trainCommand = defineCommand<TrainArgs>({
       .option('resume', {
         type: 'boolean',
         default: false,
-        describe: 'continue runs/NAME from its latest checkpoint',
+        describe:
+          'continue runs/NAME from its newest checkpoint (only iterations, time limit and evaluation settings may change)',
       })
       .option('overwrite', {
         type: 'boolean',
@@ -60,9 +62,10 @@ export const trainCommand = defineCommand<TrainArgs>({
     const preset = argv.preset !== undefined ? PRESETS[argv.preset] : undefined;
     const fromFile = argv.config !== undefined ? readConfigFile(argv.config) : undefined;
     const where = argv.config !== undefined ? `config (${argv.config} and flags)` : 'config';
-    const config = buildConfig([preset, fromFile, configFromFlags(argv)], where);
-    if (argv.overwrite && !argv.resume)
-      rmSync(runPaths(config).dir, { recursive: true, force: true });
+    const layers = [preset, fromFile, configFromFlags(argv)];
+    // On resume the run's saved settings are the base, so only settings given here can differ.
+    const config = argv.resume ? buildResumeConfig(layers, where) : buildConfig(layers, where);
+    if (argv.overwrite && !argv.resume) removeRun(config);
     // Loaded here, not at the top, so that other commands start without tfjs and vega.
     const { train } = await import('../../train/trainer.ts');
     await train(config, { resume: argv.resume });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { CheckpointError, readCheckpoint } from '../../train/checkpoint.ts';
 import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
 import { runPaths } from '../../train/run-paths.ts';
 import { train } from '../../train/trainer.ts';
+import { capWorkers } from '../../train/worker-cap.ts';
 
 const quiet = { log: () => {} };
 
@@ -85,12 +86,18 @@ describe('trainer', () => {
     await expect(train(missing, { resume: true, ...quiet })).rejects.toThrow(/does not exist/);
   });
 
-  it('survives being killed at any moment: the latest checkpoint is whole and the run resumes', async () => {
+  it('survives being killed at any moment: the latest checkpoint is whole and the run resumes exactly', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-kill-'));
     const args = ['bin/ayoayo.js', 'train', '--preset', 'smoke', '--runs-dir', dir, '--name', 'k'];
-    const child = spawn('node', [...args, '--iterations', '400', '--eval-every', '1000'], {
-      stdio: 'ignore',
-    });
+    // Several Adam steps per iteration, so that any optimizer state lost on resume shows.
+    const steps = ['--epochs', '3', '--minibatch-size', '32'];
+    const child = spawn(
+      'node',
+      [...args, ...steps, '--iterations', '400', '--eval-every', '1000'],
+      {
+        stdio: 'ignore',
+      },
+    );
     const latest = join(dir, 'k', 'checkpoints', 'latest.json');
     // Kill it mid-run, once a few checkpoints have been written.
     await new Promise<void>((resolve, reject) => {
@@ -109,10 +116,21 @@ describe('trainer', () => {
     const saved = readCheckpoint(latest);
     const config = buildConfig([
       PRESETS.smoke,
-      { runsDir: dir, name: 'k', iterations: saved.iteration + 1 },
+      { runsDir: dir, name: 'k', iterations: saved.iteration + 1, epochs: 3, minibatchSize: 32 },
     ]);
     const result = await train(config, { resume: true, ...quiet });
     expect(result.iteration).toBe(saved.iteration + 1);
+
+    // Killed at whatever iteration the kill landed on, the resumed run is the
+    // uninterrupted one, bit for bit.
+    const straight = { ...config, name: 'straight' };
+    await train(straight, { resume: false, ...quiet });
+    const a = readCheckpoint(runPaths(straight).latest);
+    const b = readCheckpoint(latest);
+    expect(b.iteration).toBe(a.iteration);
+    expect(b.weights).toEqual(a.weights);
+    expect(b.optimizer).toEqual(a.optimizer);
+    expect(b.rngState).toEqual(a.rngState);
   });
 });
 
@@ -122,5 +140,44 @@ describe('training config', () => {
     expect(() => buildConfig([{ clip: -1 }])).toThrow(/clip/);
     expect(() => buildConfig([{ encoding: 'pictures' }])).toThrow(/encoding/);
     expect(() => buildConfig([{ name: '../escape' }])).toThrow(/name/);
+  });
+});
+
+describe('training config: refusals and caps', () => {
+  it('refuses __proto__, constructor and prototype keys', () => {
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const layer = JSON.parse(`{"${key}": {"iterations": 5}}`) as Record<string, unknown>;
+      expect(() => buildConfig([layer], 'config (c.json and flags)')).toThrow(
+        `invalid config (c.json and flags): key "${key}" is not allowed`,
+      );
+    }
+  });
+
+  it("'train --config' with a __proto__ key exits 1 with one line", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-proto-'));
+    const file = join(dir, 'c.json');
+    writeFileSync(file, '{"__proto__": {"iterations": 5}, "name": "p"}');
+    const r = spawnSync('node', ['bin/ayoayo.js', 'train', '--config', file, '--runs-dir', dir], {
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^ayoayo: invalid config .*: key "__proto__" is not allowed$/);
+    expect(existsSync(join(dir, 'p'))).toBe(false);
+  });
+
+  it('refuses a baseline share without baseline opponents, naming both fields', () => {
+    expect(() => buildConfig([{ baselineShare: 0.5, baselineOpponents: [] }])).toThrow(
+      /baselineShare: is 0.5 but baselineOpponents is empty/,
+    );
+    expect(buildConfig([{ baselineShare: 0, baselineOpponents: [] }]).baselineShare).toBe(0);
+  });
+
+  it('caps evaluation workers at the core count, saying so', () => {
+    const lines: string[] = [];
+    expect(capWorkers(1000, (l) => lines.push(l), 2)).toBe(2);
+    expect(lines).toEqual(['ayoayo train: workers 1000 capped at 2, the number of cores here']);
+    expect(capWorkers(2, (l) => lines.push(l), 2)).toBe(2);
+    expect(capWorkers(0, (l) => lines.push(l), 2)).toBe(0);
+    expect(lines).toHaveLength(1);
   });
 });

@@ -1,0 +1,104 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { observationSize } from '../../env/gym/observation.ts';
+import { DEFAULT_RULES } from '../../env/index.ts';
+import {
+  encodeCheckpoint,
+  readCheckpointPayload,
+  saveTensor,
+} from '../../models/checkpoint-file.ts';
+import { loadPolicy } from '../../models/load-policy.ts';
+import { decodePolicyFile, makePolicyFile } from '../../models/policy-file.ts';
+import { randomWeights } from '../export/random-policy.ts';
+
+const observation = { encoding: 'counts', lookahead: false } as const;
+
+function policyWith(bad: number): unknown {
+  const weights = randomWeights(observationSize(observation), 8, 3);
+  weights.hidden[0]?.kernel.fill(bad, 5, 6);
+  return JSON.parse(JSON.stringify(makePolicyFile(weights, { observation, rules: DEFAULT_RULES })));
+}
+
+describe('loading weights', () => {
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])(
+    'refuses a policy file holding %s, in Node and in the browser decoder',
+    (bad) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ayoayo-nan-'));
+      const path = join(dir, 'policy.json');
+      writeFileSync(path, JSON.stringify(policyWith(bad)));
+      expect(() => loadPolicy(path)).toThrow(/hidden\[0\]\.kernel: value 5 is (NaN|-?Infinity)/);
+      expect(() => decodePolicyFile(policyWith(bad), 'x')).toThrow(/not a finite number/);
+      expect(() => loadPolicy(writeGood(dir))).not.toThrow();
+    },
+  );
+
+  it('refuses a checkpoint whose weights hold NaN, naming the file and the tensor', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-nan-'));
+    const inputs = observationSize(observation);
+    const tensors = (bad: boolean) => {
+      const kernel = new Float32Array(inputs * 4).fill(0.1);
+      if (bad) kernel[2] = Number.NaN;
+      return [
+        saveTensor('hidden_1/kernel', [inputs, 4], kernel),
+        saveTensor('hidden_1/bias', [4], new Float32Array(4)),
+        saveTensor('policy_logits/kernel', [4, 6], new Float32Array(24).fill(0.2)),
+        saveTensor('policy_logits/bias', [6], new Float32Array(6)),
+        saveTensor('value/kernel', [4, 1], new Float32Array(4)),
+        saveTensor('value/bias', [1], new Float32Array(1)),
+      ];
+    };
+    const payload = (bad: boolean) => ({
+      config: {
+        name: 'n',
+        hidden: [4],
+        activation: 'relu',
+        encoding: 'counts',
+        lookahead: false,
+        captureSeedStays: false,
+        leftoverTo: 'opponent',
+      },
+      iteration: 3,
+      counters: { samples: 10 },
+      weights: tensors(bad),
+      lastEvaluation: null,
+    });
+    const good = join(dir, 'good.json');
+    writeFileSync(good, encodeCheckpoint(payload(false)));
+    expect(loadPolicy(good).weights.hidden[0]?.kernel[2]).toBeCloseTo(0.1);
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, encodeCheckpoint(payload(true)));
+    expect(readCheckpointPayload(bad)).toBeTruthy();
+    expect(() => loadPolicy(bad)).toThrow(
+      /checkpoint .*bad\.json is corrupt: tensor hidden_1\/kernel: value 2 is NaN/,
+    );
+  });
+});
+
+function writeGood(dir: string): string {
+  const path = join(dir, 'good.json');
+  writeFileSync(path, JSON.stringify(policyWith(0.5)));
+  return path;
+}
+
+describe('layering', () => {
+  it('no file in models/ imports train/ (models sits beside train, not above it)', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.ts')) {
+          const text = readFileSync(path, 'utf8');
+          // The atomic writer is moving from train/ to eval/ in a parallel change.
+          const imports = [...text.matchAll(/from '((?:\.\.\/)+train\/[^']+)'/g)].map((m) => m[1]);
+          const wrong = imports.filter((i) => !i?.endsWith('train/atomic-write.ts'));
+          if (wrong.length > 0) offenders.push(`${path}: ${wrong.join(', ')}`);
+        }
+      }
+    };
+    walk('models');
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readCheckpoint } from '../../train/checkpoint.ts';
+import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
+import { buildResumeConfig, findResumePoint } from '../../train/resume.ts';
+import { runPaths } from '../../train/run-paths.ts';
+import { train } from '../../train/trainer.ts';
+
+function smoke(runsDir: string, overrides: Partial<TrainConfig> = {}): TrainConfig {
+  return buildConfig([PRESETS.smoke, { runsDir, ...overrides }]);
+}
+
+/** sha256 of every file under a folder, by relative path. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    out[path.slice(dir.length)] = createHash('sha256').update(readFileSync(path)).digest('hex');
+  }
+  return out;
+}
+
+describe('resume', () => {
+  it('writes where the command line says: a copied run resumes in the copy, the original is untouched', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-resume-'));
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+    await train(smoke(dir, { name: 'orig', iterations: 1 }), { resume: false, log });
+    cpSync(join(dir, 'orig'), join(dir, 'copy'), { recursive: true });
+    const before = snapshot(join(dir, 'orig'));
+
+    // As the CLI builds it: the saved settings, then what the command line gives.
+    const config = buildResumeConfig([{ runsDir: dir, name: 'copy', iterations: 2, evalGames: 2 }]);
+    expect(config.hidden).toEqual(PRESETS.smoke?.hidden);
+    const result = await train(config, { resume: true, log });
+    expect(result.runDir).toBe(join(dir, 'copy'));
+    expect(snapshot(join(dir, 'orig'))).toEqual(before);
+    const copy = runPaths(config);
+    expect(readCheckpoint(copy.latest).iteration).toBe(2);
+    expect(readCheckpoint(copy.latest).config.name).toBe('copy');
+    expect(readFileSync(copy.metrics, 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
+  it('refuses setting flags that differ from the saved run, naming each', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-resume-'));
+    await train(smoke(dir, { name: 'r', iterations: 1, progress: false }), {
+      resume: false,
+      log: () => {},
+    });
+    const given = { runsDir: dir, name: 'r', iterations: 3 };
+    const attempt = (extra: Record<string, unknown>) =>
+      train(buildResumeConfig([{ ...given, ...extra }]), { resume: true, log: () => {} });
+    await expect(attempt({ hidden: [32], learningRate: 0.01, encoding: 'onehot' })).rejects.toThrow(
+      /--resume cannot change hidden \(run: \[16\], given: \[32\]\), encoding \(run: "counts", given: "onehot"\), learningRate .*may change only iterations/,
+    );
+    // The library call refuses the same way when the whole config is given.
+    await expect(
+      train(smoke(dir, { ...given, gamma: 0.9 }), { resume: true, log: () => {} }),
+    ).rejects.toThrow(/--resume cannot change gamma \(run: 1, given: 0.9\)/);
+    expect(readCheckpoint(runPaths({ runsDir: dir, name: 'r' }).latest).iteration).toBe(1);
+  });
+
+  it('continues from the newest complete checkpoint after a kill while writing latest, and removes the temp file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-resume-'));
+    const config = smoke(dir, { name: 'k', iterations: 3 });
+    await train(config, { resume: false, stopAfter: 3, log: () => {} });
+    const paths = runPaths(config);
+    // Killed between iter-000003.json and latest.json: latest still holds iteration 2,
+    // and the half-written temp file of latest stays behind.
+    const older = readFileSync(join(paths.checkpoints, 'iter-000002.json'), 'utf8');
+    writeFileSync(paths.latest, older);
+    const temp = join(paths.checkpoints, '.latest.json.99999.tmp');
+    writeFileSync(temp, older.slice(0, 100));
+    expect(findResumePoint(paths).payload.iteration).toBe(3);
+
+    const lines: string[] = [];
+    const result = await train(
+      { ...config, iterations: 4 },
+      { resume: true, log: (l) => lines.push(l) },
+    );
+    expect(lines.join('\n')).toMatch(/resuming after iteration 3 from .*iter-000003\.json/);
+    expect(result.iteration).toBe(4);
+    expect(readFileSync(paths.metrics, 'utf8').trim().split('\n')).toHaveLength(5);
+    expect(existsSync(temp)).toBe(false);
+  });
+});
