@@ -68,7 +68,12 @@ async function pageState(
  * Clicks random enabled pits until the game ends, checking before each click
  * that exactly the legal pits of the person's row are enabled.
  */
-async function playByClicking(page: Page, human: number, seed: number): Promise<void> {
+async function playByClicking(
+  page: Page,
+  human: number,
+  seed: number,
+  how: 'click' | 'tap' = 'click',
+): Promise<void> {
   const rng = Random.fromSeed(seed);
   for (let turn = 0; turn < 300; turn++) {
     await page.waitForSelector('#app[data-busy="false"]');
@@ -78,7 +83,8 @@ async function playByClicking(page: Page, human: number, seed: number): Promise<
     expect(pos.toMove).toBe(human);
     const legalPits = legalActions(pos).map((a) => a + 6 * human);
     expect([...state.enabled].sort((a, b) => a - b)).toEqual(legalPits);
-    await page.locator(`#board .pit[data-pit="${rng.pick(state.enabled)}"]`).click();
+    const pit = page.locator(`#board .pit[data-pit="${rng.pick(state.enabled)}"]`);
+    await (how === 'tap' ? pit.tap() : pit.click());
   }
   throw new Error('the game did not end within 300 turns');
 }
@@ -266,7 +272,7 @@ describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium',
     expect(await page.locator('#policy-info').textContent()).toContain('run random-test-policy');
     await start(page, 'policy', 1);
     await checkLayout(page, 1, VIEWPORTS.phone.width);
-    await playByClicking(page, 1, 11);
+    await playByClicking(page, 1, 11, 'tap');
     const moves = await movesOf(page);
     expect(moves[0]?.by).toBe('computer');
     const final = checkLog(moves, 1);
