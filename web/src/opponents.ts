@@ -39,7 +39,7 @@ export const OPPONENTS: readonly OpponentChoice[] = [
   {
     kind: 'minimax',
     label: 'Minimax (alpha-beta)',
-    strengths: [2, 4, 6, 8].map((depth) => ({
+    strengths: [2, 4, 6, 8, 10, 12].map((depth) => ({
       spec: `minimax:${depth}`,
       label: `depth ${depth} (${depth} plies)`,
     })),
