@@ -20,10 +20,14 @@ import { createWebServer } from './web-server.ts';
 
 const OUT = fileURLToPath(new URL('screenshots/', import.meta.url));
 
-/** Plays `moves` of the person's moves by tapping seeded random playable pits. */
+/**
+ * Plays at least `moves` of the person's moves by clicking seeded random
+ * playable pits, then on until the board shows a capture (at most 10 moves).
+ */
 async function play(page: Page, moves: number, seed: number): Promise<void> {
   const rng = Random.fromSeed(seed);
-  for (let i = 0; i < moves; i++) {
+  for (let i = 0; i < 10; i++) {
+    if (i >= moves && (await page.locator('#board .pit.captured').count()) > 0) break;
     await page.waitForSelector('#app[data-busy="false"]');
     const pits = await page
       .locator('#board .pit:enabled')
