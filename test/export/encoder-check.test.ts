@@ -9,7 +9,7 @@ import {
   type ObservationConfig,
   ObservationEncoder,
 } from '../../env/gym/observation.ts';
-import { parsePosition } from '../../env/index.ts';
+import { DEFAULT_RULES, parsePosition, type Rules } from '../../env/index.ts';
 import type { EncoderVectors } from '../../models/export/encoder-check.ts';
 import { exportPolicy } from '../../models/export/export-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
@@ -30,8 +30,15 @@ function runClient(folder: string) {
   return spawnSync('python3', [CLIENT, folder], { encoding: 'utf8', timeout: 60_000 });
 }
 
-async function exportJson(dir: string, observation: ObservationConfig, seed: number) {
+async function exportJson(
+  dir: string,
+  observation: ObservationConfig,
+  seed: number,
+  rules: Rules = DEFAULT_RULES,
+) {
   const from = writeRandomPolicy(join(dir, 'policy'), observation, seed);
+  const file = JSON.parse(readFileSync(from, 'utf8'));
+  writeFileSync(from, JSON.stringify({ ...file, rules }));
   const out = join(dir, 'json');
   await exportPolicy({ from, format: 'json', out });
   return { out, policy: loadPolicy(from) };
@@ -100,13 +107,15 @@ describe('the export lets a client in another language verify its encoder', () =
       );
       expect(run.status).toBe(0);
 
-      // Another encoding, for the client's onehot path.
-      const onehot = await exportJson(
+      // Another encoding under the other rule options: the client's onehot, capture and leftover paths.
+      const other = await exportJson(
         mkdtempSync(join(tmpdir(), 'ayoayo-enc-')),
         { encoding: 'onehot', lookahead: true },
         4,
+        { captureSeedStays: true, leftoverTo: 'owner' },
       );
-      expect(runClient(onehot.out).stdout).toContain('(onehot + lookahead, 290 each)');
+      expect(readVectors(other.out).rules).toEqual({ captureSeedStays: true, leftoverTo: 'owner' });
+      expect(runClient(other.out).stdout).toContain('(onehot + lookahead, 290 each)');
     },
   );
 

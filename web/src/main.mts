@@ -332,7 +332,14 @@ async function runComputer(game: number): Promise<void> {
     // Let the status paint before a search that may take a moment.
     await sleep(lapDelay > 0 ? 120 : 0);
     if (game !== generation) return;
-    const move = await current.playComputer();
+    let move: MoveRecord;
+    try {
+      move = await current.playComputer();
+    } catch (error) {
+      // An undo or a new game while an asynchronous agent thought: that answer is stale.
+      if (game !== generation) return;
+      throw error;
+    }
     if (game !== generation) return;
     if (!(await animate(move, game))) return;
   }
