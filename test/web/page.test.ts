@@ -327,6 +327,14 @@ describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium',
   it("plays from the keyboard, takes moves back, and shows the value head as a bar from the person's side", async () => {
     const page = await open(VIEWPORTS.desktop);
     await start(page, 'policy', 0);
+    // Playable pits glow green; while the person chooses, the other row is dimmed.
+    const looks = await page.evaluate<{ shadow: string; filter: string }[]>(
+      "[...document.querySelectorAll('#board .pit')].map((b) => ({ pit: b.dataset.pit, shadow: getComputedStyle(b).boxShadow, filter: getComputedStyle(b).filter })).sort((x, y) => x.pit - y.pit)",
+    );
+    for (const [pit, look] of looks.entries()) {
+      expect(look.shadow.includes('rgb(125, 252, 158)'), `pit ${pit} glows`).toBe(pit < 6);
+      expect(look.filter === 'none', `pit ${pit} is not dimmed`).toBe(pit < 6);
+    }
     const bar = page.locator('#evaluation');
     expect(await bar.isVisible()).toBe(true);
     const valueFor = (notation: string): number => {
