@@ -65,7 +65,8 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const path = url.pathname;
   const method = ROUTES[path];
   if (method === undefined) {
     send(res, 404, { error: `no such endpoint ${path}: use POST /act or GET /health` });
@@ -85,12 +86,13 @@ async function handle(
     return;
   }
   const body = parseJson(await readBody(req, limit));
-  send(res, 200, service.act(body));
+  send(res, 200, service.act(body, { explain: url.searchParams.get('explain') === '1' }));
 }
 
 /**
  * The policy as an HTTP service (node:http): `POST /act` with
- * `{ position, rules? }` answers `{ action, pit, probabilities, value, legal }`;
+ * `{ position, rules? }` answers `{ action, pit, probabilities, value, legal }`
+ * (`POST /act?explain=1` adds the `observation` the network was given);
  * `GET /health` answers `{ status: 'ok', policy }`. Every error is JSON
  * `{ error }` with a 4xx status naming what is wrong (5xx only for bugs).
  */

@@ -16,6 +16,13 @@ export interface ActResponse {
   readonly value: number;
   /** The legal actions, ascending. */
   readonly legal: number[];
+  /** With `explain`: the observation the network was given, for checking a client's encoder. */
+  readonly observation?: number[];
+}
+
+export interface ActOptions {
+  /** Also return the observation (features in the manifest's order). */
+  readonly explain?: boolean;
 }
 
 /**
@@ -54,7 +61,7 @@ export class PolicyService {
   }
 
   /** Chooses a move for a request body (already parsed from JSON); throws RequestError. */
-  act(body: unknown): ActResponse {
+  act(body: unknown, options: ActOptions = {}): ActResponse {
     const { position, rules } = parseActRequest(body, this.policy.rules);
     const bits = this.#encoder(rules).encode(position.toState(), this.#observation, 0);
     if (bits === 0) throw new RequestError(400, 'no legal move in this position');
@@ -73,6 +80,7 @@ export class PolicyService {
       probabilities: Array.from(probabilities),
       value: this.#value[0] as number,
       legal,
+      ...(options.explain ? { observation: Array.from(this.#observation) } : {}),
     };
   }
 

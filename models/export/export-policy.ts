@@ -6,6 +6,12 @@ import { loadBackend } from '../backend.ts';
 import { type LoadedPolicy, loadPolicy } from '../load-policy.ts';
 import { makePolicyFile } from '../policy-file.ts';
 import {
+  encoderVectors,
+  FEATURE_SPEC_FILE,
+  featureSpecMarkdown,
+  VECTORS_FILE,
+} from './encoder-check.ts';
+import {
   buildManifest,
   type ExportedPolicy,
   type ExportFormat,
@@ -32,7 +38,7 @@ export interface ExportOptions {
 
 export interface ExportResult {
   readonly out: string;
-  /** Every file written, manifest last. */
+  /** Every file written: the model's, features.md, vectors.json, then the manifest. */
   readonly files: readonly string[];
   readonly manifest: ExportManifest;
   readonly policy: LoadedPolicy;
@@ -102,7 +108,24 @@ export async function exportPolicy(options: ExportOptions): Promise<ExportResult
   const out = resolve(options.out);
   mkdirSync(out, { recursive: true });
   const files = await writeModel(policy, options.format, out);
-  const manifest = buildManifest(policy, options.format, files, options.now ?? new Date());
+  // Beside every format: what a client in another language needs to write and check its encoder.
+  writeFileAtomic(join(out, FEATURE_SPEC_FILE), featureSpecMarkdown(policy));
+  const vectors = encoderVectors(policy);
+  writeFileAtomic(join(out, VECTORS_FILE), `${JSON.stringify(vectors)}\n`);
+  const manifest = {
+    ...buildManifest(policy, options.format, files, options.now ?? new Date()),
+    encoderCheck: {
+      featureSpec: FEATURE_SPEC_FILE,
+      vectors: VECTORS_FILE,
+      positions: vectors.positions.length,
+      meaning: `${FEATURE_SPEC_FILE} says how to compute every feature; ${VECTORS_FILE} holds positions with their exact features, legal actions, probabilities and value, to check a client's encoder and network against`,
+    },
+  };
   writeFileAtomic(join(out, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  return { out, files: [...files, MANIFEST_FILE], manifest, policy };
+  return {
+    out,
+    files: [...files, FEATURE_SPEC_FILE, VECTORS_FILE, MANIFEST_FILE],
+    manifest,
+    policy,
+  };
 }

@@ -23,9 +23,9 @@ describe('exportPolicy writes the model files and a manifest', () => {
   const plain = writeRandomPolicy(join(dir, 'plain'), { encoding: 'onehot', lookahead: false }, 5);
 
   it.each([
-    ['json', lookahead, ['policy.json', 'manifest.json']],
-    ['onnx', lookahead, ['model.onnx', 'manifest.json']],
-    ['tfjs', plain, ['model.json', 'weights.bin', 'manifest.json']],
+    ['json', lookahead, ['policy.json', 'features.md', 'vectors.json', 'manifest.json']],
+    ['onnx', lookahead, ['model.onnx', 'features.md', 'vectors.json', 'manifest.json']],
+    ['tfjs', plain, ['model.json', 'weights.bin', 'features.md', 'vectors.json', 'manifest.json']],
   ] as const)(
     '%s: exactly its files (no temp files left) and a complete manifest',
     async (format, from, files) => {
@@ -53,7 +53,7 @@ describe('exportPolicy writes the model files and a manifest', () => {
       expect(manifest.formatVersion).toBe(MANIFEST_FORMAT_VERSION);
       expect(manifest.exportedAt).toBe('2025-01-02T03:04:05.000Z');
       expect(manifest.model.format).toBe(format);
-      expect(manifest.model.files).toEqual(files.slice(0, -1));
+      expect(manifest.model.files).toEqual(files.slice(0, -3));
       expect(manifest.source).toEqual({ run: 'random-test-policy', iteration: 3 });
       expect(manifest.evaluation).toEqual({ random: 0.5 });
       expect(manifest.rules).toEqual(file.rules);

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
@@ -19,10 +19,10 @@ import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
 import { argmaxLegal, MlpRunner } from '../../models/mlp-runner.ts';
 import { close, listen } from '../../serve/listen.ts';
 import { buildWeb } from '../../web/build.ts';
+import { CHROMIUM, launchChromium, VIEWPORTS, type Viewport } from '../../web/chromium.ts';
 import { createWebServer } from '../../web/web-server.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 const inCi = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
 if (!haveChromium && !inCi) {
@@ -68,7 +68,12 @@ async function pageState(
  * Clicks random enabled pits until the game ends, checking before each click
  * that exactly the legal pits of the person's row are enabled.
  */
-async function playByClicking(page: Page, human: number, seed: number): Promise<void> {
+async function playByClicking(
+  page: Page,
+  human: number,
+  seed: number,
+  how: 'click' | 'tap' = 'click',
+): Promise<void> {
   const rng = Random.fromSeed(seed);
   for (let turn = 0; turn < 300; turn++) {
     await page.waitForSelector('#app[data-busy="false"]');
@@ -78,9 +83,78 @@ async function playByClicking(page: Page, human: number, seed: number): Promise<
     expect(pos.toMove).toBe(human);
     const legalPits = legalActions(pos).map((a) => a + 6 * human);
     expect([...state.enabled].sort((a, b) => a - b)).toEqual(legalPits);
-    await page.locator(`#board .pit[data-pit="${rng.pick(state.enabled)}"]`).click();
+    const pit = page.locator(`#board .pit[data-pit="${rng.pick(state.enabled)}"]`);
+    await (how === 'tap' ? pit.tap() : pit.click());
   }
   throw new Error('the game did not end within 300 turns');
+}
+
+interface Box {
+  readonly name: string;
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The bounding boxes of every pit and store, and the page's width as laid out. */
+async function boardBoxes(page: Page): Promise<{ boxes: Box[]; scrollWidth: number }> {
+  return page.evaluate<{ boxes: Box[]; scrollWidth: number }>(`({
+    boxes: [...document.querySelectorAll('#board .pit, #board .store')].map((el) => {
+      const r = el.getBoundingClientRect();
+      const name = el.classList.contains('pit') ? 'pit ' + el.dataset.pit : el.id;
+      return { name, x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height };
+    }),
+    scrollWidth: document.documentElement.scrollWidth,
+  })`);
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  const slack = 0.5;
+  return (
+    a.x + a.width > b.x + slack &&
+    b.x + b.width > a.x + slack &&
+    a.y + a.height > b.y + slack &&
+    b.y + b.height > a.y + slack
+  );
+}
+
+/**
+ * The board as `human` sees it at this viewport width: all 12 pits and both
+ * stores inside the viewport, none overlapping another, pits big enough to tap;
+ * the person's row at the bottom, left to right, each pit facing its opposite.
+ */
+async function checkLayout(page: Page, human: number, viewportWidth: number): Promise<void> {
+  const { boxes, scrollWidth } = await boardBoxes(page);
+  expect(boxes).toHaveLength(14);
+  expect(scrollWidth, 'the page scrolls sideways').toBeLessThanOrEqual(viewportWidth);
+  for (const box of boxes) {
+    expect(box.x, `${box.name} is cut off on the left`).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, `${box.name} is cut off on the right`).toBeLessThanOrEqual(
+      viewportWidth,
+    );
+    expect(box.width, `${box.name} is too small to tap`).toBeGreaterThanOrEqual(40);
+    expect(box.height, `${box.name} is too small to tap`).toBeGreaterThanOrEqual(40);
+  }
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      expect(overlaps(a, b), `${a.name} overlaps ${b.name}`).toBe(false);
+    }
+  }
+  const pit = (n: number): Box => {
+    const found = boxes.find((box) => box.name === `pit ${n}`);
+    if (!found) throw new Error(`pit ${n} is missing`);
+    return found;
+  };
+  const mine = [0, 1, 2, 3, 4, 5].map((a) => pit(6 * human + a));
+  const theirs = [0, 1, 2, 3, 4, 5].map((a) => pit(6 * (1 - human) + a));
+  const lowestOfTheirs = Math.max(...theirs.map((box) => box.y + box.height));
+  for (const [a, box] of mine.entries()) {
+    expect(box.y, `my pit ${a} is not below the other row`).toBeGreaterThanOrEqual(lowestOfTheirs);
+    if (a > 0) expect(box.x).toBeGreaterThan((mine[a - 1] as Box).x); // left to right
+    // Pit k faces pit 11 - k: my action a faces the other row's action 5 - a.
+    expect(Math.abs(box.x - (theirs[5 - a] as Box).x)).toBeLessThan(2);
+  }
 }
 
 /** Checks the move log against the engine: a chain of legal moves from the start to a finished game. */
@@ -112,13 +186,21 @@ async function checkResultShown(page: Page, final: string): Promise<void> {
   expect(await shown.textContent()).toContain(`Final score: South ${s0} – ${s1} North`);
 }
 
-function policyChoice(policy: LoadedPolicy, notation: string): number {
+function evaluatePolicy(policy: LoadedPolicy, notation: string) {
   const encoder = new ObservationEncoder(policy.observation, policy.rules);
   const obs = new Float32Array(encoder.size);
   const bits = encoder.encode(parsePosition(notation).toState(), obs, 0);
   const mask = Array.from({ length: 6 }, (_, a) => (bits >> a) & 1);
-  const { logits } = new MlpRunner(policy.weights).evaluate(obs, mask);
+  return { mask, ...new MlpRunner(policy.weights).evaluate(obs, mask) };
+}
+
+function policyChoice(policy: LoadedPolicy, notation: string): number {
+  const { logits, mask } = evaluatePolicy(policy, notation);
   return argmaxLegal(logits, 0, mask);
+}
+
+function policyValue(policy: LoadedPolicy, notation: string): number {
+  return evaluatePolicy(policy, notation).value;
 }
 
 describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium', () => {
@@ -142,18 +224,7 @@ describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium',
       policyJson: readFileSync(policyPath, 'utf8'),
     });
     url = await listen(server, 0, '127.0.0.1');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -162,40 +233,64 @@ describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium',
     expect(pageErrors).toEqual([]);
   });
 
-  async function open(query = '?speed=0'): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  async function open(viewport: Viewport = VIEWPORTS.desktop, query = '?speed=0'): Promise<Page> {
+    const page = await browser.newPage({ viewport, hasTouch: viewport.width < 1000 });
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${url}/${query}`);
     await page.waitForSelector('#app[data-busy="false"]');
     return page;
   }
 
-  it('plays a whole game against the policy by clicking pits; the policy only plays its own legal choices', async () => {
-    const page = await open();
+  async function start(page: Page, spec: string, human: number): Promise<void> {
+    const [kind = '', budget] = spec.split(':');
+    await page.selectOption('#opponent', kind);
+    // Agents without a budget have a single strength and the setting is disabled.
+    if (budget !== undefined) await page.selectOption('#strength', spec);
+    await page.selectOption('#side', String(human));
+    await page.click('#new-game');
+    await page.waitForSelector(`#app[data-opponent="${spec}"][data-human="${human}"]`);
+    await page.waitForSelector('#app[data-busy="false"]');
+  }
+
+  it("lays the board out on a phone, a tablet and a desktop with the person's row at the bottom, as South and as North", async () => {
+    const page = await open(VIEWPORTS.phone);
+    for (const viewport of Object.values(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      for (const human of [0, 1]) {
+        await start(page, 'minimax:2', human);
+        await checkLayout(page, human, viewport.width);
+        const label = page.locator(`#board .pit[data-pit="${6 * human + 2}"] .number`);
+        expect(await label.textContent()).toBe(human === 0 ? 'S2' : 'N2');
+      }
+    }
+    await page.close();
+  });
+
+  it('plays a whole game on a phone as North against the policy by tapping; the policy only plays its own choices', async () => {
+    const page = await open(VIEWPORTS.phone);
     expect(await page.locator('#app').getAttribute('data-policy')).toBe('loaded');
     expect(await page.locator('#policy-info').textContent()).toContain('run random-test-policy');
-    await page.selectOption('#opponent', 'policy');
-    await page.selectOption('#side', '0');
-    await page.click('#new-game');
-    await playByClicking(page, 0, 11);
+    await start(page, 'policy', 1);
+    await checkLayout(page, 1, VIEWPORTS.phone.width);
+    await playByClicking(page, 1, 11, 'tap');
     const moves = await movesOf(page);
-    const final = checkLog(moves, 0);
+    expect(moves[0]?.by).toBe('computer');
+    const final = checkLog(moves, 1);
     for (const move of moves.filter((m) => m.by === 'computer')) {
       expect(move.action, `policy move in ${move.before}`).toBe(policyChoice(policy, move.before));
     }
     await checkResultShown(page, final);
+    await checkLayout(page, 1, VIEWPORTS.phone.width);
     await page.close();
   });
 
-  it('plays a whole game as North against minimax, whose moves are legal and among its best', async () => {
-    const page = await open();
-    await page.selectOption('#opponent', 'minimax:2');
-    await page.selectOption('#side', '1');
-    await page.click('#new-game');
-    await playByClicking(page, 1, 12);
+  it('plays a whole game on a desktop as South against minimax, whose moves are legal and among its best', async () => {
+    const page = await open(VIEWPORTS.desktop);
+    await start(page, 'minimax:2', 0);
+    await playByClicking(page, 0, 12);
     const moves = await movesOf(page);
-    expect(moves[0]?.by).toBe('computer');
-    const final = checkLog(moves, 1);
+    expect(moves[0]?.by).toBe('human');
+    const final = checkLog(moves, 0);
     const search = new MinimaxSearch({ rules: policy.rules });
     for (const move of moves.filter((m) => m.by === 'computer')) {
       const pos = parsePosition(move.before);
@@ -207,29 +302,94 @@ describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium',
     await page.close();
   });
 
-  it('renders the board: 12 pits (North on top, right to left), two stores, a real screenshot', async () => {
-    // With the relay animation on, as a person sees it.
-    const page = await open('');
+  it('offers every browser agent with its strengths; mcts and greedy play legal games on a tablet', async () => {
+    const page = await open(VIEWPORTS.tablet);
+    const options = await page.evaluate<string[]>(
+      "[...document.querySelectorAll('#opponent option')].map((o) => o.value)",
+    );
+    expect([...options].sort()).toEqual(['greedy', 'mcts', 'minimax', 'policy', 'random']);
+    await page.selectOption('#opponent', 'mcts');
+    const budgets = await page.evaluate<string[]>(
+      "[...document.querySelectorAll('#strength option')].map((o) => o.value)",
+    );
+    expect(budgets).toEqual(['mcts:250', 'mcts:1000', 'mcts:4000', 'mcts:16000']);
+    for (const [spec, human, seed] of [
+      ['mcts:250', 0, 21],
+      ['greedy', 1, 22],
+    ] as const) {
+      await start(page, spec, human);
+      await playByClicking(page, human, seed);
+      checkLog(await movesOf(page), human);
+    }
+    await page.close();
+  });
+
+  it("plays from the keyboard, takes moves back, and shows the value head as a bar from the person's side", async () => {
+    const page = await open(VIEWPORTS.desktop);
+    await start(page, 'policy', 0);
+    // Playable pits glow green; while the person chooses, the other row is dimmed.
+    const looks = await page.evaluate<{ shadow: string; filter: string }[]>(
+      "[...document.querySelectorAll('#board .pit')].map((b) => ({ pit: b.dataset.pit, shadow: getComputedStyle(b).boxShadow, filter: getComputedStyle(b).filter })).sort((x, y) => x.pit - y.pit)",
+    );
+    for (const [pit, look] of looks.entries()) {
+      expect(look.shadow.includes('rgb(125, 252, 158)'), `pit ${pit} glows`).toBe(pit < 6);
+      expect(look.filter === 'none', `pit ${pit} is not dimmed`).toBe(pit < 6);
+    }
+    const bar = page.locator('#evaluation');
+    expect(await bar.isVisible()).toBe(true);
+    const valueFor = (notation: string): number => {
+      const pos = parsePosition(notation);
+      const value = policyValue(policy, notation);
+      return pos.toMove === 0 ? value : -value;
+    };
+    expect(Number(await bar.getAttribute('data-value'))).toBeCloseTo(valueFor(START_NOTATION), 5);
+
+    // Arrows move the focus along the playable pits, Enter lifts the focused one.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const focused = await page.evaluate<string>('document.activeElement.dataset.pit');
+    expect(focused).toBe('1');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#app[data-busy="false"]');
+    let moves = await movesOf(page);
+    expect(moves.map((m) => [m.by, m.player])).toEqual([
+      ['human', 0],
+      ['computer', 1],
+    ]);
+    expect(moves[0]?.action).toBe(1);
+    const now = (await pageState(page)).position;
+    expect(Number(await bar.getAttribute('data-value'))).toBeCloseTo(valueFor(now), 5);
+    const reading = valueFor(now);
+    expect(await bar.locator('.reading').textContent()).toBe(
+      `${reading >= 0 ? '+' : ''}${reading.toFixed(2)}`,
+    );
+    // The last move and its capture are marked on the board.
+    const last = moves[1] as LoggedMove;
+    expect(
+      await page.locator(`#board .pit[data-pit="${last.action + 6}"]`).getAttribute('class'),
+    ).toContain('played');
+
+    // Undo takes back the person's move and the reply.
+    await page.click('#undo');
+    expect((await pageState(page)).position).toBe(START_NOTATION);
+    expect(await movesOf(page)).toEqual([]);
+    expect(await page.locator('#undo').isDisabled()).toBe(true);
+    expect((await pageState(page)).enabled).toEqual([0, 1, 2, 3, 4, 5]);
+
+    // A digit plays that action.
+    await page.locator('body').press('4');
+    await page.waitForSelector('#app[data-busy="false"]');
+    moves = await movesOf(page);
+    expect(moves[0]?.action).toBe(4);
+    expect(moves[0]?.before).toBe(START_NOTATION);
+    await page.close();
+  });
+
+  it('renders the board with the relay animation and gives a real screenshot', async () => {
+    const page = await open(VIEWPORTS.desktop, '');
     const board = page.locator('#board');
     expect(await board.isVisible()).toBe(true);
-    const pits = page.locator('#board .pit');
-    expect(await pits.count()).toBe(12);
-    for (let i = 0; i < 12; i++) expect(await pits.nth(i).isVisible()).toBe(true);
-    for (const store of ['#store-0', '#store-1']) {
-      expect(await page.locator(store).isVisible()).toBe(true);
-    }
-    const box = async (pit: number) => {
-      const found = await page.locator(`#board .pit[data-pit="${pit}"]`).boundingBox();
-      if (found === null) throw new Error(`pit ${pit} has no box`);
-      return found;
-    };
-    const [p0, p5, p6, p11] = [await box(0), await box(5), await box(6), await box(11)];
-    expect(p11.y).toBeLessThan(p0.y); // North's row on top
-    expect(p11.x).toBeLessThan(p6.x); // North's pits run right to left
-    expect(p0.x).toBeLessThan(p5.x);
-    expect(Math.abs(p11.x - p0.x)).toBeLessThan(5); // pit 11 faces pit 0
     expect(await page.locator('#board .pit[data-pit="3"] .count').textContent()).toBe('4');
-
     const png = await page.screenshot({ fullPage: true });
     const boardPng = await board.screenshot();
     writeFileSync(join(dir, 'page.png'), png);
@@ -245,7 +405,7 @@ describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium',
     await page.close();
   });
 
-  it('offers minimax only, and says so, when no policy is served', async () => {
+  it('offers search agents only, and says so, when no policy is served', async () => {
     const bare = createWebServer({ root: join(dir, 'dist'), policyJson: null });
     const bareUrl = await listen(bare, 0, '127.0.0.1');
     const page = await browser.newPage();
@@ -254,8 +414,9 @@ describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium',
       await page.waitForSelector('#app[data-busy="false"]');
       expect(await page.locator('#app').getAttribute('data-policy')).toBe('none');
       expect(await page.locator('#opponent option[value="policy"]').isDisabled()).toBe(true);
-      expect(await page.locator('#opponent').inputValue()).toBe('minimax:4');
-      expect(await page.locator('#policy-info').textContent()).toContain('minimax only');
+      expect(await page.locator('#strength').inputValue()).toBe('minimax:4');
+      expect(await page.locator('#policy-info').textContent()).toContain('search agents only');
+      expect(await page.locator('#evaluation').isVisible()).toBe(false);
       expect((await pageState(page)).enabled).toEqual([0, 1, 2, 3, 4, 5]);
     } finally {
       await page.close();

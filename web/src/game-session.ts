@@ -79,10 +79,24 @@ export class GameSession {
   }
 
   /** Lets the computer choose and play its move. */
-  playComputer(): MoveRecord {
+  async playComputer(): Promise<MoveRecord> {
     if (!this.computerToMove) throw new Error('it is not the computer’s turn');
-    const choice = this.computer.choose(this.#position);
+    const position = this.#position;
+    const choice = await this.computer.choose(position);
+    if (this.#position !== position) throw new Error('the game changed while the computer thought');
     return this.#play(choice.action, 'computer', choice);
+  }
+
+  /**
+   * Takes back the person's last move and every computer reply after it, so
+   * it is the person's turn again; false when the person has not moved yet.
+   */
+  undo(): boolean {
+    const last = this.moves.findLastIndex((move) => move.by === 'human');
+    if (last < 0) return false;
+    this.moves.length = last;
+    this.#position = this.moves.at(-1)?.position ?? initialPosition();
+    return true;
   }
 
   #play(action: number, by: MoveRecord['by'], choice: Choice | undefined): MoveRecord {
@@ -109,22 +123,33 @@ export class GameSession {
   }
 }
 
-/** One line of the move log, e.g. "North (policy): pit 8, 2 laps, captured 3 from pit 2". */
+/**
+ * The page's one name for a pit: the row's owner and the action that lifts it,
+ * S0..S5 for South's pits 0..5 and N0..N5 for North's pits 6..11, so "N2" is
+ * North's action 2 (engine pit 8), the number `ayoayo play` asks for.
+ */
+export function pitLabel(pit: number): string {
+  return `${pit < 6 ? 'S' : 'N'}${pit % 6}`;
+}
+
+/** One line of the move log, e.g. "North (policy): action 2 (N2), 2 laps, captured 3 from S2". */
 export function describeMove(move: MoveRecord, computerName: string): string {
   const who = `${PLAYER_NAMES[move.player]} (${move.by === 'human' ? 'you' : computerName})`;
   const laps = `${move.laps.length} lap${move.laps.length === 1 ? '' : 's'}`;
   const capture =
-    move.captured > 0 ? `, captured ${move.captured} from pit ${move.capturedFrom}` : '';
+    move.captured > 0 && move.capturedFrom !== null
+      ? `, captured ${move.captured} from ${pitLabel(move.capturedFrom)}`
+      : '';
   const why =
     move.choice?.probabilities !== undefined
       ? ` [p=${(move.choice.probabilities[move.action] ?? 0).toFixed(2)}, value ${formatSigned(move.choice.value ?? 0)}]`
       : '';
-  return `${who}: pit ${move.pit}, ${laps}${capture}${why}`;
+  return `${who}: action ${move.action} (${pitLabel(move.pit)}), ${laps}${capture}${why}`;
 }
 
-/** One line of the relay view, e.g. "Lap 2: 5 seeds from pit 4, last one in pit 9". */
+/** One line of the relay view, e.g. "Lap 2: 5 seeds from S4, last one in N3". */
 export function describeLap(lap: Lap, index: number): string {
-  return `Lap ${index + 1}: ${lap.seeds} seed${lap.seeds === 1 ? '' : 's'} from pit ${lap.from}, last one in pit ${lap.end}`;
+  return `Lap ${index + 1}: ${lap.seeds} seed${lap.seeds === 1 ? '' : 's'} from ${pitLabel(lap.from)}, last one in ${pitLabel(lap.end)}`;
 }
 
 export function formatSigned(x: number): string {

@@ -1,21 +1,25 @@
 /**
- * The page: renders the board (North's row on top, right to left; South's row
- * at the bottom, left to right, so sowing runs anticlockwise), lets the person
- * click a legal pit, animates each move lap by lap and lets the computer reply.
- * DOM code lives in this .mts file, type-checked with the DOM library by
- * web/tsconfig.json; the game itself (game-session.ts, players.ts) has no DOM.
+ * The page: renders the board with the person's row at the bottom (left to
+ * right, the other row on top right to left, so sowing runs anticlockwise for
+ * either side), lets the person lift a legal pit by touch, mouse or keyboard,
+ * animates each move lap by lap and lets the computer reply. DOM code lives in
+ * this .mts file, type-checked with the DOM library by web/tsconfig.json; the
+ * game itself (game-session.ts, players.ts, opponents.ts) has no DOM.
  */
-import { DEFAULT_RULES, type Player, type Rules } from '../../env/index.ts';
+import { DEFAULT_RULES, type Player, type Position, type Rules } from '../../env/index.ts';
 import { type BrowserPolicy, decodeBrowserPolicy } from '../../models/export/browser-policy.ts';
 import {
   describeLap,
   describeMove,
   describeResult,
+  formatSigned,
   GameSession,
   type MoveRecord,
   PLAYER_NAMES,
+  pitLabel,
 } from './game-session.ts';
-import { type ComputerPlayer, MinimaxPlayer, PolicyPlayer } from './players.ts';
+import { createComputer, OPPONENTS, opponentOf } from './opponents.ts';
+import { PolicyPlayer } from './players.ts';
 
 /** Laps listed in the relay view (relays of over a thousand laps exist). */
 const MAX_LAPS_LISTED = 200;
@@ -36,10 +40,13 @@ const resultLine = element<HTMLParagraphElement>('result');
 const lapList = element<HTMLOListElement>('laps');
 const moveList = element<HTMLOListElement>('moves');
 const opponentSelect = element<HTMLSelectElement>('opponent');
+const strengthSelect = element<HTMLSelectElement>('strength');
 const sideSelect = element<HTMLSelectElement>('side');
 const newGameButton = element<HTMLButtonElement>('new-game');
+const undoButton = element<HTMLButtonElement>('undo');
 const policyInfo = element<HTMLParagraphElement>('policy-info');
 const rulesInfo = element<HTMLElement>('rules-info');
+const evaluation = element<HTMLElement>('evaluation');
 
 const params = new URLSearchParams(location.search);
 /** Milliseconds per lap of the relay animation; `?speed=0` shows moves at once. */
@@ -50,7 +57,9 @@ const storeCounts: HTMLElement[] = [];
 
 let policy: BrowserPolicy | null = null;
 let session: GameSession | null = null;
-/** Bumped by every new game, so a running animation of the old one stops. */
+/** The network's value head, when the opponent is the policy. */
+let evaluator: PolicyPlayer | null = null;
+/** Bumped by every new game and undo, so a running animation or search of the old one stops. */
 let generation = 0;
 let busy = false;
 
@@ -58,14 +67,17 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function buildBoard(): void {
+/** The board from `human`'s side: their row at the bottom, their store on the right. */
+function buildBoard(human: Player): void {
+  const top = (1 - human) as Player;
   const store = (player: Player) => {
     const box = document.createElement('div');
     box.className = 'store';
     box.id = `store-${player}`;
+    box.dataset.player = String(player);
     const name = document.createElement('span');
     name.className = 'name';
-    name.textContent = `${PLAYER_NAMES[player]} store`;
+    name.textContent = `${PLAYER_NAMES[player]} store${player === human ? ' (you)' : ''}`;
     const count = document.createElement('span');
     count.className = 'count';
     count.textContent = '0';
@@ -73,20 +85,27 @@ function buildBoard(): void {
     storeCounts[player] = count;
     return box;
   };
-  const row = (pits: number[], side: string) => {
+  const row = (player: Player, leftToRight: boolean) => {
     const div = document.createElement('div');
-    div.className = `row ${side}`;
-    for (const pit of pits) {
+    div.className = `row ${player === human ? 'own' : 'other'}`;
+    div.dataset.player = String(player);
+    const actions = [0, 1, 2, 3, 4, 5];
+    for (const action of leftToRight ? actions : actions.reverse()) {
+      const pit = 6 * player + action;
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'pit';
       button.dataset.pit = String(pit);
+      button.dataset.action = String(action);
       button.disabled = true;
-      button.setAttribute('aria-label', `pit ${pit}`);
+      button.setAttribute(
+        'aria-label',
+        `${pitLabel(pit)}: ${PLAYER_NAMES[player]}'s action ${action} (engine pit ${pit})`,
+      );
       button.innerHTML = '<span class="dots"></span><span class="count">4</span>';
       const number = document.createElement('span');
       number.className = 'number';
-      number.textContent = String(pit);
+      number.textContent = pitLabel(pit);
       button.append(number);
       button.addEventListener('click', () => void onPitClick(pit));
       pitButtons[pit] = button;
@@ -96,8 +115,9 @@ function buildBoard(): void {
   };
   const rows = document.createElement('div');
   rows.className = 'rows';
-  rows.append(row([11, 10, 9, 8, 7, 6], 'north'), row([0, 1, 2, 3, 4, 5], 'south'));
-  board.replaceChildren(store(1), rows, store(0));
+  rows.append(row(top, false), row(human, true));
+  board.replaceChildren(store(top), rows, store(human));
+  board.dataset.bottom = String(human);
 }
 
 function showPits(pits: readonly number[], stores: readonly number[]): void {
@@ -118,11 +138,33 @@ function showPits(pits: readonly number[], stores: readonly number[]): void {
   });
 }
 
-function highlight(classes: Record<string, number | null>): void {
-  for (const button of pitButtons) button.classList.remove('lifted', 'last', 'captured');
-  for (const [name, pit] of Object.entries(classes)) {
-    if (pit !== null) pitButtons[pit]?.classList.add(name);
+const MARKS = ['lifted', 'last', 'played', 'captured'] as const;
+
+/** Marks pits (`lifted`, `last` during the relay; `played`, `captured` after it), with an optional tag text. */
+function highlight(marks: Partial<Record<(typeof MARKS)[number], [number, string?] | null>>): void {
+  for (const button of pitButtons) {
+    button.classList.remove(...MARKS);
+    delete button.dataset.tag;
   }
+  for (const [name, mark] of Object.entries(marks)) {
+    if (!mark) continue;
+    const button = pitButtons[mark[0]];
+    button?.classList.add(name);
+    if (button && mark[1] !== undefined) button.dataset.tag = mark[1];
+  }
+}
+
+/** The marks of a finished move: which pit was played, and where it captured from. */
+function markMove(move: MoveRecord | undefined): void {
+  if (!move) {
+    highlight({});
+    return;
+  }
+  const captured = move.capturedFrom;
+  highlight({
+    played: [move.pit, move.by === 'human' ? 'your move' : 'last move'],
+    captured: captured !== null && move.captured > 0 ? [captured, `−${move.captured}`] : null,
+  });
 }
 
 /** Enables exactly the pits the person may lift now. */
@@ -131,14 +173,16 @@ function updateControls(): void {
   const legal = game?.humanToMove && !busy ? game.legal : [];
   const offset = game ? game.human * 6 : 0;
   pitButtons.forEach((button, pit) => {
-    const isLegal = legal.includes(pit - offset) && pit >= offset && pit < offset + 6;
+    const isLegal = pit >= offset && pit < offset + 6 && legal.includes(pit - offset);
     button.disabled = !isLegal;
     button.classList.toggle('legal', isLegal);
   });
   app.dataset.busy = String(busy);
+  undoButton.disabled = !game?.moves.some((move) => move.by === 'human');
   if (game) {
     board.dataset.position = game.moves.at(-1)?.after ?? '4,4,4,4,4,4/4,4,4,4,4,4/0-0/0';
     board.dataset.toMove = String(game.position.toMove);
+    board.dataset.turn = game.result ? 'over' : game.humanToMove && !busy ? 'human' : 'computer';
   }
 }
 
@@ -148,6 +192,37 @@ function setStatus(text: string): void {
 
 function computerName(): string {
   return session?.computer.name ?? '';
+}
+
+/** The value head's verdict from the person's side, or the actual result once the game is over. */
+async function showEvaluation(position: Position, game: number): Promise<void> {
+  const current = session;
+  if (evaluator === null || current === null) {
+    evaluation.hidden = true;
+    return;
+  }
+  let forHuman: number;
+  const result = current.result;
+  if (result) {
+    forHuman = result.winner === null ? 0 : result.winner === current.human ? 1 : -1;
+  } else {
+    const { value = 0 } = await evaluator.choose(position);
+    if (game !== generation) return;
+    forHuman = position.toMove === current.human ? value : -value;
+  }
+  const clamped = Math.max(-1, Math.min(1, forHuman));
+  evaluation.hidden = false;
+  evaluation.dataset.value = String(forHuman);
+  evaluation.classList.toggle('behind', clamped < 0);
+  const fill = evaluation.querySelector<HTMLElement>('.fill');
+  if (fill) {
+    fill.style.left = `${50 + Math.min(0, clamped) * 50}%`;
+    fill.style.width = `${Math.abs(clamped) * 50}%`;
+  }
+  const reading = evaluation.querySelector('.reading');
+  if (reading) {
+    reading.textContent = result ? `${formatSigned(forHuman)} (final)` : formatSigned(forHuman);
+  }
 }
 
 function logMove(move: MoveRecord): void {
@@ -163,10 +238,16 @@ function logMove(move: MoveRecord): void {
     after: move.after,
   });
   moveList.append(item);
-  item.scrollIntoView({ block: 'nearest' });
+  // Scroll the log only: scrolling the item into view would move the whole page on a phone.
+  moveList.scrollTop = moveList.scrollHeight;
 }
 
-function listLaps(move: MoveRecord): HTMLLIElement[] {
+function listLaps(move: MoveRecord | undefined): HTMLLIElement[] {
+  if (!move) {
+    lapList.replaceChildren();
+    delete lapList.dataset.move;
+    return [];
+  }
   const shown = move.laps.slice(0, MAX_LAPS_LISTED);
   const items = shown.map((lap, i) => {
     const item = document.createElement('li');
@@ -182,15 +263,15 @@ function listLaps(move: MoveRecord): HTMLLIElement[] {
   const end = document.createElement('li');
   end.className = 'end';
   end.textContent =
-    move.captured > 0
-      ? `Captured ${move.captured} seed${move.captured === 1 ? '' : 's'} from pit ${move.capturedFrom}`
+    move.captured > 0 && move.capturedFrom !== null
+      ? `Captured ${move.captured} seed${move.captured === 1 ? '' : 's'} from ${pitLabel(move.capturedFrom)}`
       : 'No capture';
   lapList.replaceChildren(...items, ...extra, end);
   lapList.dataset.move = String(move.ply);
   return items;
 }
 
-/** Shows a move lap by lap, then its capture; false if a new game started meanwhile. */
+/** Shows a move lap by lap, then its capture; false if a new game or an undo came meanwhile. */
 async function animate(move: MoveRecord, game: number): Promise<boolean> {
   logMove(move);
   const items = listLaps(move);
@@ -199,26 +280,30 @@ async function animate(move: MoveRecord, game: number): Promise<boolean> {
   const who = `${PLAYER_NAMES[move.player]} (${move.by === 'human' ? 'you' : computerName()})`;
   if (delay > 0) {
     for (const [i, lap] of move.laps.entries()) {
-      setStatus(`${who} sows pit ${move.pit}: lap ${i + 1} of ${move.laps.length}`);
+      setStatus(
+        `${who} plays action ${move.action} (${pitLabel(move.pit)}): lap ${i + 1} of ${move.laps.length}`,
+      );
       showPits(lap.pitsAfter, before);
-      highlight({ lifted: lap.from, last: lap.end });
+      highlight({ lifted: [lap.from], last: [lap.end] });
       items[i - 1]?.classList.remove('current');
       items[i]?.classList.add('current');
       await sleep(delay);
       if (game !== generation) return false;
     }
   }
-  const last = move.laps.at(-1);
   showPits(move.position.pits, move.position.stores);
-  highlight({ last: last?.end ?? null, captured: move.capturedFrom });
-  return true;
+  markMove(move);
+  await showEvaluation(move.position, game);
+  return game === generation;
 }
 
 function showResult(): void {
   const game = session;
   const result = game?.result;
+  for (const player of [0, 1]) element(`store-${player}`).classList.remove('winner');
   if (!game || !result) {
     resultLine.hidden = true;
+    delete resultLine.dataset.scores;
     return;
   }
   resultLine.hidden = false;
@@ -228,6 +313,12 @@ function showResult(): void {
   showPits(game.position.pits, game.position.stores);
   if (result.winner !== null) element(`store-${result.winner}`).classList.add('winner');
   setStatus(`Game over after ${game.moves.length} moves.`);
+}
+
+function promptHuman(game: GameSession): void {
+  setStatus(
+    `Your turn: you are ${PLAYER_NAMES[game.human]} (bottom row). Tap a glowing pit or press its number.`,
+  );
 }
 
 /** Plays the computer's moves until it is the person's turn or the game is over. */
@@ -241,15 +332,20 @@ async function runComputer(game: number): Promise<void> {
     // Let the status paint before a search that may take a moment.
     await sleep(lapDelay > 0 ? 120 : 0);
     if (game !== generation) return;
-    const move = current.playComputer();
+    let move: MoveRecord;
+    try {
+      move = await current.playComputer();
+    } catch (error) {
+      // An undo or a new game while an asynchronous agent thought: that answer is stale.
+      if (game !== generation) return;
+      throw error;
+    }
+    if (game !== generation) return;
     if (!(await animate(move, game))) return;
   }
   busy = false;
   if (current.result) showResult();
-  else
-    setStatus(
-      `Your turn: you are ${PLAYER_NAMES[current.human]} (${current.human === 0 ? 'bottom' : 'top'} row). Click a highlighted pit.`,
-    );
+  else promptHuman(current);
   updateControls();
 }
 
@@ -266,13 +362,40 @@ async function onPitClick(pit: number): Promise<void> {
   await runComputer(game);
 }
 
-function makeComputer(choice: string, rules: Rules, seed: number): ComputerPlayer {
-  if (choice === 'policy') {
-    if (policy === null) throw new Error('no policy is loaded');
-    return new PolicyPlayer(policy, rules);
+/** Keys 0..5 play that action; arrows move between the playable pits (Enter or Space lifts). */
+function onKey(event: KeyboardEvent): void {
+  const target = event.target as HTMLElement | null;
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (target?.closest('select, input, textarea')) return;
+  const current = session;
+  if (!current) return;
+  if (/^[0-5]$/.test(event.key)) {
+    event.preventDefault();
+    void onPitClick(current.human * 6 + Number(event.key));
+    return;
   }
-  const depth = Number(choice.split(':')[1]);
-  return new MinimaxPlayer(depth, rules, seed);
+  if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+  const playable = [...board.querySelectorAll<HTMLButtonElement>('.row.own .pit:enabled')];
+  if (playable.length === 0) return;
+  event.preventDefault();
+  const at = playable.indexOf(document.activeElement as HTMLButtonElement);
+  const step = event.key === 'ArrowRight' ? 1 : -1;
+  const next =
+    at < 0 ? (step > 0 ? 0 : playable.length - 1) : (at + step + playable.length) % playable.length;
+  playable[next]?.focus();
+}
+
+function showStrengths(): void {
+  const choice = opponentOf(opponentSelect.value);
+  strengthSelect.replaceChildren(
+    ...choice.strengths.map((strength) => new Option(strength.label, strength.spec)),
+  );
+  strengthSelect.value = choice.strengths[choice.defaultStrength]?.spec ?? '';
+  strengthSelect.disabled = choice.strengths.length < 2;
+}
+
+function describeRules(rules: Rules): string {
+  return `Rules: the capturing seed ${rules.captureSeedStays ? 'stays in its pit' : 'is captured too'}; seeds left at the end go to the ${rules.leftoverTo === 'owner' ? 'owner of each row' : 'player who made the last move'}. A store of 25 wins.`;
 }
 
 function newGame(): void {
@@ -280,18 +403,36 @@ function newGame(): void {
   busy = false;
   const rules = policy?.rules ?? DEFAULT_RULES;
   const human = (sideSelect.value === '1' ? 1 : 0) as Player;
-  session = new GameSession(human, makeComputer(opponentSelect.value, rules, generation), rules);
+  const spec = strengthSelect.value;
+  session = new GameSession(human, createComputer(spec, rules, generation, policy), rules);
+  evaluator = spec === 'policy' && policy !== null ? new PolicyPlayer(policy, rules) : null;
+  buildBoard(human);
   moveList.replaceChildren();
-  lapList.replaceChildren();
-  resultLine.hidden = true;
-  delete resultLine.dataset.scores;
-  for (const player of [0, 1]) element(`store-${player}`).classList.remove('winner');
+  listLaps(undefined);
+  showResult();
   showPits(session.position.pits, session.position.stores);
   highlight({});
   app.dataset.human = String(human);
   app.dataset.opponent = session.computer.name;
-  rulesInfo.textContent = `Rules: the capturing seed ${rules.captureSeedStays ? 'stays in its pit' : 'is captured too'}; seeds left at the end go to the ${rules.leftoverTo === 'owner' ? 'owner of each row' : 'player who made the last move'}. A store of 25 wins.`;
-  void runComputer(generation);
+  rulesInfo.textContent = describeRules(rules);
+  const game = generation;
+  void showEvaluation(session.position, game).then(() => runComputer(game));
+}
+
+function undo(): void {
+  const current = session;
+  if (!current?.undo()) return;
+  generation++;
+  busy = false;
+  while (moveList.children.length > current.moves.length) moveList.lastElementChild?.remove();
+  const last = current.moves.at(-1);
+  listLaps(last);
+  showResult();
+  showPits(current.position.pits, current.position.stores);
+  markMove(last);
+  promptHuman(current);
+  updateControls();
+  void showEvaluation(current.position, generation);
 }
 
 async function loadPolicy(): Promise<void> {
@@ -300,7 +441,7 @@ async function loadPolicy(): Promise<void> {
     if (response.status === 404) {
       app.dataset.policy = 'none';
       policyInfo.textContent =
-        'No policy is served (start the page with `ayoayo web --policy PATH`): minimax only.';
+        'No policy is served (start the page with `ayoayo web --policy PATH`): search agents only.';
     } else if (!response.ok) {
       throw new Error(`HTTP ${response.status}`);
     } else {
@@ -312,16 +453,23 @@ async function loadPolicy(): Promise<void> {
     }
   } catch (error) {
     app.dataset.policy = 'error';
-    policyInfo.textContent = `The policy could not be loaded (${(error as Error).message}): minimax only.`;
+    policyInfo.textContent = `The policy could not be loaded (${(error as Error).message}): search agents only.`;
   }
-  const policyOption = opponentSelect.querySelector<HTMLOptionElement>('option[value="policy"]');
-  if (policy === null && policyOption) {
-    policyOption.disabled = true;
-    opponentSelect.value = 'minimax:4';
-  }
+  opponentSelect.replaceChildren(
+    ...OPPONENTS.map((choice) => {
+      const option = new Option(choice.label, choice.kind);
+      option.disabled = choice.kind === 'policy' && policy === null;
+      return option;
+    }),
+  );
+  opponentSelect.value = policy === null ? 'minimax' : 'policy';
+  showStrengths();
 }
 
-buildBoard();
+opponentSelect.addEventListener('change', showStrengths);
 newGameButton.addEventListener('click', newGame);
+undoButton.addEventListener('click', undo);
+document.addEventListener('keydown', onKey);
+buildBoard(0);
 await loadPolicy();
 newGame();

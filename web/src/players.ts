@@ -1,9 +1,9 @@
 /**
- * The page's computer opponents, both running in the browser: the exported
+ * The page's computer opponents, all running in the browser: the exported
  * policy (plain Float32Array runner, observation computed by the project's own
- * engine) and alpha-beta minimax.
+ * engine) and any of the project's agents that needs no process or file.
  */
-import { MinimaxAgent } from '../../agents/minimax.ts';
+import type { Agent } from '../../agents/agent.ts';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { legalActions, type Position, Random, type Rules } from '../../env/index.ts';
 import type { BrowserPolicy } from '../../models/export/browser-policy.ts';
@@ -19,7 +19,7 @@ export interface Choice {
 
 export interface ComputerPlayer {
   readonly name: string;
-  choose(position: Position): Choice;
+  choose(position: Position): Choice | Promise<Choice>;
 }
 
 /** The exported policy: the most probable legal action, as `ayoayo serve` and PolicyAgent play. */
@@ -51,25 +51,23 @@ export class PolicyPlayer implements ComputerPlayer {
   }
 }
 
-/** Alpha-beta search to a fixed depth (agents/minimax.ts), ties broken by a seeded generator. */
-export class MinimaxPlayer implements ComputerPlayer {
+/** One of the project's agents (random, greedy, minimax, mcts), with a seeded generator for its ties and playouts. */
+export class AgentPlayer implements ComputerPlayer {
   readonly name: string;
-  readonly #agent: MinimaxAgent;
   readonly #rng: Random;
 
   constructor(
-    depth: number,
+    readonly agent: Agent,
     readonly rules: Rules,
     seed: number,
   ) {
-    this.name = `minimax:${depth}`;
-    this.#agent = new MinimaxAgent({ rules, depth, ttBits: 16 });
+    this.name = agent.name;
     this.#rng = Random.fromSeed(seed);
   }
 
-  choose(position: Position): Choice {
+  async choose(position: Position): Promise<Choice> {
     const legal = legalActions(position, this.rules);
-    const action = this.#agent.act(position, { legal, rng: this.#rng, rules: this.rules });
+    const action = await this.agent.act(position, { legal, rng: this.#rng, rules: this.rules });
     return { action };
   }
 }

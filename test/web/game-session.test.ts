@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RULES, formatPosition, legalActions } from '../../env/index.ts';
+import { describeMove, GameSession, pitLabel } from '../../web/src/game-session.ts';
+import { createComputer, OPPONENTS } from '../../web/src/opponents.ts';
+
+describe('the page’s game session (no DOM)', () => {
+  it('undo takes back the person’s last move and the replies after it, never the computer’s opening', async () => {
+    const session = new GameSession(
+      1,
+      createComputer('greedy', DEFAULT_RULES, 1, null),
+      DEFAULT_RULES,
+    );
+    await session.playComputer();
+    expect(session.undo()).toBe(false); // the person has not moved yet
+    expect(session.moves).toHaveLength(1);
+    const afterOpening = formatPosition(session.position);
+    session.playHuman(legalActions(session.position)[0] as number);
+    await session.playComputer();
+    expect(session.moves.map((m) => m.by)).toEqual(['computer', 'human', 'computer']);
+    expect(session.undo()).toBe(true);
+    expect(session.moves).toHaveLength(1);
+    expect(formatPosition(session.position)).toBe(afterOpening);
+    expect(session.humanToMove).toBe(true);
+  });
+
+  it('names pits by row and action, as the CLI numbers actions', async () => {
+    expect([0, 5, 6, 8, 11].map(pitLabel)).toEqual(['S0', 'S5', 'N0', 'N2', 'N5']);
+    const session = new GameSession(
+      0,
+      createComputer('random', DEFAULT_RULES, 2, null),
+      DEFAULT_RULES,
+    );
+    const move = session.playHuman(3);
+    expect(describeMove(move, 'random')).toMatch(/^South \(you\): action 3 \(S3\), \d+ laps?/);
+    const reply = await session.playComputer();
+    expect(describeMove(reply, 'random')).toContain(`action ${reply.action} (N${reply.action})`);
+  });
+
+  it('builds every offered opponent and refuses any other with a clear message', () => {
+    for (const choice of OPPONENTS.filter((c) => c.kind !== 'policy')) {
+      for (const { spec } of choice.strengths) {
+        expect(createComputer(spec, DEFAULT_RULES, 3, null).name).toBe(spec);
+      }
+    }
+    expect(() => createComputer('policy', DEFAULT_RULES, 3, null)).toThrow('no policy is loaded');
+    expect(() => createComputer('minimax:3', DEFAULT_RULES, 3, null)).toThrow(
+      "the page does not offer the opponent 'minimax:3'",
+    );
+    expect(() => createComputer('ext:engine', DEFAULT_RULES, 3, null)).toThrow(
+      "unknown opponent 'ext'; the page offers policy, minimax, mcts, greedy, random",
+    );
+  });
+});

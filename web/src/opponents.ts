@@ -1,0 +1,116 @@
+/**
+ * The opponents the page offers: every agent kind that runs in a browser, each
+ * with its strength settings (the search budget). The values are agent specs
+ * as the CLI writes them (`minimax:4`, `mcts:1000`), built here from a fixed
+ * list because agents/spec.ts also reaches external engines (Node only).
+ */
+import { GreedyAgent } from '../../agents/greedy.ts';
+import { MctsAgent } from '../../agents/mcts.ts';
+import { MinimaxAgent } from '../../agents/minimax.ts';
+import { RandomAgent } from '../../agents/random.ts';
+import type { Rules } from '../../env/index.ts';
+import type { BrowserPolicy } from '../../models/export/browser-policy.ts';
+import { AgentPlayer, type ComputerPlayer, PolicyPlayer } from './players.ts';
+
+export type OpponentKind = 'policy' | 'random' | 'greedy' | 'minimax' | 'mcts';
+
+export interface Strength {
+  /** The agent spec, e.g. `minimax:4`. */
+  readonly spec: string;
+  readonly label: string;
+}
+
+export interface OpponentChoice {
+  readonly kind: OpponentKind;
+  readonly label: string;
+  /** The strengths, weakest first; one entry for agents without a budget. */
+  readonly strengths: readonly Strength[];
+  /** Index into `strengths` chosen when the kind is picked. */
+  readonly defaultStrength: number;
+}
+
+export const OPPONENTS: readonly OpponentChoice[] = [
+  {
+    kind: 'policy',
+    label: 'Policy (network)',
+    strengths: [{ spec: 'policy', label: 'top move, no search' }],
+    defaultStrength: 0,
+  },
+  {
+    kind: 'minimax',
+    label: 'Minimax (alpha-beta)',
+    strengths: [2, 4, 6, 8, 10, 12].map((depth) => ({
+      spec: `minimax:${depth}`,
+      label: `depth ${depth} (${depth} plies)`,
+    })),
+    defaultStrength: 1,
+  },
+  {
+    kind: 'mcts',
+    label: 'MCTS (playouts)',
+    strengths: [250, 1000, 4000, 16000].map((iterations) => ({
+      spec: `mcts:${iterations}`,
+      label: `${iterations.toLocaleString('en')} playouts a move`,
+    })),
+    defaultStrength: 1,
+  },
+  {
+    kind: 'greedy',
+    label: 'Greedy (1 move)',
+    strengths: [{ spec: 'greedy', label: 'biggest capture now' }],
+    defaultStrength: 0,
+  },
+  {
+    kind: 'random',
+    label: 'Random',
+    strengths: [{ spec: 'random', label: 'any legal move' }],
+    defaultStrength: 0,
+  },
+];
+
+/** The catalogue entry of a kind; throws for a kind the page does not offer. */
+export function opponentOf(kind: string): OpponentChoice {
+  const found = OPPONENTS.find((choice) => choice.kind === kind);
+  if (found === undefined) {
+    throw new Error(
+      `unknown opponent '${kind}'; the page offers ${OPPONENTS.map((c) => c.kind).join(', ')}`,
+    );
+  }
+  return found;
+}
+
+/**
+ * The computer player for one of the catalogue's specs. `policy` needs the
+ * loaded network; `seed` drives the agent's ties and playouts.
+ */
+export function createComputer(
+  spec: string,
+  rules: Rules,
+  seed: number,
+  policy: BrowserPolicy | null,
+): ComputerPlayer {
+  const [kind = '', budget = ''] = spec.split(':');
+  const known = opponentOf(kind).strengths.some((strength) => strength.spec === spec);
+  if (!known) throw new Error(`the page does not offer the opponent '${spec}'`);
+  switch (kind as OpponentKind) {
+    case 'policy':
+      if (policy === null) throw new Error('no policy is loaded');
+      return new PolicyPlayer(policy, rules);
+    case 'minimax':
+      return new AgentPlayer(
+        new MinimaxAgent({ rules, depth: Number(budget), ttBits: 16, name: spec }),
+        rules,
+        seed,
+      );
+    case 'mcts':
+      return new AgentPlayer(
+        new MctsAgent({ rules, iterations: Number(budget), name: spec }),
+        rules,
+        seed,
+      );
+    case 'greedy':
+      return new AgentPlayer(new GreedyAgent(spec), rules, seed);
+    case 'random':
+      return new AgentPlayer(new RandomAgent(spec), rules, seed);
+  }
+}
