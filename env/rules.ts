@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
-/** The two details on which written sources of Ayoayo differ (see RULES.md). */
+/** The two details on which written sources of Ayoayo differ (see docs/rules.md). */
 export interface Rules {
   /** true: the capturing seed stays in its pit; false (Russ): it is captured too. */
   readonly captureSeedStays: boolean;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { observationConfigSchema, observationSize } from '../env/gym/observation.ts';
 import { rulesSchema } from '../env/rules.ts';
 import { decodeFloats, encodeFloats } from './base64-floats.ts';

@@ -5,7 +5,7 @@
  * client in another language must be able to recompute them from it, because
  * trained policies are exported together with these features.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { core, type Rules, type RulesInput, resolveRules } from '../index.ts';
 import { finalDifference, hasLegalMove } from './fast.ts';
 

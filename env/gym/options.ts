@@ -1,5 +1,5 @@
 /** The environments' options: one zod schema, resolved once into plain values. */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   core,
   type Position,
@@ -47,7 +47,7 @@ const optionFields = {
     .partial()
     .strict()
     .optional()
-    .describe('rule options (RULES.md), e.g. {captureSeedStays: true}; defaults: Russ'),
+    .describe('rule options (docs/rules.md), e.g. {captureSeedStays: true}; defaults: Russ'),
   observation: observationConfigSchema
     .optional()
     .describe('observation encoding; default {encoding: "counts", lookahead: false}'),
