@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { writeFileAtomic } from '../eval/atomic-write.ts';
 import { decodeFloats, encodeFloats } from '../models/base64-floats.ts';
-import { writeFileAtomic } from './atomic-write.ts';
 import { trainConfigSchema } from './config.ts';
 
 export const CHECKPOINT_KIND = 'ayoayo-checkpoint';
