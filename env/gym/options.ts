@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import {
   core,
+  formatZodIssues,
   type Position,
   type PositionInput,
   parsePosition,
@@ -104,13 +105,6 @@ export class EnvOptionsError extends Error {
   override name = 'EnvOptionsError';
 }
 
-/** Formats zod issues as `field: message; field: message`. */
-export function describeIssues(error: z.ZodError, root: string): string {
-  return error.issues
-    .map((i) => `${i.path.length > 0 ? i.path.join('.') : root}: ${i.message}`)
-    .join('; ');
-}
-
 /** Parses `schema` or throws EnvOptionsError with every problem named. */
 export function parseOptions<S extends z.ZodType>(
   schema: S,
@@ -119,7 +113,7 @@ export function parseOptions<S extends z.ZodType>(
 ): z.output<S> {
   const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) {
-    throw new EnvOptionsError(`invalid ${what}: ${describeIssues(parsed.error, 'options')}`);
+    throw new EnvOptionsError(`invalid ${what}: ${formatZodIssues(parsed.error, 'options')}`);
   }
   return parsed.data;
 }
