@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import {
-  formatZodIssues,
+  describeIssues,
   legalActions,
   position as makePosition,
   Random,
@@ -56,7 +56,7 @@ async function answer(agent: Agent, line: string, defaults: Rules, rng: Random):
   }
   const parsed = engineRequestSchema.safeParse(json);
   if (!parsed.success) {
-    throw new Error(`invalid request: ${formatZodIssues(parsed.error, undefined, 1)}`);
+    throw new Error(`invalid request: ${describeIssues(parsed.error, undefined, 1)}`);
   }
   const request = parsed.data;
   const rules = resolveRules({ ...defaults, ...request.rules });

@@ -39,4 +39,4 @@ export {
   resolveRules,
   rulesSchema,
 } from './rules.ts';
-export { formatZodIssues, type IssueList } from './zod-issues.ts';
+export { describeIssues, type IssueList } from './zod-issues.ts';

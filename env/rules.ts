@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { formatZodIssues } from './zod-issues.ts';
+import { describeIssues } from './zod-issues.ts';
 
 /** The two details on which written sources of Ayoayo differ (see docs/rules.md). */
 export interface Rules {
@@ -45,7 +45,7 @@ export function resolveRules(input?: RulesInput | null): Rules {
   if (hit) return hit;
   const parsed = partialRulesSchema.safeParse(input);
   if (!parsed.success) {
-    throw new RulesError(`invalid rules: ${formatZodIssues(parsed.error)}`);
+    throw new RulesError(`invalid rules: ${describeIssues(parsed.error)}`);
   }
   const rules: Rules = Object.freeze({ ...DEFAULT_RULES, ...stripUndefined(parsed.data) });
   resolved.set(input, rules);

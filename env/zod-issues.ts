@@ -11,7 +11,7 @@ export interface IssueList {
  * given (e.g. 'options'), else shown alone. Past `limit` issues, the rest are
  * counted rather than dropped silently.
  */
-export function formatZodIssues(
+export function describeIssues(
   error: IssueList,
   root?: string,
   limit = Number.POSITIVE_INFINITY,

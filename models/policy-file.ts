@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { observationConfigSchema, observationSize } from '../env/gym/observation.ts';
 import { rulesSchema } from '../env/rules.ts';
-import { formatZodIssues } from '../env/zod-issues.ts';
+import { describeIssues } from '../env/zod-issues.ts';
 import { decodeFloats, encodeFloats } from './base64-floats.ts';
 import type { Activation, DenseWeights, MlpWeights } from './mlp-runner.ts';
 
@@ -101,7 +101,7 @@ export function decodePolicyFile(
 ): { file: PolicyFile; weights: MlpWeights } {
   const parsed = policyFileSchema.safeParse(data);
   if (!parsed.success) {
-    const detail = formatZodIssues(parsed.error, '(root)', 3);
+    const detail = describeIssues(parsed.error, '(root)', 3);
     throw new Error(`${where} is not a valid ${POLICY_FORMAT} file: ${detail}`);
   }
   const file = parsed.data;

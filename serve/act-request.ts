@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  formatZodIssues,
+  describeIssues,
   outcome,
   type Position,
   PositionError,
@@ -56,7 +56,7 @@ export interface ParsedActRequest {
 }
 
 function issues(error: z.ZodError): string {
-  return formatZodIssues(error, 'body', 3);
+  return describeIssues(error, 'body', 3);
 }
 
 /**

@@ -6,7 +6,7 @@
  * trained policies are exported together with these features.
  */
 import * as z from 'zod';
-import { core, formatZodIssues, type Rules, type RulesInput, resolveRules } from '../index.ts';
+import { core, describeIssues, type Rules, type RulesInput, resolveRules } from '../index.ts';
 import { finalDifference, hasLegalMove } from './fast.ts';
 
 const { ACTIONS, OK, STATE_SIZE, STORE_0, TO_MOVE, MoveStats, hasWinningStore, playInPlace } = core;
@@ -49,7 +49,7 @@ export function resolveObservationConfig(input?: ObservationConfigInput | null):
   const parsed = observationConfigSchema.safeParse(input);
   if (!parsed.success) {
     throw new ObservationConfigError(
-      `invalid observation config: ${formatZodIssues(parsed.error, 'observation')}`,
+      `invalid observation config: ${describeIssues(parsed.error, 'observation')}`,
     );
   }
   return parsed.data;

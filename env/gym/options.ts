@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import {
   core,
-  formatZodIssues,
+  describeIssues,
   type Position,
   type PositionInput,
   parsePosition,
@@ -105,6 +105,10 @@ export class EnvOptionsError extends Error {
   override name = 'EnvOptionsError';
 }
 
+// The project's zod issue formatter lives with the engine (env/zod-issues.ts);
+// re-exported here, where it was first written, for the modules importing it from here.
+export { describeIssues } from '../zod-issues.ts';
+
 /** Parses `schema` or throws EnvOptionsError with every problem named. */
 export function parseOptions<S extends z.ZodType>(
   schema: S,
@@ -113,7 +117,7 @@ export function parseOptions<S extends z.ZodType>(
 ): z.output<S> {
   const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) {
-    throw new EnvOptionsError(`invalid ${what}: ${formatZodIssues(parsed.error, 'options')}`);
+    throw new EnvOptionsError(`invalid ${what}: ${describeIssues(parsed.error, 'options')}`);
   }
   return parsed.data;
 }
