@@ -19,9 +19,13 @@ export { RandomAgent } from './random.ts';
 export { type ServeOptions, serveAgent } from './serve.ts';
 export {
   AGENT_SPEC_FORMS,
+  type AgentKind,
   type AgentSpec,
   AgentSpecError,
+  agentKindModules,
   type CreateAgentOptions,
   createAgent,
+  type ExtensionKind,
   parseAgentSpec,
+  registerAgentKind,
 } from './spec.ts';

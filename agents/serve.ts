@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import {
+  describeIssues,
   legalActions,
   position as makePosition,
   Random,
@@ -55,9 +56,7 @@ async function answer(agent: Agent, line: string, defaults: Rules, rng: Random):
   }
   const parsed = engineRequestSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    throw new Error(`invalid request: ${where}${issue?.message ?? 'unknown problem'}`);
+    throw new Error(`invalid request: ${describeIssues(parsed.error, undefined, 1)}`);
   }
   const request = parsed.data;
   const rules = resolveRules({ ...defaults, ...request.rules });

@@ -89,6 +89,42 @@ export interface CreateAgentOptions {
   readonly startupMs?: number;
 }
 
+/** The kinds that agents/ parses but cannot make: a higher layer registers them. */
+export type ExtensionKind = 'policy';
+
+/** How a registered kind makes its agent from the parsed spec. */
+export interface AgentKind<K extends ExtensionKind = ExtensionKind> {
+  readonly create: (
+    spec: Extract<AgentSpec, { kind: K }>,
+    context: { readonly name: string; readonly rules: Rules; readonly options: CreateAgentOptions },
+  ) => Agent | Promise<Agent>;
+  /**
+   * URL of the module whose import registers this kind (its own
+   * `import.meta.url`). Threads have their own modules: a tournament's worker
+   * threads import it so that the kind works there too.
+   */
+  readonly module: string;
+}
+
+const extensions = new Map<ExtensionKind, AgentKind>();
+
+/**
+ * Registers how to make the agents of `kind`. agents/ sits below the trained
+ * models, so `policy:PATH` agents exist once models/ has registered them
+ * (importing `models/index.ts`, i.e. `ayoayo/models`, does it).
+ */
+export function registerAgentKind<K extends ExtensionKind>(
+  kind: K,
+  definition: AgentKind<K>,
+): void {
+  extensions.set(kind, definition as unknown as AgentKind);
+}
+
+/** The modules that registered kinds in this thread, for worker threads to import. */
+export function agentKindModules(): string[] {
+  return [...new Set([...extensions.values()].map((kind) => kind.module))];
+}
+
 /**
  * Creates an agent from its spec, the one place where specs are interpreted
  * (see AGENT_SPEC_FORMS). The agent's name is the spec as given (trimmed).
@@ -117,28 +153,14 @@ export async function createAgent(spec: string, options: CreateAgentOptions = {}
         ...(options.moveTimeoutMs !== undefined ? { moveTimeoutMs: options.moveTimeoutMs } : {}),
         ...(options.startupMs !== undefined ? { startupMs: options.startupMs } : {}),
       });
-    case 'policy':
-      return loadPolicy(parsed.path, rules);
+    case 'policy': {
+      const kind = extensions.get(parsed.kind) as AgentKind<'policy'> | undefined;
+      if (kind === undefined) {
+        throw new AgentSpecError(
+          `policy agents are not available: import 'ayoayo/models' (models/index.ts) first to load '${name}'`,
+        );
+      }
+      return kind.create(parsed, { name, rules, options });
+    }
   }
-}
-
-/** The policy loader lives with the models (trainer); imported only when asked for. */
-const POLICY_MODULE = new URL('../models/policy-agent.ts', import.meta.url).href;
-
-async function loadPolicy(path: string, rules: Rules): Promise<Agent> {
-  let loader: unknown;
-  try {
-    const module: Record<string, unknown> = await import(POLICY_MODULE);
-    loader = module.loadPolicyAgent;
-  } catch (err) {
-    throw new AgentSpecError(
-      `policy agents are not available: ${err instanceof Error ? err.message : String(err)}`,
-    );
-  }
-  if (typeof loader !== 'function') {
-    throw new AgentSpecError(
-      'policy agents are not available: models/policy-agent.ts does not export loadPolicyAgent',
-    );
-  }
-  return (await (loader as (path: string, rules: Rules) => Promise<Agent>)(path, rules)) as Agent;
 }

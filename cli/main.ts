@@ -1,5 +1,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+// Registers `policy:PATH` agent specs with agents/ for every command.
+import '../models/policy-kind.ts';
 import { commands } from './commands/index.ts';
 import { exitWithError, UsageError } from './fail.ts';
 

@@ -39,3 +39,4 @@ export {
   resolveRules,
   rulesSchema,
 } from './rules.ts';
+export { describeIssues, type IssueList } from './zod-issues.ts';

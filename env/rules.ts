@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
+import { describeIssues } from './zod-issues.ts';
 
-/** The two details on which written sources of Ayoayo differ (see RULES.md). */
+/** The two details on which written sources of Ayoayo differ (see docs/rules.md). */
 export interface Rules {
   /** true: the capturing seed stays in its pit; false (Russ): it is captured too. */
   readonly captureSeedStays: boolean;
@@ -44,10 +45,7 @@ export function resolveRules(input?: RulesInput | null): Rules {
   if (hit) return hit;
   const parsed = partialRulesSchema.safeParse(input);
   if (!parsed.success) {
-    const detail = parsed.error.issues
-      .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
-      .join('; ');
-    throw new RulesError(`invalid rules: ${detail}`);
+    throw new RulesError(`invalid rules: ${describeIssues(parsed.error)}`);
   }
   const rules: Rules = Object.freeze({ ...DEFAULT_RULES, ...stripUndefined(parsed.data) });
   resolved.set(input, rules);

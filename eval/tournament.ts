@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { watchEngineWorkers } from '../agents/engine-registry.ts';
-import { parseAgentSpec } from '../agents/spec.ts';
+import { agentKindModules, parseAgentSpec } from '../agents/spec.ts';
 import type { RulesInput } from '../env/index.ts';
 import { type Chunk, runChunk } from './chunk.ts';
 import { fitElo } from './elo.ts';
@@ -208,6 +208,7 @@ async function runOnPool(
   onGames: (count: number) => void,
 ): Promise<GameRecord[]> {
   watchEngineWorkers();
+  const agentModules = agentKindModules();
   const pool = new Piscina<WorkerTask, GameRecord[]>({
     filename: WORKER_FILE,
     minThreads: workers,
@@ -229,7 +230,7 @@ async function runOnPool(
             }
           });
         });
-        const run = pool.run({ chunk, progress: port2 }, { transferList: [port2] });
+        const run = pool.run({ chunk, progress: port2, agentModules }, { transferList: [port2] });
         return Promise.all([run, drained]).then(([records]) => records);
       }),
     );

@@ -5,6 +5,8 @@ import type { Chunk } from './chunk.ts';
 export interface WorkerTask {
   readonly chunk: Chunk;
   readonly progress: MessagePort;
+  /** Modules registering agent kinds (agentKindModules()), imported before the chunk is played. */
+  readonly agentModules: readonly string[];
 }
 
 /** Posted on the progress port after a chunk's last game. */

@@ -1,6 +1,7 @@
-// Entry point of the tournament's worker threads. There is no build step, so
-// register tsx in this thread and load the TypeScript task from there. No
-// top-level await: piscina may first try to require() this file.
+// The tournament's worker entry when running from the TypeScript sources
+// (tsx, vitest): register tsx in this thread, then run worker.ts. The compiled
+// package has no such shim: tsc turns worker.ts itself into dist/eval/worker.js.
+// No top-level await: piscina may first try to require() this file.
 import { register } from 'tsx/esm/api';
 
 register();
@@ -8,6 +9,6 @@ const task = import('./worker.ts');
 
 /** @param {import('./worker-protocol.ts').WorkerTask} message */
 export default async function run(message) {
-  const { playChunkTask } = await task;
+  const { default: playChunkTask } = await task;
   return playChunkTask(message);
 }

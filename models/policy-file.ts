@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { observationConfigSchema, observationSize } from '../env/gym/observation.ts';
 import { rulesSchema } from '../env/rules.ts';
+import { describeIssues } from '../env/zod-issues.ts';
 import { decodeFloats, encodeFloats } from './base64-floats.ts';
 import type { Activation, DenseWeights, MlpWeights } from './mlp-runner.ts';
 
@@ -100,10 +101,7 @@ export function decodePolicyFile(
 ): { file: PolicyFile; weights: MlpWeights } {
   const parsed = policyFileSchema.safeParse(data);
   if (!parsed.success) {
-    const detail = parsed.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-      .join('; ');
+    const detail = describeIssues(parsed.error, '(root)', 3);
     throw new Error(`${where} is not a valid ${POLICY_FORMAT} file: ${detail}`);
   }
   const file = parsed.data;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  describeIssues,
   outcome,
   type Position,
   PositionError,
@@ -55,10 +56,7 @@ export interface ParsedActRequest {
 }
 
 function issues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.length > 0 ? i.path.join('.') : 'body'}: ${i.message}`)
-    .join('; ');
+  return describeIssues(error, 'body', 3);
 }
 
 /**

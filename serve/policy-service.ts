@@ -1,7 +1,5 @@
-import { ObservationEncoder } from '../env/gym/observation.ts';
-import type { Rules } from '../env/index.ts';
 import type { LoadedPolicy } from '../models/load-policy.ts';
-import { argmaxLegal, MlpRunner, maskedSoftmax, NUM_ACTIONS } from '../models/mlp-runner.ts';
+import { PolicyMoveChooser } from '../models/policy-move.ts';
 import { parseActRequest, RequestError } from './act-request.ts';
 
 /** The answer to `POST /act`. */
@@ -32,55 +30,25 @@ export interface ActOptions {
  * Float32Array runner.
  */
 export class PolicyService {
-  readonly #runner: MlpRunner;
-  readonly #encoders = new Map<string, ObservationEncoder>();
-  readonly #observation: Float32Array;
-  readonly #logits = new Float32Array(NUM_ACTIONS);
-  readonly #value = new Float32Array(1);
-  readonly #mask = new Uint8Array(NUM_ACTIONS);
+  readonly #chooser: PolicyMoveChooser;
 
   constructor(readonly policy: LoadedPolicy) {
-    const encoder = this.#encoder(policy.rules);
-    if (encoder.size !== policy.weights.inputSize) {
-      throw new Error(
-        `policy ${policy.path} takes ${policy.weights.inputSize} inputs but its observation encoding has ${encoder.size}`,
-      );
-    }
-    this.#runner = new MlpRunner(policy.weights);
-    this.#observation = new Float32Array(encoder.size);
-  }
-
-  #encoder(rules: Rules): ObservationEncoder {
-    const key = `${rules.captureSeedStays}/${rules.leftoverTo}`;
-    let encoder = this.#encoders.get(key);
-    if (encoder === undefined) {
-      encoder = new ObservationEncoder(this.policy.observation, rules);
-      this.#encoders.set(key, encoder);
-    }
-    return encoder;
+    this.#chooser = new PolicyMoveChooser(policy.weights, policy.observation, policy.path);
   }
 
   /** Chooses a move for a request body (already parsed from JSON); throws RequestError. */
   act(body: unknown, options: ActOptions = {}): ActResponse {
     const { position, rules } = parseActRequest(body, this.policy.rules);
-    const bits = this.#encoder(rules).encode(position.toState(), this.#observation, 0);
-    if (bits === 0) throw new RequestError(400, 'no legal move in this position');
-    const legal: number[] = [];
-    for (let a = 0; a < NUM_ACTIONS; a++) {
-      this.#mask[a] = (bits >> a) & 1;
-      if (this.#mask[a]) legal.push(a);
-    }
-    this.#runner.forward(this.#observation, 1, this.#logits, this.#value);
-    const probabilities = new Float32Array(NUM_ACTIONS);
-    maskedSoftmax(this.#logits, 0, this.#mask, 0, probabilities, 0);
-    const action = argmaxLegal(this.#logits, 0, this.#mask);
+    const action = this.#chooser.choose(position, rules);
+    if (action < 0) throw new RequestError(400, 'no legal move in this position');
+    const legal = [...this.#chooser.mask.keys()].filter((a) => this.#chooser.mask[a] === 1);
     return {
       action,
       pit: action + 6 * position.toMove,
-      probabilities: Array.from(probabilities),
-      value: this.#value[0] as number,
+      probabilities: this.#chooser.probabilities(),
+      value: this.#chooser.value,
       legal,
-      ...(options.explain ? { observation: Array.from(this.#observation) } : {}),
+      ...(options.explain ? { observation: Array.from(this.#chooser.observationVector) } : {}),
     };
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeIssues } from '../env/gym/options.ts';
+import { writeFileAtomic } from '../eval/atomic-write.ts';
 import {
   CheckpointError,
   encodeCheckpoint,
@@ -7,7 +8,6 @@ import {
   readCheckpointPayload,
   tensorSchema,
 } from '../models/checkpoint-file.ts';
-import { writeFileAtomic } from './atomic-write.ts';
 import { trainConfigSchema } from './config.ts';
 
 export {

@@ -1,6 +1,6 @@
 import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic } from '../eval/atomic-write.ts';
 
 export interface CurvePoint {
   readonly minutes: number;

@@ -1,5 +1,5 @@
 import { createObjectCsvStringifier } from 'csv-writer';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic } from '../eval/atomic-write.ts';
 
 /** The columns of metrics.csv, one row per iteration; the README lists them too. */
 export const METRIC_COLUMNS = [

@@ -5,7 +5,7 @@
  */
 import { core } from '../index.ts';
 
-const { OK, PITS, STORE_0, TO_MOVE, playInPlace, rowIsEmpty } = core;
+const { OK, PITS, TO_MOVE, playInPlace, rowIsEmpty } = core;
 
 /**
  * True if the player to move in `s` has at least one legal action. `s` must
@@ -50,9 +50,4 @@ export function finalDifference(
 ): number {
   core.finalScores(s, 0, leftoverToOwner, scores);
   return (scores[player] as number) - (scores[1 - player] as number);
-}
-
-/** Seeds in `player`'s store. */
-export function storeOf(s: Uint8Array, player: number): number {
-  return s[STORE_0 + player] as number;
 }

@@ -38,6 +38,7 @@ export {
 } from './options.ts';
 export {
   type LearnerSeat,
+  type Opponent,
   SingleAgentEnv,
   type SingleAgentEnvOptions,
   type SingleAgentInfo,

@@ -5,8 +5,8 @@
  * client in another language must be able to recompute them from it, because
  * trained policies are exported together with these features.
  */
-import { z } from 'zod';
-import { core, type Rules, type RulesInput, resolveRules } from '../index.ts';
+import * as z from 'zod';
+import { core, describeIssues, type Rules, type RulesInput, resolveRules } from '../index.ts';
 import { finalDifference, hasLegalMove } from './fast.ts';
 
 const { ACTIONS, OK, STATE_SIZE, STORE_0, TO_MOVE, MoveStats, hasWinningStore, playInPlace } = core;
@@ -48,10 +48,9 @@ export function resolveObservationConfig(input?: ObservationConfigInput | null):
   if (input === undefined || input === null) return DEFAULT_OBSERVATION;
   const parsed = observationConfigSchema.safeParse(input);
   if (!parsed.success) {
-    const detail = parsed.error.issues
-      .map((i) => `${i.path.length > 0 ? i.path.join('.') : 'observation'}: ${i.message}`)
-      .join('; ');
-    throw new ObservationConfigError(`invalid observation config: ${detail}`);
+    throw new ObservationConfigError(
+      `invalid observation config: ${describeIssues(parsed.error, 'observation')}`,
+    );
   }
   return parsed.data;
 }

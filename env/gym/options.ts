@@ -1,7 +1,8 @@
 /** The environments' options: one zod schema, resolved once into plain values. */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   core,
+  describeIssues,
   type Position,
   type PositionInput,
   parsePosition,
@@ -47,7 +48,7 @@ const optionFields = {
     .partial()
     .strict()
     .optional()
-    .describe('rule options (RULES.md), e.g. {captureSeedStays: true}; defaults: Russ'),
+    .describe('rule options (docs/rules.md), e.g. {captureSeedStays: true}; defaults: Russ'),
   observation: observationConfigSchema
     .optional()
     .describe('observation encoding; default {encoding: "counts", lookahead: false}'),
@@ -104,12 +105,9 @@ export class EnvOptionsError extends Error {
   override name = 'EnvOptionsError';
 }
 
-/** Formats zod issues as `field: message; field: message`. */
-export function describeIssues(error: z.ZodError, root: string): string {
-  return error.issues
-    .map((i) => `${i.path.length > 0 ? i.path.join('.') : root}: ${i.message}`)
-    .join('; ');
-}
+// The project's zod issue formatter lives with the engine (env/zod-issues.ts);
+// re-exported here, where it was first written, for the modules importing it from here.
+export { describeIssues } from '../zod-issues.ts';
 
 /** Parses `schema` or throws EnvOptionsError with every problem named. */
 export function parseOptions<S extends z.ZodType>(

@@ -3,8 +3,7 @@
  * agent answers inside the same `step`. Agents may be asynchronous (external
  * engines), so `reset` and `step` return promises.
  */
-import type { Agent } from '../../agents/agent.ts';
-import { type MoveReport, type Player, Random, type Rules } from '../index.ts';
+import { type MoveReport, type Player, type Position, Random, type Rules } from '../index.ts';
 import { AyoayoEnv, checkSeed, EpisodeStateError } from './ayoayo-env.ts';
 import type { ObservationConfig } from './observation.ts';
 import {
@@ -18,9 +17,26 @@ import type { GymEnv, ResetArgs, ResetResult, StepInfo, StepResult } from './typ
 
 export type LearnerSeat = Player | 'random';
 
+/**
+ * What the environment needs of the player in the other seat. Declared here,
+ * structurally, so that the environment depends on nothing above it: every
+ * agent of `agents/` (the `Agent` interface) fits it as it is.
+ */
+export interface Opponent {
+  /** Named in the error when it chooses an illegal action. */
+  readonly name: string;
+  /** An action among `ctx.legal`; may be asynchronous (external engines). */
+  act(
+    position: Position,
+    ctx: { readonly legal: readonly number[]; readonly rng: Random; readonly rules: Rules },
+  ): number | Promise<number>;
+  /** Called at each reset, before the episode's first move. */
+  newGame?(): void;
+}
+
 export interface SingleAgentEnvOptions extends EnvOptionsInput {
   /** Plays the other seat. */
-  readonly opponent: Agent;
+  readonly opponent: Opponent;
   /** The learner's seat: 0 (moves first), 1, or 'random' (drawn per episode from the reset seed). Default 'random'. */
   readonly learnerSeat?: LearnerSeat;
 }
@@ -44,7 +60,7 @@ const RESET_ATTEMPTS = 100;
  */
 export class SingleAgentEnv implements GymEnv<SingleAgentInfo> {
   readonly env: AyoayoEnv;
-  readonly opponent: Agent;
+  readonly opponent: Opponent;
   readonly learnerSeat: LearnerSeat;
   readonly observationSpace: BoxSpace;
   readonly actionSpace: DiscreteSpace;
@@ -61,7 +77,7 @@ export class SingleAgentEnv implements GymEnv<SingleAgentInfo> {
     const { opponent, learnerSeat = 'random', ...envOptions } = options;
     if (opponent === null || typeof opponent !== 'object' || typeof opponent.act !== 'function') {
       throw new EnvOptionsError(
-        'invalid single-agent options: opponent must be an Agent (with act())',
+        'invalid single-agent options: opponent must be an agent (with act())',
       );
     }
     if (learnerSeat !== 0 && learnerSeat !== 1 && learnerSeat !== 'random') {

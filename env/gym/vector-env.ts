@@ -10,7 +10,7 @@
  * `masks`, `toMove` and `states` already hold the first observation of the
  * next episode. The finished episode's last observation is not kept.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   core,
   IllegalActionError,

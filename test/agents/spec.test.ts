@@ -4,7 +4,12 @@ import { GreedyAgent } from '../../agents/greedy.ts';
 import { MctsAgent } from '../../agents/mcts.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
 import { RandomAgent } from '../../agents/random.ts';
-import { AGENT_SPEC_FORMS, createAgent, parseAgentSpec } from '../../agents/spec.ts';
+import {
+  AGENT_SPEC_FORMS,
+  agentKindModules,
+  createAgent,
+  parseAgentSpec,
+} from '../../agents/spec.ts';
 
 describe('parseAgentSpec', () => {
   it.each([
@@ -66,7 +71,16 @@ describe('createAgent', () => {
     await expect(createAgent('mimimax:3')).rejects.toThrow(/unknown agent 'mimimax'/);
   });
 
-  it('loads policy agents through the models module, with a clear error for a bad path', async () => {
+  it('makes policy agents once models/ has registered the kind, with a clear error for a bad path', async () => {
+    // agents/ cannot load models itself: until the kind is registered, the error says what to import.
+    await expect(createAgent('policy:/nonexistent/policy')).rejects.toThrow(
+      /policy agents are not available: import 'ayoayo\/models'/,
+    );
+    expect(agentKindModules()).toEqual([]);
+    await import('../../models/policy-kind.ts');
+    expect(agentKindModules()).toEqual([
+      new URL('../../models/policy-kind.ts', import.meta.url).href,
+    ]);
     await expect(createAgent('policy:/nonexistent/policy')).rejects.toThrow(/nonexistent/);
   });
 });

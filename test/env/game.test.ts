@@ -18,7 +18,7 @@ import {
 } from '../../env/index.ts';
 import { refRelay, refSowLap } from './reference.ts';
 
-/** A position written as in RULES.md: pits 0..5 | 6..11, stores, player to move. */
+/** A position written as in docs/rules.md: pits 0..5 | 6..11, stores, player to move. */
 function board(pits: number[], stores: [number, number], toMove: 0 | 1): Position {
   return position({ pits, stores, toMove });
 }
@@ -53,7 +53,7 @@ interface Scenario {
   };
 }
 
-// Every expected board below was worked out by hand, lap by lap, from RULES.md;
+// Every expected board below was worked out by hand, lap by lap, from docs/rules.md;
 // the comments give the laps (pits in order 0..5 | 6..11).
 const scenarios: Scenario[] = [
   {
@@ -183,7 +183,7 @@ describe('one action, whole board (scenarios)', () => {
   });
 });
 
-describe('the worked example of RULES.md', () => {
+describe('the worked example of docs/rules.md', () => {
   const start = initialPosition();
 
   it('plays action 0 from the start to the documented board and report', () => {

@@ -1,5 +1,5 @@
 /**
- * A deliberately naive second implementation of ../shared/RULES.md, for tests only.
+ * A deliberately naive second implementation of docs/rules.md, for tests only.
  *
  * It shares no code with env/: plain arrays, one seed at a time, and endless
  * relays found by remembering every lap start of the move in a set (memory grows
@@ -109,7 +109,7 @@ export function refLegal(s: RefState, captureSeedStays: boolean): number[] {
   return [0, 1, 2, 3, 4, 5].filter((a) => typeof refPlay(s, a, captureSeedStays) !== 'string');
 }
 
-/** The result of `action`, or why it is illegal (reasons in the order RULES.md reports them). */
+/** The result of `action`, or why it is illegal (reasons in the order docs/rules.md reports them). */
 export function refMove(
   s: RefState,
   action: number,

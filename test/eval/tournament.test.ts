@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { planPairings, runTournament } from '../../eval/tournament.ts';
+// Registers `policy:PATH` specs, here and (through agentKindModules) in the worker threads.
+import '../../models/policy-kind.ts';
+import { writeRandomPolicy } from '../export/random-policy.ts';
 
 const withoutTimes = (games: readonly { seconds: number }[]) =>
   games.map(({ seconds: _, ...g }) => g);
@@ -61,6 +67,17 @@ describe('runTournament', () => {
     expect(reported).toBe(36);
     expect(withoutTimes(pooled.games)).toEqual(withoutTimes(here.games));
     expect(pooled.ratings).toEqual(here.ratings);
+  });
+
+  it('plays policy agents in worker threads as in this thread (the kind registered by models/)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-tournament-policy-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const policy = `policy:${writeRandomPolicy(dir)}`;
+    const options = { specs: ['random', 'greedy'], vs: policy, games: 4, seed: 5 };
+    const here = await runTournament({ ...options, workers: 0 });
+    const pooled = await runTournament({ ...options, workers: 1 });
+    expect(here.pairings.map((p) => p.a)).toEqual([policy, policy]);
+    expect(withoutTimes(pooled.games)).toEqual(withoutTimes(here.games));
   });
 
   it('reports a broken agent spec before playing, and a failing agent from a worker', async () => {

@@ -81,24 +81,3 @@ function writeGood(dir: string): string {
   writeFileSync(path, JSON.stringify(policyWith(0.5)));
   return path;
 }
-
-describe('layering', () => {
-  it('no file in models/ imports train/ (models sits beside train, not above it)', () => {
-    const offenders: string[] = [];
-    const walk = (dir: string): void => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) walk(path);
-        else if (entry.name.endsWith('.ts')) {
-          const text = readFileSync(path, 'utf8');
-          // The atomic writer is moving from train/ to eval/ in a parallel change.
-          const imports = [...text.matchAll(/from '((?:\.\.\/)+train\/[^']+)'/g)].map((m) => m[1]);
-          const wrong = imports.filter((i) => !i?.endsWith('train/atomic-write.ts'));
-          if (wrong.length > 0) offenders.push(`${path}: ${wrong.join(', ')}`);
-        }
-      }
-    };
-    walk('models');
-    expect(offenders).toEqual([]);
-  });
-});

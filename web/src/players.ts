@@ -4,10 +4,9 @@
  * engine) and any of the project's agents that needs no process or file.
  */
 import type { Agent } from '../../agents/agent.ts';
-import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { legalActions, type Position, Random, type Rules } from '../../env/index.ts';
 import type { BrowserPolicy } from '../../models/export/browser-policy.ts';
-import { argmaxLegal, MlpRunner, maskedSoftmax, NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { PolicyMoveChooser } from '../../models/policy-move.ts';
 
 /** What a computer player chose, and (for the policy) why. */
 export interface Choice {
@@ -25,28 +24,21 @@ export interface ComputerPlayer {
 /** The exported policy: the most probable legal action, as `ayoayo serve` and PolicyAgent play. */
 export class PolicyPlayer implements ComputerPlayer {
   readonly name = 'policy';
-  readonly #encoder: ObservationEncoder;
-  readonly #runner: MlpRunner;
-  readonly #observation: Float32Array;
+  readonly #chooser: PolicyMoveChooser;
 
-  constructor(policy: BrowserPolicy, rules: Rules) {
-    this.#encoder = new ObservationEncoder(policy.observation, rules);
-    this.#runner = new MlpRunner(policy.weights);
-    this.#observation = new Float32Array(this.#encoder.size);
+  constructor(
+    policy: BrowserPolicy,
+    readonly rules: Rules,
+  ) {
+    this.#chooser = new PolicyMoveChooser(policy.weights, policy.observation, this.name);
   }
 
   choose(position: Position): Choice {
-    const bits = this.#encoder.encode(position.toState(), this.#observation, 0);
-    const mask = Array.from({ length: NUM_ACTIONS }, (_, a) => (bits >> a) & 1);
-    const logits = new Float32Array(NUM_ACTIONS);
-    const value = new Float32Array(1);
-    this.#runner.forward(this.#observation, 1, logits, value);
-    const probabilities = new Float32Array(NUM_ACTIONS);
-    maskedSoftmax(logits, 0, mask, 0, probabilities, 0);
+    const action = this.#chooser.choose(position, this.rules);
     return {
-      action: argmaxLegal(logits, 0, mask),
-      probabilities: Array.from(probabilities),
-      value: value[0] as number,
+      action,
+      probabilities: this.#chooser.probabilities(),
+      value: this.#chooser.value,
     };
   }
 }

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { importsOf, LAYERS, layerViolations, type SourceFile } from './layers.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const SOURCE = /\.(ts|mts|js|mjs)$/;
+
+function sourcesUnder(dir: string): SourceFile[] {
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter(
+      (entry) => entry.isFile() && SOURCE.test(entry.name) && !entry.parentPath.includes('dist'),
+    )
+    .map((entry) => {
+      const path = relative(root, join(entry.parentPath, entry.name)).replaceAll('\\', '/');
+      return { path, text: readFileSync(join(root, path), 'utf8') };
+    });
+}
+
+describe('the layers of the repository', () => {
+  it('every import points down the allowed directions (README, Architecture)', () => {
+    const files = LAYERS.flatMap(sourcesUnder);
+    expect(files.length).toBeGreaterThan(100);
+    expect(layerViolations(files)).toEqual([]);
+  });
+});
+
+describe('layerViolations', () => {
+  it('reads static, dynamic, type-only and URL imports', () => {
+    const text = [
+      "import { a } from './a.ts';",
+      "import type { B } from '../agents/b.ts';",
+      "export { c } from './c.ts';",
+      "const d = await import('../models/d.ts');",
+      "const e = new URL('../train/e.ts', import.meta.url);",
+    ].join('\n');
+    expect(importsOf({ path: 'eval/x.ts', text })).toEqual([
+      './a.ts',
+      '../agents/b.ts',
+      './c.ts',
+      '../models/d.ts',
+      '../train/e.ts',
+    ]);
+  });
+
+  it('reports each kind of wrong-way import', () => {
+    const files: SourceFile[] = [
+      {
+        path: 'env/gym/single-agent-env.ts',
+        text: "import type { Agent } from '../../agents/agent.ts';",
+      },
+      {
+        path: 'eval/report.ts',
+        text: "import { writeFileAtomic } from '../train/atomic-write.ts';",
+      },
+      {
+        path: 'agents/spec.ts',
+        text: "const m = new URL('../models/policy-agent.ts', import.meta.url);",
+      },
+      {
+        path: 'models/load-policy.ts',
+        text: "import { readCheckpoint } from '../train/checkpoint.ts';",
+      },
+      {
+        path: 'env/rules.ts',
+        text: "import { readFileSync } from 'node:fs';\nimport { join } from 'path';",
+      },
+      { path: 'env/game.ts', text: "import { observationSize } from './gym/observation.ts';" },
+      { path: 'serve/x.ts', text: "import { main } from '../cli/main.ts';" },
+      { path: 'web/src/x.ts', text: "import { createServer } from 'node:http';" },
+    ];
+    expect(layerViolations(files)).toEqual([
+      'env/gym/single-agent-env.ts -> ../../agents/agent.ts: env may not import agents',
+      'eval/report.ts -> ../train/atomic-write.ts: eval may not import train',
+      'agents/spec.ts -> ../models/policy-agent.ts: agents may not import models',
+      'models/load-policy.ts -> ../train/checkpoint.ts: models may not import train',
+      'env/rules.ts -> node:fs: this folder must import nothing from Node',
+      'env/rules.ts -> path: this folder must import nothing from Node',
+      'env/game.ts -> ./gym/observation.ts: the engine may not import env/gym',
+      'serve/x.ts -> ../cli/main.ts: serve may not import cli',
+      'web/src/x.ts -> node:http: this folder must import nothing from Node',
+    ]);
+  });
+
+  it('accepts imports down the layers, packages, and Node built-ins above the engine', () => {
+    const files: SourceFile[] = [
+      { path: 'train/t.ts', text: "import { x } from '../models/m.ts';\nimport { z } from 'zod';" },
+      {
+        path: 'models/m.ts',
+        text: "import { y } from '../eval/e.ts';\nimport { readFileSync } from 'node:fs';",
+      },
+      {
+        path: 'env/gym/g.ts',
+        text: "import { core } from '../index.ts';\nimport * as z from 'zod';",
+      },
+      { path: 'cli/c.ts', text: "import { w } from '../web/build.ts';" },
+    ];
+    expect(layerViolations(files)).toEqual([]);
+  });
+});

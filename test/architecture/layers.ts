@@ -1,0 +1,94 @@
+/**
+ * The import rules of the folders (README, "Architecture"): each folder may
+ * import itself and the folders listed for it, nothing else. Imports are read
+ * with TypeScript's own pre-processor (static, dynamic and type-only imports,
+ * re-exports), plus `new URL('./x.ts', import.meta.url)` strings, the way a
+ * module can be loaded without an import the type checker sees.
+ */
+import { builtinModules } from 'node:module';
+import { dirname, join, normalize } from 'node:path';
+import ts from 'typescript';
+
+export const LAYERS = [
+  'env',
+  'agents',
+  'eval',
+  'models',
+  'train',
+  'serve',
+  'web',
+  'cli',
+  'bench',
+] as const;
+export type Layer = (typeof LAYERS)[number];
+
+/** What each folder may import besides itself. env/gym is inside env; the engine may not import it. */
+export const ALLOWED: Record<Layer, readonly Layer[]> = {
+  env: [],
+  agents: ['env'],
+  eval: ['env', 'agents'],
+  models: ['env', 'agents', 'eval'],
+  train: ['env', 'agents', 'eval', 'models'],
+  serve: ['env', 'agents', 'eval', 'models'],
+  web: ['env', 'agents', 'eval', 'models', 'serve'],
+  cli: ['env', 'agents', 'eval', 'models', 'train', 'serve', 'web'],
+  bench: ['env', 'agents', 'eval', 'models', 'train', 'serve', 'web'],
+};
+
+/** Folders whose code must run in a browser too: no Node built-in at all. */
+const BROWSER_SAFE = [/^env\//, /^web\/src\//];
+
+const NODE_BUILTINS = new Set(builtinModules);
+
+export interface SourceFile {
+  /** Relative to the repository root, with forward slashes. */
+  readonly path: string;
+  readonly text: string;
+}
+
+/** The specifiers a file imports, in order. */
+export function importsOf(file: SourceFile): string[] {
+  const info = ts.preProcessFile(file.text, true, true);
+  const urls = [
+    ...file.text.matchAll(/new URL\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*,\s*import\.meta\.url/g),
+  ];
+  return [...info.importedFiles.map((f) => f.fileName), ...urls.map((m) => m[1] as string)];
+}
+
+function layerOf(path: string): Layer | null {
+  const top = path.split('/')[0] as Layer;
+  return LAYERS.includes(top) ? top : null;
+}
+
+/** Every import that crosses the rules, as `file -> specifier: why`. */
+export function layerViolations(files: readonly SourceFile[]): string[] {
+  const problems: string[] = [];
+  for (const file of files) {
+    const from = layerOf(file.path);
+    if (from === null) continue;
+    for (const specifier of importsOf(file)) {
+      const bare = specifier.replace(/^node:/, '').split('/')[0] as string;
+      if (specifier.startsWith('node:') || NODE_BUILTINS.has(bare)) {
+        if (BROWSER_SAFE.some((r) => r.test(file.path))) {
+          problems.push(`${file.path} -> ${specifier}: this folder must import nothing from Node`);
+        }
+        continue;
+      }
+      if (!specifier.startsWith('.')) continue; // a package
+      const target = normalize(join(dirname(file.path), specifier)).replaceAll('\\', '/');
+      const to = layerOf(target);
+      if (to === null) {
+        problems.push(`${file.path} -> ${specifier}: outside the layered folders`);
+      } else if (to !== from && !ALLOWED[from].includes(to)) {
+        problems.push(`${file.path} -> ${specifier}: ${from} may not import ${to}`);
+      } else if (
+        from === 'env' &&
+        !file.path.startsWith('env/gym/') &&
+        target.startsWith('env/gym/')
+      ) {
+        problems.push(`${file.path} -> ${specifier}: the engine may not import env/gym`);
+      }
+    }
+  }
+  return problems;
+}

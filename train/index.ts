@@ -1,0 +1,14 @@
+/**
+ * Training: PPO self-play against an opponent pool, checkpoints and metrics
+ * of a run, the policy's evaluation against the baselines.
+ */
+export {
+  buildConfig,
+  DEFAULT_CONFIG,
+  PRESETS,
+  parseTrainConfig,
+  type TrainConfig,
+  trainConfigSchema,
+} from './config.ts';
+export { type EvaluationResult, type EvaluationRow, evaluatePolicy } from './evaluate.ts';
+export { runPaths, type TrainOptions, type TrainResult, train } from './trainer.ts';
