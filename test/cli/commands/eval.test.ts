@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,16 @@ describe('ayoayo eval', () => {
       expect(readdirSync(run.out)).toContain('results.json');
     }
   }, 120_000);
+
+  it('caps --workers at the core count, saying so, instead of hanging', () => {
+    const cores = availableParallelism();
+    const run = ayoayo('--agents', 'random,greedy', '--games', '2', '--json', '--workers', '1000');
+    expect(run.stderr).toBe(
+      `ayoayo: --workers 1000 is more than the ${cores} cores here; using ${cores}\n`,
+    );
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).settings.workers).toBe(cores);
+  });
 
   it('reports bad agents and options in one line', () => {
     const bad = ayoayo('--agents', 'random,minimax:x', '--games', '2');
