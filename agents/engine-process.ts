@@ -12,7 +12,7 @@ import { StderrTail } from './stderr-tail.ts';
 
 /** Lines of the engine's stderr kept for error messages. */
 const STDERR_LINES = 5;
-/** Longest stdout line taken from an engine: an answer is `{"action":N}`, so this is generous. */
+/** Longest stdout line (bytes) taken from an engine: an answer is `{"action":N}`, so this is generous. */
 export const MAX_ANSWER_LENGTH = 64 * 1024;
 /** How long `close` waits for a polite exit (stdin closed, SIGTERM) before SIGKILL. */
 const CLOSE_GRACE_MS = 500;
@@ -46,9 +46,8 @@ export class EngineProcess {
     this.#pid = this.#child.pid ?? -1;
     this.#watchdog = this.#pid > 0 ? startWatchdog(this.#pid) : null;
     if (this.#pid > 0) registerEngine(this.#pid);
-    this.#child.stdout.setEncoding('utf8');
     this.#child.stderr.setEncoding('utf8');
-    this.#child.stdout.on('data', (chunk: string) => this.#onStdout(chunk));
+    this.#child.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
     this.#child.stderr.on('data', (chunk: string) => this.#stderr.push(chunk));
     // Writing to an engine that has died raises EPIPE here; its exit is reported instead.
     this.#child.stdin.on('error', () => {});
@@ -123,7 +122,7 @@ export class EngineProcess {
     this.kill();
   }
 
-  #onStdout(chunk: string): void {
+  #onStdout(chunk: Buffer): void {
     this.#stdout.push(chunk);
     // An engine spamming one endless line is cut off as soon as it passes the limit.
     if (this.#stdout.pending > MAX_ANSWER_LENGTH) this.#misbehaved(this.#tooLong());
@@ -144,7 +143,7 @@ export class EngineProcess {
   }
 
   #tooLong(): string {
-    return `wrote a stdout line longer than ${MAX_ANSWER_LENGTH} characters`;
+    return `wrote a stdout line longer than ${MAX_ANSWER_LENGTH} bytes`;
   }
 
   /** Stops an engine that broke the protocol; a pending request fails with `reason`. */

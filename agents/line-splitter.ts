@@ -1,36 +1,39 @@
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 
-/** A line read from a stream, or the length of one that was too long to keep. */
+/** A line read from a stream, or the length in bytes of one that was too long to keep. */
 export type BoundedLine = { readonly line: string } | { readonly tooLong: number };
 
+const NEWLINE = 0x0a;
+
 /**
- * Splits text pushed in chunks into lines (`\n`, a trailing `\r` removed), keeping
- * at most `maxLength` characters of a line: a longer line is dropped as it
+ * Splits bytes pushed in chunks into UTF-8 lines (`\n`, a trailing `\r`
+ * removed), keeping at most `maxBytes` of a line: a longer line is dropped as it
  * arrives and reported by its length when it ends, so that a peer writing
- * megabytes without a newline costs neither memory nor quadratic copying.
+ * megabytes without a newline costs neither memory nor decoding. (A newline byte
+ * never occurs inside a multi-byte UTF-8 character, so splitting bytes is safe.)
  */
 export class LineSplitter {
-  readonly maxLength: number;
+  readonly maxBytes: number;
   readonly #emit: (line: BoundedLine) => void;
-  #parts: string[] = [];
+  #parts: Buffer[] = [];
   #length = 0;
 
-  constructor(maxLength: number, emit: (line: BoundedLine) => void) {
-    this.maxLength = maxLength;
+  constructor(maxBytes: number, emit: (line: BoundedLine) => void) {
+    this.maxBytes = maxBytes;
     this.#emit = emit;
   }
 
-  /** Characters of the unfinished line so far. */
+  /** Bytes of the unfinished line so far. */
   get pending(): number {
     return this.#length;
   }
 
-  push(chunk: string): void {
+  push(chunk: Buffer | string): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     let start = 0;
     for (;;) {
-      const newline = chunk.indexOf('\n', start);
-      this.#append(chunk, start, newline < 0 ? chunk.length : newline);
+      const newline = bytes.indexOf(NEWLINE, start);
+      this.#append(bytes, start, newline < 0 ? bytes.length : newline);
       if (newline < 0) return;
       this.#finishLine();
       start = newline + 1;
@@ -42,19 +45,19 @@ export class LineSplitter {
     if (this.#length > 0) this.#finishLine();
   }
 
-  #append(chunk: string, from: number, to: number): void {
+  #append(bytes: Buffer, from: number, to: number): void {
     if (to <= from) return;
     this.#length += to - from;
-    if (this.#length > this.maxLength) this.#parts = [];
-    else this.#parts.push(chunk.slice(from, to));
+    if (this.#length > this.maxBytes) this.#parts = [];
+    else this.#parts.push(bytes.subarray(from, to));
   }
 
   #finishLine(): void {
     const length = this.#length;
-    const line = this.#parts.join('');
+    const line = Buffer.concat(this.#parts).toString('utf8');
     this.#parts = [];
     this.#length = 0;
-    if (length > this.maxLength) this.#emit({ tooLong: length });
+    if (length > this.maxBytes) this.#emit({ tooLong: length });
     else this.#emit({ line: line.endsWith('\r') ? line.slice(0, -1) : line });
   }
 }
@@ -62,16 +65,14 @@ export class LineSplitter {
 /** The lines of a stream, read with backpressure, each bounded as LineSplitter does. */
 export async function* boundedLines(
   input: Readable,
-  maxLength: number,
+  maxBytes: number,
 ): AsyncGenerator<BoundedLine> {
-  const decoder = new StringDecoder('utf8');
   const ready: BoundedLine[] = [];
-  const splitter = new LineSplitter(maxLength, (line) => ready.push(line));
-  for await (const chunk of input as AsyncIterable<string | Buffer>) {
-    splitter.push(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+  const splitter = new LineSplitter(maxBytes, (line) => ready.push(line));
+  for await (const chunk of input as AsyncIterable<Buffer | string>) {
+    splitter.push(chunk);
     yield* ready.splice(0);
   }
-  splitter.push(decoder.end());
   splitter.end();
   yield* ready.splice(0);
 }

@@ -159,7 +159,7 @@ describe('ExternalAgent, misbehaving engines', () => {
     const pos = initialPosition();
     const started = Date.now();
     await expect(agent.act(pos, ctx(legalActions(pos)))).rejects.toThrow(
-      'engine wrote a stdout line longer than 65536 characters',
+      'engine wrote a stdout line longer than 65536 bytes',
     );
     // Long before the move timeout: the line was cut off, not waited for.
     expect(Date.now() - started).toBeLessThan(15_000);
