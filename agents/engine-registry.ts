@@ -58,7 +58,7 @@ export function killGroup(pid: number): void {
 export function startWatchdog(pid: number): ChildProcess {
   const watchdog = spawn(
     'sh',
-    ['-c', 'read -r _; kill -KILL -- "-$1" 2>/dev/null', 'ayoayo-watchdog', String(pid)],
+    ['-c', 'read -r _; kill -s KILL -- "-$1" 2>/dev/null', 'ayoayo-watchdog', String(pid)],
     {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
