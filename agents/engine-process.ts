@@ -1,9 +1,19 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { killGroup, registerEngine, unregisterEngine } from './engine-registry.ts';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import {
+  killGroup,
+  registerEngine,
+  startWatchdog,
+  stopWatchdog,
+  unregisterEngine,
+} from './engine-registry.ts';
 import { ForfeitError } from './forfeit.ts';
+import { type BoundedLine, LineSplitter } from './line-splitter.ts';
+import { StderrTail } from './stderr-tail.ts';
 
 /** Lines of the engine's stderr kept for error messages. */
 const STDERR_LINES = 5;
+/** Longest stdout line (bytes) taken from an engine: an answer is `{"action":N}`, so this is generous. */
+export const MAX_ANSWER_LENGTH = 64 * 1024;
 /** How long `close` waits for a polite exit (stdin closed, SIGTERM) before SIGKILL. */
 const CLOSE_GRACE_MS = 500;
 
@@ -23,10 +33,10 @@ export class EngineProcess {
   readonly command: string;
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #pid: number;
-  #buffer = '';
+  readonly #watchdog: ChildProcess | null;
+  readonly #stdout = new LineSplitter(MAX_ANSWER_LENGTH, (line) => this.#onLine(line));
   #pending: Pending | null = null;
-  #stderr: string[] = [];
-  #stderrPartial = '';
+  readonly #stderr = new StderrTail(STDERR_LINES);
   #exit: string | null = null;
   readonly #exited: Promise<void>;
 
@@ -34,11 +44,11 @@ export class EngineProcess {
     this.command = command;
     this.#child = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     this.#pid = this.#child.pid ?? -1;
+    this.#watchdog = this.#pid > 0 ? startWatchdog(this.#pid) : null;
     if (this.#pid > 0) registerEngine(this.#pid);
-    this.#child.stdout.setEncoding('utf8');
     this.#child.stderr.setEncoding('utf8');
-    this.#child.stdout.on('data', (chunk: string) => this.#onStdout(chunk));
-    this.#child.stderr.on('data', (chunk: string) => this.#onStderr(chunk));
+    this.#child.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
+    this.#child.stderr.on('data', (chunk: string) => this.#stderr.push(chunk));
     // Writing to an engine that has died raises EPIPE here; its exit is reported instead.
     this.#child.stdin.on('error', () => {});
     this.#exited = new Promise((resolve) => {
@@ -51,7 +61,8 @@ export class EngineProcess {
         resolve();
       });
     });
-    // A detached child would otherwise keep the event loop waiting on it.
+    // An idle engine does not keep this program running; `close` refs it while it
+    // waits for the exit (see there).
     this.#child.unref();
   }
 
@@ -80,6 +91,7 @@ export class EngineProcess {
       killGroup(this.#pid);
       unregisterEngine(this.#pid);
     }
+    if (this.#watchdog !== null) stopWatchdog(this.#watchdog);
     this.#release();
   }
 
@@ -94,37 +106,57 @@ export class EngineProcess {
           // already gone
         }
       }
-      const grace = new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
+      // Both the child and the grace timer must be ref'd while this waits: with
+      // everything unref'd, once the engine's pipes close the event loop can find
+      // nothing left to do before the exit is reported, and Node ends the program
+      // with code 13 (unsettled top-level await), losing every result.
+      this.#child.ref();
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise((resolve) => {
+        timer = setTimeout(resolve, CLOSE_GRACE_MS);
+      });
       await Promise.race([this.#exited, grace]);
+      clearTimeout(timer);
+      this.#child.unref();
     }
     this.kill();
   }
 
-  #onStdout(chunk: string): void {
-    this.#buffer += chunk;
-    for (;;) {
-      const newline = this.#buffer.indexOf('\n');
-      if (newline < 0) break;
-      const line = this.#buffer.slice(0, newline).replace(/\r$/, '');
-      this.#buffer = this.#buffer.slice(newline + 1);
-      const pending = this.#pending;
-      // Lines written while nothing was asked are dropped (stdout is for answers only).
-      if (pending === null) continue;
-      this.#pending = null;
-      clearTimeout(pending.timer);
-      pending.resolve(line);
-    }
+  #onStdout(chunk: Buffer): void {
+    this.#stdout.push(chunk);
+    // An engine spamming one endless line is cut off as soon as it passes the limit.
+    if (this.#stdout.pending > MAX_ANSWER_LENGTH) this.#misbehaved(this.#tooLong());
   }
 
-  #onStderr(chunk: string): void {
-    const lines = (this.#stderrPartial + chunk).split('\n');
-    this.#stderrPartial = lines.pop() ?? '';
-    for (const line of lines) if (line.trim().length > 0) this.#stderr.push(line.trim());
-    if (this.#stderr.length > STDERR_LINES)
-      this.#stderr.splice(0, this.#stderr.length - STDERR_LINES);
+  #onLine(line: BoundedLine): void {
+    if (this.#exit !== null) return;
+    if ('tooLong' in line) {
+      this.#misbehaved(this.#tooLong());
+      return;
+    }
+    const pending = this.#pending;
+    // Lines written while nothing was asked are dropped (stdout is for answers only).
+    if (pending === null) return;
+    this.#pending = null;
+    clearTimeout(pending.timer);
+    pending.resolve(line.line);
+  }
+
+  #tooLong(): string {
+    return `wrote a stdout line longer than ${MAX_ANSWER_LENGTH} bytes`;
+  }
+
+  /** Stops an engine that broke the protocol; a pending request fails with `reason`. */
+  #misbehaved(reason: string): void {
+    if (this.#exit !== null) return;
+    this.#exit = reason;
+    this.kill();
   }
 
   #onGone(how: string): void {
+    // Whatever the engine left running in its group (a wrapper's children) goes with it.
+    if (this.#pid > 0) killGroup(this.#pid);
+    if (this.#watchdog !== null) stopWatchdog(this.#watchdog);
     if (this.#exit !== null) return;
     this.#exit = how;
     if (this.#pid > 0) unregisterEngine(this.#pid);
@@ -138,8 +170,8 @@ export class EngineProcess {
   }
 
   #gone(): string {
-    const tail = [...this.#stderr, this.#stderrPartial.trim()].filter((l) => l.length > 0);
-    const detail = tail.length > 0 ? ` (stderr: ${tail.slice(-2).join(' | ')})` : '';
+    const tail = this.#stderr.last(2);
+    const detail = tail.length > 0 ? ` (stderr: ${tail.join(' | ')})` : '';
     return `engine ${this.#exit ?? 'stopped'}${detail}`;
   }
 

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import {
   describeIssues,
@@ -9,7 +8,11 @@ import {
   resolveRules,
 } from '../env/index.ts';
 import type { Agent } from './agent.ts';
+import { boundedLines } from './line-splitter.ts';
 import { engineRequestSchema, quote } from './protocol.ts';
+
+/** Longest request line read, in bytes (a request is about 150). */
+export const MAX_REQUEST_LENGTH = 64 * 1024;
 
 export interface ServeOptions {
   /** Rules for requests that do not name them (request fields override these). */
@@ -22,7 +25,9 @@ export interface ServeOptions {
  * Serves an agent over the external engine protocol (./protocol.ts): reads one
  * request per line from `input`, writes one answer per line to `output`, until
  * the input ends. A request that cannot be answered gets `{"error": "..."}`
- * and the session goes on. Returns the number of requests answered with a move.
+ * and the session goes on; so does a line over MAX_REQUEST_LENGTH, which is
+ * skipped as it arrives (never held in memory) and answered when it ends.
+ * Returns the number of requests answered with a move.
  */
 export async function serveAgent(
   agent: Agent,
@@ -31,16 +36,21 @@ export async function serveAgent(
   options: ServeOptions,
 ): Promise<number> {
   const rng = Random.fromSeed(options.seed);
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let answered = 0;
-  for await (const line of lines) {
-    if (line.trim().length === 0) continue;
+  for await (const read of boundedLines(input, MAX_REQUEST_LENGTH)) {
     let reply: { action: number } | { error: string };
-    try {
-      reply = { action: await answer(agent, line, options.rules, rng) };
-      answered++;
-    } catch (err) {
-      reply = { error: err instanceof Error ? err.message : String(err) };
+    if ('tooLong' in read) {
+      reply = {
+        error: `request line of ${read.tooLong} bytes is longer than ${MAX_REQUEST_LENGTH}: send one JSON object per line`,
+      };
+    } else {
+      if (read.line.trim().length === 0) continue;
+      try {
+        reply = { action: await answer(agent, read.line, options.rules, rng) };
+        answered++;
+      } catch (err) {
+        reply = { error: err instanceof Error ? err.message : String(err) };
+      }
     }
     output.write(`${JSON.stringify(reply)}\n`);
   }

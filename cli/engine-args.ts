@@ -7,6 +7,7 @@ import {
   type Rules,
   START_NOTATION,
 } from '../env/index.ts';
+import { UsageError } from './fail.ts';
 
 /** The `--rules` option of commands that play Ayoayo (see RULES.md, rule options). */
 export const rulesOption = {
@@ -25,6 +26,22 @@ export function rulesFromArg(text: string | undefined): Rules {
 /** The position of a notation argument; the start when it is absent. Throws PositionError. */
 export function positionFromArg(text: string | undefined): Position {
   return parsePosition(text ?? START_NOTATION);
+}
+
+/**
+ * The position argument of a command, also when it comes after `--` (yargs
+ * leaves words after `--` in `_`, not in the positional, and the start position
+ * would be shown instead). More than one position is a usage error.
+ */
+export function positionText(
+  positional: string | undefined,
+  rest: readonly (string | number)[],
+): string | undefined {
+  const words = [...(positional !== undefined ? [positional] : []), ...rest.slice(1).map(String)];
+  if (words.length > 1) {
+    throw new UsageError(`expected one position, got ${words.length}: ${words.join(' ')}`);
+  }
+  return words[0];
 }
 
 /** `captureSeedStays=false,leftoverTo=opponent`: the form `--rules` accepts. */

@@ -74,7 +74,19 @@ export interface PairingLabels {
   readonly b: string;
 }
 
-/** Plays one scheduled game of a pairing. Each seat's generator comes from the seed, the pairing and the game. */
+/**
+ * The generators of a game's two sides, from the tournament seed, the pairing's
+ * index in the schedule and the game's index in the pairing: never from agent
+ * names or spec text (two spellings of one agent, or two training runs that
+ * differ only in name, play the same games), and never from which chunk or
+ * worker plays the game.
+ */
+export function gameRandoms(seed: number, pairing: number, game: number): { a: Random; b: Random } {
+  const key = `${seed}|${pairing}|${game}`;
+  return { a: Random.fromSeed(`${key}|a`), b: Random.fromSeed(`${key}|b`) };
+}
+
+/** Plays one scheduled game of a pairing, its generators from `gameRandoms`. */
 export async function playScheduledGame(
   agents: { readonly a: Agent; readonly b: Agent },
   labels: PairingLabels,
@@ -87,9 +99,7 @@ export async function playScheduledGame(
     settings.openingPlies,
     settings.rules,
   );
-  const key = `${settings.seed}|${labels.a}|${labels.b}|${scheduled.game}`;
-  const rngA = Random.fromSeed(`${key}|a`);
-  const rngB = Random.fromSeed(`${key}|b`);
+  const { a: rngA, b: rngB } = gameRandoms(settings.seed, labels.pairing, scheduled.game);
   const aFirst = scheduled.aSeat === 0;
   const result = await playGame({
     players: aFirst ? [agents.a, agents.b] : [agents.b, agents.a],

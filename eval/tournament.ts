@@ -24,7 +24,7 @@ export interface TournamentOptions {
   /** Games per pairing, half from each seat. */
   readonly games: number;
   readonly seed?: number;
-  /** Worker threads (default: one per core); 0 plays every game in this thread. */
+  /** Worker threads (default and most: one per core, see capWorkers); 0 plays every game in this thread. */
   readonly workers?: number;
   /** Random plies before the agents play (default 4). */
   readonly openingPlies?: number;
@@ -73,10 +73,11 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
   const games = options.games;
   if (!Number.isInteger(games) || games < 1)
     throw new RangeError(`games must be a positive integer, got ${games}`);
-  const workers = options.workers ?? availableParallelism();
-  if (!Number.isInteger(workers) || workers < 0) {
-    throw new RangeError(`workers must be a non-negative integer, got ${workers}`);
+  const requested = options.workers ?? availableParallelism();
+  if (!Number.isInteger(requested) || requested < 0) {
+    throw new RangeError(`workers must be a non-negative integer, got ${requested}`);
   }
+  const workers = capWorkers(requested);
   const total = pairings.length * games;
   let done = 0;
   const onGames = (count: number): void => {
@@ -135,6 +136,15 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
     settings: { ...settings, gamesPerPairing: games, workers },
     elapsedSeconds: (performance.now() - started) / 1000,
   };
+}
+
+/**
+ * Worker threads actually used for `requested`: at most one per core
+ * (os.availableParallelism()). More only add memory (each loads the code, about
+ * 30 MB) and contention: a thousand of them exhausted the machine and hung.
+ */
+export function capWorkers(requested: number): number {
+  return Math.min(requested, availableParallelism());
 }
 
 /** Pairings of a round robin, or of a gauntlet with `vs` as `a`; specs are checked here. */

@@ -4,9 +4,17 @@ import type { PolicyService } from './policy-service.ts';
 
 /** Request bodies larger than this get a 413: a position is well under 200 bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
+/** Seconds a client has to send a request's headers, and the whole request. */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 10;
+/** Connections open at once; more are closed as they arrive. */
+export const DEFAULT_MAX_CONNECTIONS = 64;
 
 export interface PolicyServerOptions {
   readonly maxBodyBytes?: number;
+  /** Seconds to receive a whole request, headers included (default 10); then 408 and close. */
+  readonly requestTimeoutSeconds?: number;
+  /** Connections open at once (default 64); a connection over the cap is closed at once. */
+  readonly maxConnections?: number;
 }
 
 const ROUTES: Record<string, string> = { '/act': 'POST', '/health': 'GET' };
@@ -53,7 +61,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    // A UTF-8 byte order mark (some Windows tools write one) is not part of the JSON.
+    return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (error) {
     throw new RequestError(400, `the body is not valid JSON: ${(error as Error).message}`);
   }
@@ -101,16 +110,35 @@ export function createPolicyServer(
   options: PolicyServerOptions = {},
 ): Server {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  return createServer((req, res) => {
-    handle(service, limit, req, res).catch((error: unknown) => {
-      if (error instanceof RequestError) {
-        // After a 413 the rest of the body is not read: close the connection.
-        const headers: Record<string, string> = error.status === 413 ? { Connection: 'close' } : {};
-        send(res, error.status, { error: error.message }, headers);
-        if (error.status === 413) req.resume();
-        return;
-      }
-      send(res, 500, { error: `internal error: ${(error as Error).message}` });
-    });
-  });
+  const timeoutMs = 1000 * (options.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS);
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  if (!(timeoutMs > 0)) {
+    throw new RangeError(`request timeout must be positive, got ${timeoutMs / 1000} s`);
+  }
+  if (!Number.isInteger(maxConnections) || maxConnections < 1) {
+    throw new RangeError(`max connections must be a positive integer, got ${maxConnections}`);
+  }
+  // Node's defaults let a stalled request hold a connection for 5 minutes, checked every 30 s.
+  const server = createServer(
+    {
+      headersTimeout: timeoutMs,
+      requestTimeout: timeoutMs,
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(timeoutMs / 4))),
+    },
+    (req, res) => {
+      handle(service, limit, req, res).catch((error: unknown) => {
+        if (error instanceof RequestError) {
+          // After a 413 the rest of the body is not read: close the connection.
+          const headers: Record<string, string> =
+            error.status === 413 ? { Connection: 'close' } : {};
+          send(res, error.status, { error: error.message }, headers);
+          if (error.status === 413) req.resume();
+          return;
+        }
+        send(res, 500, { error: `internal error: ${(error as Error).message}` });
+      });
+    },
+  );
+  server.maxConnections = maxConnections;
+  return server;
 }

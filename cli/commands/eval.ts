@@ -6,7 +6,7 @@ import { DEFAULT_MAX_PLIES } from '../../eval/game.ts';
 import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
 import { gamesProgressBar } from '../../eval/progress.ts';
 import { formatTournament, tournamentJson, writeTournament } from '../../eval/report.ts';
-import { runTournament } from '../../eval/tournament.ts';
+import { capWorkers, runTournament } from '../../eval/tournament.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 
@@ -78,7 +78,7 @@ export const evalCommand = defineCommand<EvalArgs>({
       .option('workers', {
         type: 'number',
         default: availableParallelism(),
-        describe: 'worker threads (default: one per core); 0 plays in the main thread',
+        describe: 'worker threads (default and most: one per core); 0 plays in the main thread',
       })
       .option('opening-plies', {
         type: 'number',
@@ -130,6 +130,12 @@ export const evalCommand = defineCommand<EvalArgs>({
     }
     if (!(argv.moveTimeout > 0))
       throw new UsageError(`--move-timeout must be positive, got ${argv.moveTimeout}`);
+    const workers = capWorkers(argv.workers);
+    if (workers < argv.workers) {
+      process.stderr.write(
+        `ayoayo: --workers ${argv.workers} is more than the ${workers} cores here; using ${workers}\n`,
+      );
+    }
     const bar = gamesProgressBar({ quiet: argv.quiet });
     let result: Awaited<ReturnType<typeof runTournament>>;
     try {
@@ -137,7 +143,7 @@ export const evalCommand = defineCommand<EvalArgs>({
         specs,
         games: argv.games,
         seed: argv.seed,
-        workers: argv.workers,
+        workers,
         openingPlies: argv.openingPlies,
         maxPlies: argv.maxPlies,
         moveTimeoutMs: argv.moveTimeout,

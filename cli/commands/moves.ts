@@ -14,13 +14,15 @@ import {
   formatRules,
   positionDescription,
   positionFromArg,
+  positionText,
   rulesFromArg,
   rulesOption,
 } from '../engine-args.ts';
-import { defineCommand, runCommand } from '../fail.ts';
+import { defineCommand, runCommand, UsageError } from '../fail.ts';
 
 interface MovesArgs {
-  position: string;
+  _: (string | number)[];
+  position?: string;
   rules?: string;
   json: boolean;
 }
@@ -92,17 +94,19 @@ function rowOf(line: ActionLine): string[] {
 }
 
 export const movesCommand = defineCommand<MovesArgs>({
-  command: 'moves <position>',
+  command: 'moves [position]',
   describe: 'List every action of a position: why it is illegal, or what it does',
   builder: (y) =>
     y
-      .positional('position', { type: 'string', demandOption: true, describe: positionDescription })
+      .positional('position', { type: 'string', describe: positionDescription })
       .option('rules', rulesOption)
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object' })
       .example('$0 moves 4,4,4,4,4,4/4,4,4,4,4,4/0-0/0', 'the six opening moves'),
   handler: runCommand((argv: MovesArgs) => {
     const rules = rulesFromArg(argv.rules);
-    const pos = positionFromArg(argv.position);
+    const text = positionText(argv.position, argv._);
+    if (text === undefined) throw new UsageError('moves needs a position');
+    const pos = positionFromArg(text);
     const actions = describeActions(pos, rules);
     const result = outcome(pos, rules);
     if (argv.json) {

@@ -1,14 +1,21 @@
+import type { Argv } from 'yargs';
 import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
-import { createPolicyServer } from '../../serve/http-server.ts';
+import {
+  createPolicyServer,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
+} from '../../serve/http-server.ts';
 import { PolicyService } from '../../serve/policy-service.ts';
-import { CliError, defineCommand, runCommand } from '../fail.ts';
+import { CliError, defineCommand, runCommand, UsageError } from '../fail.ts';
 import { listenOrFail, serveUntilStopped } from '../server-lifecycle.ts';
 
 interface ServeArgs {
   policy?: string;
   port: number;
   host: string;
+  requestTimeout: number;
+  maxConnections: number;
 }
 
 export const serveCommand = defineCommand<ServeArgs>({
@@ -26,14 +33,35 @@ export const serveCommand = defineCommand<ServeArgs>({
         default: '127.0.0.1',
         describe: 'address to listen on (127.0.0.1: this machine only)',
       })
+      .option('request-timeout', {
+        type: 'number',
+        default: DEFAULT_REQUEST_TIMEOUT_SECONDS,
+        describe:
+          'seconds a client has to send a whole request; then 408 and the connection closes',
+      })
+      .option('max-connections', {
+        type: 'number',
+        default: DEFAULT_MAX_CONNECTIONS,
+        describe: 'connections open at once; more are closed as they arrive',
+      })
       .example('$0 serve --policy runs/quickstart --port 8080', '')
       .example(
         `curl -s -X POST localhost:8080/act -d '{"position":"4,4,4,4,4,4/4,4,4,4,4,4/0-0/0"}'`,
         'ask for a move',
-      ),
+      ) as unknown as Argv<ServeArgs>,
   handler: runCommand(async (argv: ServeArgs) => {
     if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) {
       throw new CliError(`--port must be an integer from 0 to 65535, got ${argv.port}`);
+    }
+    if (!(argv.requestTimeout > 0)) {
+      throw new UsageError(
+        `--request-timeout must be a positive number of seconds, got ${argv.requestTimeout}`,
+      );
+    }
+    if (!Number.isInteger(argv.maxConnections) || argv.maxConnections < 1) {
+      throw new UsageError(
+        `--max-connections must be a positive integer, got ${argv.maxConnections}`,
+      );
     }
     const path = choosePolicyPath(argv.policy);
     if (path === null) {
@@ -42,7 +70,10 @@ export const serveCommand = defineCommand<ServeArgs>({
       );
     }
     const service = new PolicyService(loadPolicy(path));
-    const server = createPolicyServer(service);
+    const server = createPolicyServer(service, {
+      requestTimeoutSeconds: argv.requestTimeout,
+      maxConnections: argv.maxConnections,
+    });
     const url = await listenOrFail(server, argv.port, argv.host);
     process.stdout.write(
       `Serving ${service.policy.path} on ${url} (POST /act, GET /health); Ctrl-C stops\n`,

@@ -4,12 +4,14 @@ import {
   formatRules,
   positionDescription,
   positionFromArg,
+  positionText,
   rulesFromArg,
   rulesOption,
 } from '../engine-args.ts';
 import { defineCommand, runCommand } from '../fail.ts';
 
 interface ShowArgs {
+  _: (string | number)[];
   position?: string;
   rules?: string;
 }
@@ -22,10 +24,11 @@ export const showCommand = defineCommand<ShowArgs>({
       .positional('position', { type: 'string', describe: positionDescription })
       .option('rules', rulesOption)
       .example('$0 show', 'the start position')
-      .example('$0 show 2,7,0,6,1,6/6,6,0,0,6,6/2-0/1', 'after the opening move 0'),
+      .example('$0 show 2,7,0,6,1,6/6,6,0,0,6,6/2-0/1', 'after the opening move 0')
+      .example('$0 show -- 2,7,0,6,1,6/6,6,0,0,6,6/2-0/1', 'the same'),
   handler: runCommand((argv: ShowArgs) => {
     const rules = rulesFromArg(argv.rules);
-    const pos = positionFromArg(argv.position);
+    const pos = positionFromArg(positionText(argv.position, argv._));
     const result = outcome(pos, rules);
     const lines = [renderBoard(pos), '', `Position: ${formatPosition(pos)}`];
     if (argv.rules !== undefined) lines.push(`Rules:    ${formatRules(rules)}`);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,9 @@ const ctx = (legal: readonly number[]) => ({
   rng: Random.fromSeed(1),
   rules: DEFAULT_RULES,
 });
+
+/** A one-process engine (sed) that answers the first legal action: starts in a millisecond. */
+const SED_ENGINE = `sed -u -e 's/.*"legal":\\[\\([0-9]\\).*/{"action":\\1}/'`;
 
 describe('ExternalAgent', () => {
   it('plays whole games with a good engine, sent the documented request fields', async () => {
@@ -133,6 +137,48 @@ describe('ExternalAgent', () => {
     await agent.close();
     await expect(pending).rejects.toThrow(/engine was (killed by SIGTERM|stopped)/);
     await waitFor(() => pids.every((pid) => !alive(pid)));
+  });
+});
+
+describe('ExternalAgent, misbehaving engines', () => {
+  it("closes without leaving the program waiting on unref'd handles only (no exit code 13)", () => {
+    // Top-level await of many start/answer/close cycles: before the fix, closing
+    // awaited an unref'd child and an unref'd timer, and Node gave up with code 13.
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(fixtures, 'close-repeatedly.ts'), SED_ENGINE, '20'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('closed 20\n');
+    expect(run.status).toBe(0);
+  });
+
+  it('forfeits an engine that writes an endless stdout line, at once and saying so', async () => {
+    const agent = new ExternalAgent(engine('giant-line.mjs'), { moveTimeoutMs: 20_000 });
+    const pos = initialPosition();
+    const started = Date.now();
+    await expect(agent.act(pos, ctx(legalActions(pos)))).rejects.toThrow(
+      'engine wrote a stdout line longer than 65536 bytes',
+    );
+    // Long before the move timeout: the line was cut off, not waited for.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await agent.close();
+  }, 30_000);
+
+  it("keeps only a bounded tail of an engine's stderr for the forfeit message", async () => {
+    const agent = new ExternalAgent(engine('stderr-flood.mjs'));
+    const pos = initialPosition();
+    const error = await agent.act(pos, ctx(legalActions(pos))).then(
+      () => null,
+      (err: unknown) => err as Error,
+    );
+    await agent.close();
+    expect(error?.message).toMatch(
+      /^engine exited with code 4 \(stderr: \.\.\.[a-z ]+ noise last words\)$/,
+    );
+    // 6 MB were written; the message keeps a few hundred characters of its end.
+    expect(error?.message.length).toBeLessThan(500);
   });
 });
 

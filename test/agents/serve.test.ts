@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { GreedyAgent } from '../../agents/greedy.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
@@ -79,6 +79,38 @@ describe('serveAgent', () => {
     expect(answers[4].error).toMatch(/game is over/);
     expect(legalActions(initialPosition())).toContain(answers[5].action);
   });
+
+  it('refuses an overlong line without holding it, answers it when it ends, and goes on', async () => {
+    const { answered, answers } = await serve(new GreedyAgent(), [
+      'x'.repeat(1_000_000),
+      request(),
+    ]);
+    expect(answered).toBe(1);
+    expect(answers[0].error).toBe(
+      'request line of 1000000 bytes is longer than 65536: send one JSON object per line',
+    );
+    expect(legalActions(initialPosition())).toContain(answers[1].action);
+  });
+
+  it('survives 600 MB without a newline (a string that large cannot even be made)', async () => {
+    const megabyte = Buffer.alloc(1 << 20, 'x');
+    const input = Readable.from(
+      (function* () {
+        for (let i = 0; i < 600; i++) yield megabyte;
+      })(),
+    );
+    const output = new PassThrough();
+    const chunks: string[] = [];
+    output.on('data', (c: Buffer) => chunks.push(c.toString()));
+    const answered = await serveAgent(new GreedyAgent(), input, output, {
+      rules: DEFAULT_RULES,
+      seed: 1,
+    });
+    expect(answered).toBe(0);
+    expect(JSON.parse(chunks.join(''))).toEqual({
+      error: `request line of ${600 * (1 << 20)} bytes is longer than 65536: send one JSON object per line`,
+    });
+  }, 60_000);
 
   it("plays by the request's rules, else by the served defaults", async () => {
     // A probe agent that shows which rules it was handed.

@@ -52,6 +52,29 @@ describe('ayoayo show', () => {
   });
 });
 
+describe('a position after --', () => {
+  const AFTER_MOVE_0 = '2,7,0,6,1,6/6,6,0,0,6,6/2-0/1';
+
+  it('is the position shown and tabulated, not the start', () => {
+    const show = ayoayo('show', '--', AFTER_MOVE_0);
+    expect(show.stderr).toBe('');
+    expect(show.status).toBe(0);
+    expect(show.stdout).toContain(renderBoard(parsePosition(AFTER_MOVE_0)));
+    expect(show.stdout).toContain(`Position: ${AFTER_MOVE_0}`);
+    const moves = ayoayo('moves', '--', AFTER_MOVE_0);
+    expect(moves.status).toBe(0);
+    expect(moves.stdout).toContain(`Position: ${AFTER_MOVE_0} (player 1 to move)`);
+  });
+
+  it('must be one position', () => {
+    const two = ayoayo('show', '--', AFTER_MOVE_0, START_NOTATION);
+    expect(two.status).toBe(1);
+    expect(two.stderr).toBe(
+      `ayoayo: expected one position, got 2: ${AFTER_MOVE_0} ${START_NOTATION} (run 'ayoayo --help' for usage)\n`,
+    );
+  });
+});
+
 describe('ayoayo moves', () => {
   it('tabulates every action of a position', () => {
     const { status, stdout, stderr } = ayoayo('moves', START_NOTATION);
@@ -152,7 +175,7 @@ describe('bad input', () => {
       ['moves', START_NOTATION, '--rules', 'leftoverTo=me'],
       /^ayoayo: invalid rules: leftoverTo/,
     ],
-    ['a missing position', ['moves'], /^ayoayo: Not enough non-option arguments/],
+    ['a missing position', ['moves'], /^ayoayo: moves needs a position/],
   ])('%s: one line on stderr, exit 1, no stack trace', (_name, args, message) => {
     const { status, stdout, stderr } = ayoayo(...args);
     expect(status).toBe(1);

@@ -2,6 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RandomAgent } from '../../agents/random.ts';
+import { runChunk } from '../../eval/chunk.ts';
+import { type GameRecord, matchSettings, playMatch, scheduleGames } from '../../eval/match.ts';
 import { planPairings, runTournament } from '../../eval/tournament.ts';
 // Registers `policy:PATH` specs, here and (through agentKindModules) in the worker threads.
 import '../../models/policy-kind.ts';
@@ -96,5 +99,41 @@ describe('planPairings', () => {
     expect(() => planPairings(['random'])).toThrow(/at least two agents/);
     expect(() => planPairings(['random'], 'random')).toThrow(/at least one agent besides/);
     expect(planPairings(['greedy'], 'random')).toEqual([{ pairing: 0, a: 'random', b: 'greedy' }]);
+  });
+});
+
+describe('game seeds', () => {
+  /** A game as played: everything but the agents' labels and the time it took. */
+  const played = (games: readonly GameRecord[]) =>
+    games.map(({ seconds: _, a: _a, b: _b, players: _p, ...g }) => g);
+
+  it('do not depend on how an agent is spelled or named', async () => {
+    const run = (policy: string, mcts: string) =>
+      runTournament({ specs: [policy, mcts, 'random'], games: 6, seed: 3, workers: 0 });
+    const short = await run('policy:models/pretrained', 'mcts:20');
+    const long = await run('policy:models/pretrained/policy.json', 'mcts:020');
+    expect(played(long.games)).toEqual(played(short.games));
+    // And the same agents under other names (as two training runs' policies would be) in a match.
+    const match = (a: string, b: string) =>
+      playMatch({ a: new RandomAgent(a), b: new RandomAgent(b), games: 6, seed: 5 });
+    expect(played((await match('run-1', 'random')).records)).toEqual(
+      played((await match('run-2', 'baseline')).records),
+    );
+  });
+
+  it('do not depend on which chunk (worker, queue job) plays a game', async () => {
+    const settings = matchSettings({ seed: 4 });
+    const labels = { pairing: 2, a: 'mcts:20', b: 'random' };
+    const games = scheduleGames(8);
+    const whole = await runChunk({ labels, games, settings });
+    const pieces = [
+      ...(await runChunk({ labels, games: games.slice(5), settings })),
+      ...(await runChunk({ labels, games: games.slice(0, 3), settings })),
+      ...(await runChunk({ labels, games: games.slice(3, 5), settings })),
+    ].sort((x, y) => x.game - y.game);
+    expect(played(pieces)).toEqual(played(whole));
+    // The pairing's index is part of the seed: the same agents in another slot play other games.
+    const elsewhere = await runChunk({ labels: { ...labels, pairing: 3 }, games, settings });
+    expect(played(elsewhere).map((g) => g.plies)).not.toEqual(played(whole).map((g) => g.plies));
   });
 });

@@ -1,5 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,5 +156,86 @@ describe('ayoayo serve (HTTP policy service)', () => {
     const missing = await fetch(`${url}/nowhere`);
     expect(missing.status).toBe(404);
     expect((await json(missing)).error).toMatch(/\/nowhere/);
+  });
+});
+
+describe('the HTTP service under slow, many or odd clients', () => {
+  let policy: LoadedPolicy;
+  const servers: Server[] = [];
+  const sockets: Socket[] = [];
+
+  beforeAll(() => {
+    policy = loadPolicy(writeRandomPolicy(mkdtempSync(join(tmpdir(), 'ayoayo-serve-'))));
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    for (const server of servers) await close(server);
+  });
+
+  async function start(options: Parameters<typeof createPolicyServer>[1] = {}): Promise<string> {
+    const server = createPolicyServer(new PolicyService(policy), options);
+    servers.push(server);
+    return listen(server, 0, '127.0.0.1');
+  }
+
+  /** A raw connection; resolves once connected, with what it received when it closed. */
+  function open(url: string): Promise<{ socket: Socket; closed: Promise<string> }> {
+    const { port } = new URL(url);
+    const socket = connect(Number(port), '127.0.0.1');
+    sockets.push(socket);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString();
+    });
+    socket.on('error', () => {});
+    const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
+    return new Promise((resolve) => socket.once('connect', () => resolve({ socket, closed })));
+  }
+
+  it('accepts a body that starts with a UTF-8 byte order mark', async () => {
+    const url = await start();
+    const res = await fetch(`${url}/act`, {
+      method: 'POST',
+      body: `\uFEFF${JSON.stringify({ position: START_NOTATION })}`,
+    });
+    expect(res.status).toBe(200);
+    expect(legalActions(parsePosition(START_NOTATION))).toContain(
+      (await json<ActBody>(res)).action,
+    );
+  });
+
+  it('closes a connection whose body stalls, with 408, once the request timeout passes', async () => {
+    const url = await start({ requestTimeoutSeconds: 0.3 });
+    const { socket, closed } = await open(url);
+    const started = Date.now();
+    socket.write('POST /act HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"posi');
+    const received = await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    // Node's defaults (300 s, checked every 30 s) held it for 326 s.
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 20_000);
+
+  it('closes connections over the cap as they arrive, and serves the others', async () => {
+    const url = await start({ maxConnections: 2 });
+    const first = await open(url);
+    await open(url);
+    const third = await open(url);
+    expect(await third.closed).toBe('');
+    first.socket.write(
+      `POST /act HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${
+        JSON.stringify({ position: START_NOTATION }).length
+      }\r\n\r\n${JSON.stringify({ position: START_NOTATION })}`,
+    );
+    expect(await first.closed).toMatch(/^HTTP\/1\.1 200 /);
+  }, 20_000);
+
+  it('refuses nonsense limits', () => {
+    const service = new PolicyService(policy);
+    expect(() => createPolicyServer(service, { requestTimeoutSeconds: 0 })).toThrow(
+      'request timeout must be positive, got 0 s',
+    );
+    expect(() => createPolicyServer(service, { maxConnections: 0.5 })).toThrow(
+      'max connections must be a positive integer, got 0.5',
+    );
   });
 });

@@ -1,0 +1,132 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// Engines must not outlive the `ayoayo` that started them, however it ends:
+// SIGTERM (signal handlers kill the engines' groups), an error (the agent is
+// closed, and an exit hook kills whatever is left), and kill -9 (no handler
+// runs: a watchdog per engine notices the closed pipe and kills the group).
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const fixtures = join(root, 'test/fixtures/ext-engines');
+
+/** Pids of hang.mjs engines started with argument `tag` (Linux /proc; arguments are NUL-separated there). */
+function pidsRunning(tag: string): number[] {
+  const text = `hang.mjs\0${tag}`;
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** The process group of a pid (field 5 of /proc/PID/stat). */
+function groupOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+// Whatever a failing test leaves behind is cleaned up: these processes and groups only.
+const started: ChildProcessWithoutNullStreams[] = [];
+const groups: number[] = [];
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const group of groups) if (groupAlive(group)) process.kill(-group, 'SIGKILL');
+});
+
+function ayoayo(args: readonly string[]): {
+  child: ChildProcessWithoutNullStreams;
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+} {
+  const child = spawn(process.execPath, ['bin/ayoayo.js', ...args], { cwd: root });
+  started.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>(
+    (resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr })),
+  );
+  return { child, ended };
+}
+
+/** A tournament whose external engine hangs forever (and ignores SIGTERM and its stdin). */
+async function hungTournament(tag: string, workers: number) {
+  const run = ayoayo([
+    'eval',
+    '--agents',
+    `ext:node ${join(fixtures, 'hang.mjs')} ${tag},random`,
+    '--games',
+    '2',
+    '--workers',
+    String(workers),
+    '--move-timeout',
+    '600000',
+    '--quiet',
+  ]);
+  await waitFor(() => pidsRunning(tag).length > 0, 'the engine started');
+  const [engine] = pidsRunning(tag) as [number];
+  const group = groupOf(engine);
+  groups.push(group);
+  // The engine has a group of its own, not ayoayo's.
+  expect(group).not.toBe(groupOf(run.child.pid as number));
+  return { ...run, group };
+}
+
+describe('engines do not outlive ayoayo', () => {
+  it('SIGTERM: the engine group is killed and ayoayo ends by the signal', async () => {
+    const { child, ended, group } = await hungTournament('--lifetime-term', 0);
+    child.kill('SIGTERM');
+    expect((await ended).signal).toBe('SIGTERM');
+    await waitFor(() => !groupAlive(group), 'the engine group is gone');
+    expect(pidsRunning('--lifetime-term')).toEqual([]);
+  }, 60_000);
+
+  it('kill -9, engine in a worker thread: the watchdog kills the engine group', async () => {
+    const { child, ended, group } = await hungTournament('--lifetime-kill', 1);
+    child.kill('SIGKILL');
+    expect((await ended).signal).toBe('SIGKILL');
+    await waitFor(() => !groupAlive(group), 'the engine group is gone');
+    expect(pidsRunning('--lifetime-kill')).toEqual([]);
+  }, 60_000);
+
+  it('an error mid-game: ayoayo fails in one line and takes the engine group with it', async () => {
+    // A wrapper engine that answers, with a hung helper process in its group.
+    const engine = `sh -c 'node ${join(fixtures, 'hang.mjs')} --lifetime-error & exec node ${join(fixtures, 'first-legal.mjs')}'`;
+    const { child, ended } = ayoayo(['play', '--against', `ext:${engine}`, '--seat', '0']);
+    // One move (the engine starts to answer it), then the input ends before the game does.
+    child.stdin.write('0\n');
+    await waitFor(() => pidsRunning('--lifetime-error').length > 0, 'the engine started');
+    const group = groupOf(pidsRunning('--lifetime-error')[0] as number);
+    groups.push(group);
+    child.stdin.end();
+    const { code, stderr } = await ended;
+    expect(code).toBe(1);
+    expect(stderr).toBe('ayoayo: input ended before the game did\n');
+    await waitFor(() => !groupAlive(group), 'the engine group is gone');
+  }, 60_000);
+});
