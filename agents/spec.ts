@@ -16,6 +16,8 @@ export const AGENT_SPEC_FORMS = [
   'mcts:N',
   'ext:COMMAND',
   'policy:PATH',
+  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5]',
+  'minimax:t=50ms,eval=PATH[,k=16]',
 ] as const;
 
 /** A parsed agent spec. */
@@ -26,7 +28,9 @@ export type AgentSpec =
   | { readonly kind: 'minimax'; readonly timeMs: number }
   | { readonly kind: 'mcts'; readonly iterations: number }
   | { readonly kind: 'ext'; readonly command: string }
-  | { readonly kind: 'policy'; readonly path: string };
+  | { readonly kind: 'policy'; readonly path: string }
+  /** Search with a trained network (az:..., minimax:...,eval=...), parsed by models/search-agents.ts. */
+  | { readonly kind: 'network'; readonly spec: string };
 
 export class AgentSpecError extends Error {
   override name = 'AgentSpecError';
@@ -47,7 +51,12 @@ export function parseAgentSpec(spec: string): AgentSpec {
     case 'greedy':
       if (arg !== null) throw bad(`${kind} takes no argument`);
       return { kind };
+    case 'az':
+      if (arg === null || arg.trim().length === 0)
+        throw bad('az needs a policy path, e.g. az:models/pretrained,t=50ms');
+      return { kind: 'network', spec: text };
     case 'minimax': {
+      if (arg?.includes(',')) return { kind: 'network', spec: text };
       if (arg === null) throw bad('minimax needs a depth (minimax:4) or a time (minimax:t=200ms)');
       const time = /^t=(\d+(?:\.\d+)?)(ms|s)$/.exec(arg);
       if (time !== null) {
@@ -119,6 +128,8 @@ export async function createAgent(spec: string, options: CreateAgentOptions = {}
       });
     case 'policy':
       return loadPolicy(parsed.path, rules);
+    case 'network':
+      return loadNetworkSearch(parsed.spec, rules);
   }
 }
 
@@ -141,4 +152,18 @@ async function loadPolicy(path: string, rules: Rules): Promise<Agent> {
     );
   }
   return (await (loader as (path: string, rules: Rules) => Promise<Agent>)(path, rules)) as Agent;
+}
+
+/** Search agents that need a policy file are built in models/ (which may import agents/). */
+const NETWORK_SEARCH_MODULE = new URL('../models/search-agents.ts', import.meta.url).href;
+
+async function loadNetworkSearch(spec: string, rules: Rules): Promise<Agent> {
+  const module: Record<string, unknown> = await import(NETWORK_SEARCH_MODULE);
+  const create = module.createNetworkSearchAgent;
+  if (typeof create !== 'function') {
+    throw new AgentSpecError(
+      'network search agents are not available: models/search-agents.ts does not export createNetworkSearchAgent',
+    );
+  }
+  return (create as (spec: string, rules: Rules) => Agent)(spec, rules);
 }
