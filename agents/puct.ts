@@ -15,6 +15,14 @@ export interface PuctOptions {
   readonly priorWeight?: number;
   /** Dirichlet noise on the root priors (self-play only); none unless given. */
   readonly rootNoise?: { readonly alpha: number; readonly fraction: number };
+  /**
+   * Leaves evaluated per call of the evaluator (default 1). Above 1, each
+   * leaf's path carries a virtual loss until its value is backed up, so the
+   * selections of one batch spread over the tree; this pays when the evaluator
+   * is much cheaper per position in batches (tfjs) and costs a little search
+   * quality otherwise.
+   */
+  readonly batchSize?: number;
 }
 
 /** Stop after `simulations` simulations, or when `timeMs` has passed (at least one runs). */
@@ -71,6 +79,7 @@ export class PuctSearch {
   readonly #exploration: number;
   readonly #priorWeight: number;
   readonly #rootNoise: { readonly alpha: number; readonly fraction: number } | null;
+  readonly #batchSize: number;
 
   #capacity = 0;
   #size = 0;
@@ -88,9 +97,16 @@ export class PuctSearch {
   #solved = new Uint8Array(0);
   #exact = new Float64Array(0);
 
-  readonly #children = new Uint8Array(ACTIONS * STATE_SIZE);
+  /** 1 while a node waits in the current batch for its evaluation. */
+  #pending = new Uint8Array(0);
+  // The batch: each leaf, its state, legal mask and children (played once, at selection).
+  readonly #leaves: Int32Array;
+  readonly #leafStates: Uint8Array;
+  readonly #leafMasks: Uint8Array;
+  readonly #leafChildren: Uint8Array;
+  readonly #leafPriors: Float32Array;
+  readonly #leafValues: Float64Array;
   readonly #status = new Uint8Array(ACTIONS);
-  readonly #priors = new Float32Array(ACTIONS);
   readonly #scores = new Int32Array(2);
   #evaluations = 0;
 
@@ -113,6 +129,17 @@ export class PuctSearch {
         `root noise needs alpha > 0 and a fraction in [0, 1], got ${JSON.stringify(noise)}`,
       );
     }
+    const batch = options.batchSize ?? 1;
+    if (!(Number.isInteger(batch) && batch >= 1 && batch <= 1024)) {
+      throw new RangeError(`PUCT batch size must be an integer in 1..1024, got ${batch}`);
+    }
+    this.#batchSize = batch;
+    this.#leaves = new Int32Array(batch);
+    this.#leafStates = new Uint8Array(batch * STATE_SIZE);
+    this.#leafMasks = new Uint8Array(batch);
+    this.#leafChildren = new Uint8Array(batch * ACTIONS * STATE_SIZE);
+    this.#leafPriors = new Float32Array(batch * ACTIONS);
+    this.#leafValues = new Float64Array(batch);
     this.#grow(INITIAL_CAPACITY);
   }
 
@@ -143,16 +170,13 @@ export class PuctSearch {
     const root = this.#addNode(-1, -1, 0);
     this.#states.set(state.subarray(0, STATE_SIZE), 0);
 
-    let done = 0;
     // The first simulation expands the root.
-    this.#simulate();
-    done++;
+    let done = this.#simulateBatch(1);
     if (this.#childCount[root] === 0) throw new RangeError('cannot search a finished game');
     if (this.#rootNoise !== null && rng !== null) this.#addRootNoise(rng);
     while (done < maxSimulations && this.#solved[root] === 0) {
       if (timeMs !== undefined && performance.now() >= deadline) break;
-      this.#simulate();
-      done++;
+      done += this.#simulateBatch(Math.min(this.#batchSize, maxSimulations - done));
     }
     return this.#result(done, performance.now() - start);
   }
@@ -175,6 +199,7 @@ export class PuctSearch {
     this.#childCount = copy(new Uint8Array(capacity), this.#childCount);
     this.#solved = copy(new Uint8Array(capacity), this.#solved);
     this.#exact = copy(new Float64Array(capacity), this.#exact);
+    this.#pending = copy(new Uint8Array(capacity), this.#pending);
     this.#capacity = capacity;
   }
 
@@ -190,58 +215,122 @@ export class PuctSearch {
     this.#childCount[node] = 0;
     this.#solved[node] = 0;
     this.#exact[node] = 0;
+    this.#pending[node] = 0;
     return node;
   }
 
-  /** One simulation: select down to an unexpanded or solved node, evaluate it, back up. */
-  #simulate(): void {
-    let node = 0;
-    while ((this.#firstChild[node] as number) >= 0 && this.#solved[node] === 0) {
-      node = this.#select(node);
+  /**
+   * Up to `wanted` simulations: selects leaves (each path under a virtual
+   * loss), scores finished games at once, evaluates the other leaves in one
+   * call, then expands them and backs their values up. Stops collecting at a
+   * leaf already waiting in this batch. Returns the simulations completed.
+   */
+  #simulateBatch(wanted: number): number {
+    let done = 0;
+    let waiting = 0;
+    const virtual = wanted > 1;
+    while (done + waiting < wanted && this.#solved[0] === 0) {
+      let node = 0;
+      if (virtual) this.#addVirtualLoss(node, 1);
+      while ((this.#firstChild[node] as number) >= 0 && this.#solved[node] === 0) {
+        node = this.#select(node);
+        if (virtual) this.#addVirtualLoss(node, 1);
+      }
+      if (this.#pending[node] === 1) {
+        if (virtual) this.#removeVirtualLoss(node);
+        break;
+      }
+      if (this.#solved[node] === 0) this.#play(node, waiting);
+      if (this.#solved[node] === 1) {
+        if (virtual) this.#removeVirtualLoss(node);
+        this.#backUp(node, this.#exact[node] as number);
+        done++;
+        continue;
+      }
+      this.#pending[node] = 1;
+      this.#leaves[waiting++] = node;
     }
-    const value = this.#solved[node] === 1 ? (this.#exact[node] as number) : this.#expand(node);
-    this.#backUp(node, value);
+    if (waiting === 0) return done;
+
+    this.#evaluations += waiting;
+    this.#evaluator.evaluate(
+      this.#leafStates,
+      this.#leafMasks,
+      waiting,
+      this.#leafPriors,
+      this.#leafValues,
+    );
+    for (let i = 0; i < waiting; i++) {
+      const node = this.#leaves[i] as number;
+      this.#pending[node] = 0;
+      this.#addChildren(node, i);
+      if (virtual) this.#removeVirtualLoss(node);
+      this.#backUp(node, -(this.#leafValues[i] as number));
+    }
+    return done + waiting;
   }
 
   /**
-   * Expands a leaf: plays its children, asks the evaluator, and returns the
-   * leaf's value for the player who moved into it (exact if the game is over).
+   * Plays a selected leaf's moves into batch slot `slot`, or marks the leaf
+   * solved with its exact value (for the player who moved into it) when the
+   * game is over there.
    */
-  #expand(node: number): number {
-    const states = this.#states;
+  #play(node: number, slot: number): void {
     const stateOffset = node * STATE_SIZE;
-    const state = states.subarray(stateOffset, stateOffset + STATE_SIZE);
-    const mask = expand(state, this.#captureSeedStays, this.#children, this.#status);
+    const state = this.#states.subarray(stateOffset, stateOffset + STATE_SIZE);
+    const children = this.#leafChildren.subarray(
+      slot * ACTIONS * STATE_SIZE,
+      (slot + 1) * ACTIONS * STATE_SIZE,
+    );
+    const mask = expand(state, this.#captureSeedStays, children, this.#status);
     if (mask === 0) {
       const scores = this.#scores;
       finalScores(state, 0, this.#leftoverToOwner, scores);
       // The player who moved into a finished node is the one not to move there.
       const mover = 1 - (state[TO_MOVE] as number);
       const margin = (scores[mover] as number) - (scores[1 - mover] as number);
-      const exact = margin > 0 ? WIN_VALUE : margin < 0 ? -WIN_VALUE : 0;
       this.#solved[node] = 1;
-      this.#exact[node] = exact;
-      return exact;
+      this.#exact[node] = margin > 0 ? WIN_VALUE : margin < 0 ? -WIN_VALUE : 0;
+      return;
     }
-    this.#evaluations++;
-    const priors = this.#priors;
-    const value = this.#evaluator.evaluate(state, mask, priors);
+    this.#leafStates.set(state, slot * STATE_SIZE);
+    this.#leafMasks[slot] = mask;
+  }
+
+  /** Adds the children of an evaluated leaf, with the evaluator's priors mixed with uniform. */
+  #addChildren(node: number, slot: number): void {
+    const mask = this.#leafMasks[slot] as number;
     const count = POPCOUNT[mask] as number;
     const weight = this.#priorWeight;
     const uniform = (1 - weight) / count;
-    // Children are added after the evaluation: growing may replace `states`.
     const first = this.#size;
+    const children = this.#leafChildren;
+    const base = slot * ACTIONS;
     for (let a = 0; a < ACTIONS; a++) {
       if ((mask & (1 << a)) === 0) continue;
-      const child = this.#addNode(node, a, weight * (priors[a] as number) + uniform);
-      this.#states.set(
-        this.#children.subarray(a * STATE_SIZE, (a + 1) * STATE_SIZE),
-        child * STATE_SIZE,
+      const child = this.#addNode(
+        node,
+        a,
+        weight * (this.#leafPriors[base + a] as number) + uniform,
       );
+      const from = (base + a) * STATE_SIZE;
+      this.#states.set(children.subarray(from, from + STATE_SIZE), child * STATE_SIZE);
     }
     this.#firstChild[node] = first;
     this.#childCount[node] = count;
-    return -value;
+  }
+
+  /** Counts a pending visit of `node` as a loss for the player who moved into it. */
+  #addVirtualLoss(node: number, amount: number): void {
+    this.#visits[node] = (this.#visits[node] as number) + amount;
+    this.#valueSum[node] = (this.#valueSum[node] as number) - amount;
+  }
+
+  /** Takes the virtual losses of the path from `leaf` to the root back. */
+  #removeVirtualLoss(leaf: number): void {
+    for (let node = leaf; node >= 0; node = this.#parent[node] as number) {
+      this.#addVirtualLoss(node, -1);
+    }
   }
 
   /** The child maximising Q + c P sqrt(N) / (1 + n), Q from the parent's mover's side. */

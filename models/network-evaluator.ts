@@ -3,56 +3,93 @@ import { type ObservationConfig, ObservationEncoder } from '../env/gym/observati
 import type { Rules } from '../env/rules.ts';
 import { MlpRunner, type MlpWeights, maskedSoftmax, NUM_ACTIONS } from './mlp-runner.ts';
 
+const STATE_SIZE = 16;
+
+/** Runs a batch of observations: 6 logits and one value per row. */
+export type ForwardPass = (
+  observations: Float32Array,
+  batch: number,
+  logits: Float32Array,
+  values: Float32Array,
+) => void;
+
 /**
  * A policy-value network as a search's leaf evaluator: the observation
- * encoder and one batch-1 forward pass of the plain Float32Array runner. The
- * policy head gives the priors (softmax of logits / `temperature` over the
- * legal actions), the value head the value for the player to move.
+ * encoder, then one forward pass for the batch. The policy head gives the
+ * priors (softmax of logits / `temperature` over the legal actions), the value
+ * head the value for the player to move. The forward pass is the plain
+ * Float32Array runner unless another is given (see tfjs-forward.ts).
  */
 export class NetworkEvaluator implements Evaluator {
   readonly #encoder: ObservationEncoder;
-  readonly #runner: MlpRunner;
-  readonly #observation: Float32Array;
-  readonly #logits = new Float32Array(NUM_ACTIONS);
-  readonly #value = new Float32Array(1);
-  readonly #mask = new Uint8Array(NUM_ACTIONS);
+  readonly #forward: ForwardPass;
   readonly #temperature: number;
+  #observations = new Float32Array(0);
+  #logits = new Float32Array(0);
+  #values = new Float32Array(0);
+  readonly #mask = new Uint8Array(NUM_ACTIONS);
+  /** Positions evaluated (for benchmarks). */
   evaluations = 0;
 
-  constructor(weights: MlpWeights, observation: ObservationConfig, rules: Rules, temperature = 1) {
+  constructor(
+    weights: MlpWeights,
+    observation: ObservationConfig,
+    rules: Rules,
+    options: { readonly temperature?: number; readonly forward?: ForwardPass } = {},
+  ) {
     this.#encoder = new ObservationEncoder(observation, rules);
     if (this.#encoder.size !== weights.inputSize) {
       throw new Error(
         `the network expects ${weights.inputSize} inputs but its observation encoding has ${this.#encoder.size}`,
       );
     }
+    const temperature = options.temperature ?? 1;
     if (!(temperature > 0 && Number.isFinite(temperature))) {
       throw new RangeError(`prior temperature must be a positive number, got ${temperature}`);
     }
-    this.#runner = new MlpRunner(weights);
-    this.#observation = new Float32Array(this.#encoder.size);
     this.#temperature = temperature;
-  }
-
-  evaluate(state: Uint8Array, mask: number, priors: Float32Array): number {
-    this.evaluations++;
-    this.#encoder.encode(state, this.#observation, 0);
-    this.#runner.forward(this.#observation, 1, this.#logits, this.#value);
-    for (let a = 0; a < NUM_ACTIONS; a++) this.#mask[a] = (mask >> a) & 1;
-    if (this.#temperature !== 1) {
-      for (let a = 0; a < NUM_ACTIONS; a++) {
-        this.#logits[a] = (this.#logits[a] as number) / this.#temperature;
-      }
+    if (options.forward !== undefined) {
+      this.#forward = options.forward;
+    } else {
+      const runner = new MlpRunner(weights);
+      this.#forward = (obs, batch, logits, values) => runner.forward(obs, batch, logits, values);
     }
-    maskedSoftmax(this.#logits, 0, this.#mask, 0, priors, 0);
-    return this.#value[0] as number;
   }
 
-  /** The value head alone (the value for the player to move of an unfinished state). */
-  value(state: Uint8Array): number {
-    this.evaluations++;
-    this.#encoder.encode(state, this.#observation, 0);
-    this.#runner.forward(this.#observation, 1, this.#logits, this.#value);
-    return this.#value[0] as number;
+  evaluate(
+    states: Uint8Array,
+    masks: Uint8Array,
+    count: number,
+    priors: Float32Array,
+    values: Float64Array,
+  ): void {
+    this.evaluations += count;
+    const size = this.#encoder.size;
+    if (this.#values.length < count) {
+      this.#observations = new Float32Array(count * size);
+      this.#logits = new Float32Array(count * NUM_ACTIONS);
+      this.#values = new Float32Array(count);
+    }
+    for (let i = 0; i < count; i++) {
+      this.#encoder.encode(
+        states.subarray(i * STATE_SIZE, (i + 1) * STATE_SIZE),
+        this.#observations,
+        i * size,
+      );
+    }
+    this.#forward(this.#observations, count, this.#logits, this.#values);
+    const logits = this.#logits;
+    for (let i = 0; i < count; i++) {
+      const at = i * NUM_ACTIONS;
+      const mask = masks[i] as number;
+      for (let a = 0; a < NUM_ACTIONS; a++) this.#mask[a] = (mask >> a) & 1;
+      if (this.#temperature !== 1) {
+        for (let a = 0; a < NUM_ACTIONS; a++) {
+          logits[at + a] = (logits[at + a] as number) / this.#temperature;
+        }
+      }
+      maskedSoftmax(logits, at, this.#mask, 0, priors, at);
+      values[i] = this.#values[i] as number;
+    }
   }
 }

@@ -15,7 +15,10 @@ export class NetworkLeafEvaluator implements LeafEvaluator {
   readonly #evaluator: Evaluator;
   readonly #k: number;
   readonly #captureSeedStays: boolean;
+  readonly #state = new Uint8Array(16);
+  readonly #mask = new Uint8Array(1);
   readonly #priors = new Float32Array(6);
+  readonly #value = new Float64Array(1);
   /** Leaves the window settled without the network. */
   skipped = 0;
 
@@ -39,7 +42,9 @@ export class NetworkLeafEvaluator implements LeafEvaluator {
       return diff - k;
     }
     // Only the value is used; the evaluator's contract asks for the legal mask all the same.
-    const mask = core.legalMask(state, this.#captureSeedStays);
-    return diff + k * this.#evaluator.evaluate(state, mask, this.#priors);
+    this.#mask[0] = core.legalMask(state, this.#captureSeedStays);
+    this.#state.set(state.subarray(0, 16));
+    this.#evaluator.evaluate(this.#state, this.#mask, 1, this.#priors, this.#value);
+    return diff + k * (this.#value[0] as number);
   }
 }

@@ -9,10 +9,11 @@ import type { Rules } from '../env/rules.ts';
 import { loadPolicy } from './load-policy.ts';
 import { NetworkEvaluator } from './network-evaluator.ts';
 import { NetworkLeafEvaluator } from './network-leaf.ts';
+import { tfjsForward } from './tfjs-forward.ts';
 
 /** The spec forms of the agents that search with a trained network. */
 export const NETWORK_SEARCH_FORMS = [
-  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16]',
+  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=1]',
   'minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
 ] as const;
 
@@ -55,6 +56,12 @@ const azSchema = z
       .refine((t) => t > 0, 'temp must be positive')
       .default(1),
     cache: cacheBits.default(16),
+    batch: z
+      .string()
+      .regex(/^\d+$/, 'batch must be an integer in 1..256')
+      .transform(Number)
+      .refine((b) => b >= 1 && b <= 256, 'batch must be an integer in 1..256')
+      .default(1),
   })
   .strict()
   .refine((o) => o.sims === undefined || o.t === undefined, 'give sims or t, not both');
@@ -111,7 +118,7 @@ function parseWith<S extends z.ZodType>(schema: S, input: unknown, spec: string)
  * the network's value at the horizon) from its spec. The agent's name is the
  * spec as given.
  */
-export function createNetworkSearchAgent(spec: string, rules: Rules): Agent {
+export async function createNetworkSearchAgent(spec: string, rules: Rules): Promise<Agent> {
   const name = spec.trim();
   const colon = name.indexOf(':');
   const kind = name.slice(0, colon);
@@ -123,13 +130,15 @@ export function createNetworkSearchAgent(spec: string, rules: Rules): Agent {
       );
     }
     const o = parseWith(azSchema, options, spec);
-    const network = networkEvaluator(bare[0] as string, rules, o.temp);
+    // Batches go through tfjs (cheap per position in batches), single leaves through the plain runner.
+    const network = await networkEvaluator(bare[0] as string, rules, o.temp, o.batch > 1);
     const evaluator = o.cache > 0 ? new CachedEvaluator(network, o.cache) : network;
     return new PuctAgent(evaluator, {
       name,
       rules,
       exploration: o.c,
       priorWeight: o.prior,
+      batchSize: o.batch,
       ...(o.t !== undefined ? { timeMs: o.t } : { simulations: o.sims ?? 800 }),
     });
   }
@@ -141,7 +150,7 @@ export function createNetworkSearchAgent(spec: string, rules: Rules): Agent {
     const input: Record<string, string> = { ...options };
     if (first !== undefined && first.length > 0) input.depth = first;
     const o = parseWith(minimaxSchema, input, spec);
-    const network = networkEvaluator(o.eval, rules, 1);
+    const network = await networkEvaluator(o.eval, rules, 1, false);
     const evaluator = o.cache > 0 ? new CachedEvaluator(network, o.cache) : network;
     return new MinimaxAgent({
       name,
@@ -153,12 +162,16 @@ export function createNetworkSearchAgent(spec: string, rules: Rules): Agent {
   throw new NetworkSpecError(`invalid agent '${spec}': not a network search agent`);
 }
 
-/** The evaluator of the policy at `path`, for play under `rules`. */
-export function networkEvaluator(
+/** The evaluator of the policy at `path`, for play under `rules` (through tfjs if asked). */
+export async function networkEvaluator(
   path: string,
   rules: Rules,
   temperature: number,
-): NetworkEvaluator {
+  useTfjs: boolean,
+): Promise<NetworkEvaluator> {
   const loaded = loadPolicy(path);
-  return new NetworkEvaluator(loaded.weights, loaded.observation, rules, temperature);
+  return new NetworkEvaluator(loaded.weights, loaded.observation, rules, {
+    temperature,
+    ...(useTfjs ? { forward: await tfjsForward(loaded.weights) } : {}),
+  });
 }
