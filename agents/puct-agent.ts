@@ -37,6 +37,7 @@ export class PuctAgent implements Agent {
   }
 
   newGame(): void {
+    this.#search.reset();
     this.#onNewGame?.();
   }
 

@@ -23,6 +23,12 @@ export interface PuctOptions {
    * quality otherwise.
    */
   readonly batchSize?: number;
+  /**
+   * Keep the tree from one search to the next: when the new position is a
+   * child or grandchild of the last root (our move, then the reply), its
+   * subtree becomes the root, visits and proofs included. Default false.
+   */
+  readonly reuseTree?: boolean;
 }
 
 /** Stop after `simulations` simulations, or when `timeMs` has passed (at least one runs). */
@@ -53,6 +59,8 @@ export interface PuctResult {
 }
 
 const INITIAL_CAPACITY = 4096;
+/** A reused tree past this many nodes is dropped (about 60 MB). */
+const REUSE_LIMIT = 1 << 20;
 /** Nodes of a finished game are exact; +1 is the best any value can be. */
 const WIN_VALUE = 1;
 
@@ -80,6 +88,9 @@ export class PuctSearch {
   readonly #priorWeight: number;
   readonly #rootNoise: { readonly alpha: number; readonly fraction: number } | null;
   readonly #batchSize: number;
+  readonly #reuseTree: boolean;
+  /** The current root (node 0 unless a reused subtree is searched). */
+  #root = 0;
 
   #capacity = 0;
   #size = 0;
@@ -134,6 +145,8 @@ export class PuctSearch {
       throw new RangeError(`PUCT batch size must be an integer in 1..1024, got ${batch}`);
     }
     this.#batchSize = batch;
+    // Root noise is drawn for a fresh root; a reused one would compound it.
+    this.#reuseTree = (options.reuseTree ?? false) && this.#rootNoise === null;
     this.#leaves = new Int32Array(batch);
     this.#leafStates = new Uint8Array(batch * STATE_SIZE);
     this.#leafMasks = new Uint8Array(batch);
@@ -166,19 +179,59 @@ export class PuctSearch {
     const deadline = timeMs === undefined ? Number.POSITIVE_INFINITY : start + timeMs;
     const maxSimulations = simulations ?? Number.POSITIVE_INFINITY;
     this.#evaluations = 0;
-    this.#size = 0;
-    const root = this.#addNode(-1, -1, 0);
-    this.#states.set(state.subarray(0, STATE_SIZE), 0);
+    const reused = this.#reuseTree ? this.#findReusable(state) : -1;
+    let root: number;
+    if (reused >= 0) {
+      root = reused;
+      this.#parent[root] = -1;
+    } else {
+      this.#size = 0;
+      root = this.#addNode(-1, -1, 0);
+      this.#states.set(state.subarray(0, STATE_SIZE), 0);
+    }
+    this.#root = root;
 
     // The first simulation expands the root.
     let done = this.#simulateBatch(1);
     if (this.#childCount[root] === 0) throw new RangeError('cannot search a finished game');
-    if (this.#rootNoise !== null && rng !== null) this.#addRootNoise(rng);
+    if (this.#rootNoise !== null && rng !== null && reused < 0) this.#addRootNoise(rng);
     while (done < maxSimulations && this.#solved[root] === 0) {
       if (timeMs !== undefined && performance.now() >= deadline) break;
       done += this.#simulateBatch(Math.min(this.#batchSize, maxSimulations - done));
     }
     return this.#result(done, performance.now() - start);
+  }
+
+  /** Forgets the tree kept for reuse (e.g. at a new game). */
+  reset(): void {
+    this.#size = 0;
+  }
+
+  /**
+   * The expanded node of the last tree, within two plies of its root, whose
+   * state is `state`; -1 if none (or the tree is too big to keep growing).
+   */
+  #findReusable(state: Uint8Array): number {
+    if (this.#size === 0 || this.#size > REUSE_LIMIT) return -1;
+    const same = (node: number): boolean => {
+      const at = node * STATE_SIZE;
+      for (let i = 0; i < STATE_SIZE; i++) if (this.#states[at + i] !== state[i]) return false;
+      return true;
+    };
+    const expanded = (node: number): boolean =>
+      (this.#firstChild[node] as number) >= 0 && this.#solved[node] === 0;
+    const root = this.#root;
+    if (!expanded(root)) return -1;
+    const first = this.#firstChild[root] as number;
+    const end = first + (this.#childCount[root] as number);
+    for (let c = first; c < end; c++) {
+      if (same(c)) return expanded(c) ? c : -1;
+      if (!expanded(c)) continue;
+      const g0 = this.#firstChild[c] as number;
+      const g1 = g0 + (this.#childCount[c] as number);
+      for (let g = g0; g < g1; g++) if (same(g)) return expanded(g) ? g : -1;
+    }
+    return -1;
   }
 
   #grow(capacity: number): void {
@@ -229,8 +282,9 @@ export class PuctSearch {
     let done = 0;
     let waiting = 0;
     const virtual = wanted > 1;
-    while (done + waiting < wanted && this.#solved[0] === 0) {
-      let node = 0;
+    const root = this.#root;
+    while (done + waiting < wanted && this.#solved[root] === 0) {
+      let node = root;
       if (virtual) this.#addVirtualLoss(node, 1);
       while ((this.#firstChild[node] as number) >= 0 && this.#solved[node] === 0) {
         node = this.#select(node);
@@ -400,8 +454,8 @@ export class PuctSearch {
 
   #addRootNoise(rng: Random): void {
     const { alpha, fraction } = this.#rootNoise as { alpha: number; fraction: number };
-    const first = this.#firstChild[0] as number;
-    const count = this.#childCount[0] as number;
+    const first = this.#firstChild[this.#root] as number;
+    const count = this.#childCount[this.#root] as number;
     const noise = new Float64Array(count);
     let sum = 0;
     for (let i = 0; i < count; i++) {
@@ -419,9 +473,10 @@ export class PuctSearch {
     const visits = new Float64Array(ACTIONS);
     const policy = new Float64Array(ACTIONS);
     const q = new Float64Array(ACTIONS);
-    const first = this.#firstChild[0] as number;
-    const end = first + (this.#childCount[0] as number);
-    const rootSolved = this.#solved[0] === 1;
+    const root = this.#root;
+    const first = this.#firstChild[root] as number;
+    const end = first + (this.#childCount[root] as number);
+    const rootSolved = this.#solved[root] === 1;
     let legalMask = 0;
     let total = 0;
     for (let c = first; c < end; c++) {
@@ -467,8 +522,8 @@ export class PuctSearch {
       this.#mostVisited(first, end, (c) => !anyNotLost || !lost(c), bestActions);
     }
     const rootValue = rootSolved
-      ? -(this.#exact[0] as number)
-      : -(this.#valueSum[0] as number) / (this.#visits[0] as number);
+      ? -(this.#exact[root] as number)
+      : -(this.#valueSum[root] as number) / (this.#visits[root] as number);
     return {
       visits,
       policy,

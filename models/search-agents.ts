@@ -13,7 +13,7 @@ import { tfjsForward } from './tfjs-forward.ts';
 
 /** The spec forms of the agents that search with a trained network. */
 export const NETWORK_SEARCH_FORMS = [
-  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=1]',
+  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=1][,reuse=1]',
   'minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
 ] as const;
 
@@ -62,6 +62,7 @@ const azSchema = z
       .transform(Number)
       .refine((b) => b >= 1 && b <= 256, 'batch must be an integer in 1..256')
       .default(1),
+    reuse: z.enum(['0', '1'], 'reuse must be 0 or 1').default('1'),
   })
   .strict()
   .refine((o) => o.sims === undefined || o.t === undefined, 'give sims or t, not both');
@@ -139,6 +140,7 @@ export async function createNetworkSearchAgent(spec: string, rules: Rules): Prom
       exploration: o.c,
       priorWeight: o.prior,
       batchSize: o.batch,
+      reuseTree: o.reuse === '1',
       ...(o.t !== undefined ? { timeMs: o.t } : { simulations: o.sims ?? 800 }),
     });
   }

@@ -177,6 +177,33 @@ describe('PuctSearch', () => {
     expect(cached.hits - before).toBeGreaterThan(200);
   });
 
+  it('reuses the subtree of a position it has searched, and forgets it on reset', () => {
+    const reusing = new PuctSearch(new StoreDifferenceEvaluator(), { rules, reuseTree: true });
+    const fresh = puct();
+    const total = (r: { visits: Float64Array }) => r.visits.reduce((x, y) => x + y, 0);
+    let reused = 0;
+    for (const pos of randomPositions(71, 10, rules)) {
+      const first = reusing.search(pos.toState(), { simulations: 400 });
+      // The position after the most visited move (the opponent to move): a child of the root.
+      const next = playMove(pos, first.bestActions[0] as number, rules).position;
+      if (first.solved || outcome(next, rules) !== null || legalActions(next, rules).length < 2) {
+        continue;
+      }
+      const again = reusing.search(next.toState(), { simulations: 100 });
+      const plain = fresh.search(next.toState(), { simulations: 100 });
+      if (again.solved || plain.solved) continue;
+      reused++;
+      // The old subtree's visits are kept: more than the 99 a fresh search gives its children.
+      expect(total(plain)).toBe(99);
+      expect(total(again)).toBeGreaterThan(99);
+      reusing.reset();
+      const afterReset = reusing.search(next.toState(), { simulations: 100 });
+      expect([...afterReset.visits]).toEqual([...plain.visits]);
+      reusing.reset();
+    }
+    expect(reused).toBeGreaterThan(3);
+  });
+
   it('refuses a finished game and a missing budget', () => {
     const finished = position({
       pits: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
