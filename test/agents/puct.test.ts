@@ -59,7 +59,7 @@ describe('PuctSearch', () => {
     const search = puct();
     for (const { pos, exact } of decidedEndgames(
       11,
-      25,
+      15,
       (r) => r.includes(1) && r.some((x) => x !== 1),
     )) {
       const result = search.search(pos.toState(), { simulations: 3000 });
@@ -71,7 +71,7 @@ describe('PuctSearch', () => {
     const search = puct();
     for (const { pos, exact } of decidedEndgames(
       12,
-      25,
+      15,
       (r) => r.includes(-1) && r.some((x) => x !== -1),
     )) {
       const result = search.search(pos.toState(), { simulations: 3000 });
