@@ -16,7 +16,7 @@ export const AGENT_SPEC_FORMS = [
   'mcts:N',
   'ext:COMMAND',
   'policy:PATH',
-  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5]',
+  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,batch=16]',
   'minimax:t=50ms,eval=PATH[,k=16]',
 ] as const;
 

@@ -13,7 +13,7 @@ import { tfjsForward } from './tfjs-forward.ts';
 
 /** The spec forms of the agents that search with a trained network. */
 export const NETWORK_SEARCH_FORMS = [
-  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=1][,reuse=1]',
+  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1]',
   'minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
 ] as const;
 
@@ -61,7 +61,7 @@ const azSchema = z
       .regex(/^\d+$/, 'batch must be an integer in 1..256')
       .transform(Number)
       .refine((b) => b >= 1 && b <= 256, 'batch must be an integer in 1..256')
-      .default(1),
+      .default(16),
     reuse: z.enum(['0', '1'], 'reuse must be 0 or 1').default('1'),
   })
   .strict()
@@ -131,7 +131,8 @@ export async function createNetworkSearchAgent(spec: string, rules: Rules): Prom
       );
     }
     const o = parseWith(azSchema, options, spec);
-    // Batches go through tfjs (cheap per position in batches), single leaves through the plain runner.
+    // Batches go through tfjs (7x more simulations a second at 16: bench/network-search.bench.ts),
+    // single leaves through the plain runner (tfjs at batch 1 costs more per call).
     const network = await networkEvaluator(bare[0] as string, rules, o.temp, o.batch > 1);
     const evaluator = o.cache > 0 ? new CachedEvaluator(network, o.cache) : network;
     return new PuctAgent(evaluator, {
