@@ -3,7 +3,6 @@ import type { Agent } from '../agents/agent.ts';
 import { CachedEvaluator } from '../agents/evaluation-cache.ts';
 import { MinimaxAgent } from '../agents/minimax.ts';
 import { MAX_PLY } from '../agents/minimax-search.ts';
-import { ProveFirstAgent } from '../agents/prove-first.ts';
 import { PuctAgent } from '../agents/puct-agent.ts';
 import { describeIssues } from '../env/gym/options.ts';
 import type { Rules } from '../env/rules.ts';
@@ -14,7 +13,7 @@ import { tfjsForward } from './tfjs-forward.ts';
 
 /** The spec forms of the agents that search with a trained network. */
 export const NETWORK_SEARCH_FORMS = [
-  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,prove=10ms]',
+  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1]',
   'minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
 ] as const;
 
@@ -64,7 +63,6 @@ const azSchema = z
       .refine((b) => b >= 1 && b <= 256, 'batch must be an integer in 1..256')
       .default(16),
     reuse: z.enum(['0', '1'], 'reuse must be 0 or 1').default('1'),
-    prove: time.optional(),
   })
   .strict()
   .refine((o) => o.sims === undefined || o.t === undefined, 'give sims or t, not both');
@@ -137,20 +135,15 @@ export async function createNetworkSearchAgent(spec: string, rules: Rules): Prom
     // single leaves through the plain runner (tfjs at batch 1 costs more per call).
     const network = await networkEvaluator(bare[0] as string, rules, o.temp, o.batch > 1);
     const evaluator = o.cache > 0 ? new CachedEvaluator(network, o.cache) : network;
-    const searchMs = o.t !== undefined && o.prove !== undefined ? o.t - o.prove : o.t;
-    if (searchMs !== undefined && !(searchMs > 0)) {
-      throw new NetworkSpecError(`invalid agent '${spec}': prove must be shorter than t`);
-    }
-    const puct = new PuctAgent(evaluator, {
+    return new PuctAgent(evaluator, {
       name,
       rules,
       exploration: o.c,
       priorWeight: o.prior,
       batchSize: o.batch,
       reuseTree: o.reuse === '1',
-      ...(searchMs !== undefined ? { timeMs: searchMs } : { simulations: o.sims ?? 800 }),
+      ...(o.t !== undefined ? { timeMs: o.t } : { simulations: o.sims ?? 800 }),
     });
-    return o.prove === undefined ? puct : new ProveFirstAgent(puct, o.prove, { rules, name });
   }
   if (kind === 'minimax') {
     const [first, ...extra] = bare;

@@ -108,9 +108,6 @@ describe('az: PUCT with the network', () => {
     await expect(createAgent(`az:${PRETRAINED},bogus=1`)).rejects.toThrow(/bogus/);
     await expect(createAgent(`az:${PRETRAINED},sims=5,t=5ms`)).rejects.toThrow(/not both/);
     await expect(createAgent('az:/nonexistent/policy')).rejects.toThrow(/nonexistent/);
-    await expect(createAgent(`az:${PRETRAINED},t=50ms,prove=60ms`)).rejects.toThrow(
-      /prove must be shorter than t/,
-    );
     await expect(createAgent(`minimax:t=50ms,eval=${PRETRAINED},k=x`)).rejects.toThrow(
       /k must be a number/,
     );
