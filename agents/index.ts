@@ -1,11 +1,14 @@
 /** The project's agents: baselines, search, external engines, and the spec parser. */
 export type { Agent, AgentContext } from './agent.ts';
+export { CachedEvaluator } from './evaluation-cache.ts';
+export { type Evaluator, StoreDifferenceEvaluator, uniformPriors } from './evaluator.ts';
 export { DEFAULT_MOVE_TIMEOUT_MS, ExternalAgent, type ExternalAgentOptions } from './external.ts';
 export { ForfeitError } from './forfeit.ts';
 export { GreedyAgent } from './greedy.ts';
 export { MctsAgent, type MctsAgentOptions } from './mcts.ts';
 export { MinimaxAgent, type MinimaxAgentOptions } from './minimax.ts';
 export {
+  type LeafEvaluator,
   MAX_PLY,
   MinimaxSearch,
   type SearchLimits,
@@ -15,6 +18,13 @@ export {
 } from './minimax-search.ts';
 export { randomPlayout } from './playout.ts';
 export { type EngineRequest, engineRequest, engineRequestSchema } from './protocol.ts';
+export {
+  type PuctLimits,
+  type PuctOptions,
+  type PuctResult,
+  PuctSearch,
+} from './puct.ts';
+export { PuctAgent, type PuctAgentOptions } from './puct-agent.ts';
 export { RandomAgent } from './random.ts';
 export { type ServeOptions, serveAgent } from './serve.ts';
 export {

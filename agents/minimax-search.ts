@@ -27,11 +27,25 @@ const INFINITY = 1_000_000;
  */
 const TT_MIN_DEPTH = 2;
 export const DEFAULT_TT_BITS = 18;
-/** Nodes between two looks at the clock in timed searches. */
+/** Nodes between two looks at the clock in timed searches (fewer with a costly leaf evaluator). */
 const CLOCK_INTERVAL = 1024;
+const CLOCK_INTERVAL_WITH_EVALUATOR = 16;
+
+/**
+ * A replacement for the store difference at the horizon (e.g. a value network).
+ * Given an unfinished state, it returns its value for the player to move in
+ * seeds (store-difference units), within +-PROVEN / 2. The search's window
+ * `[alpha, beta]` is passed so that an evaluator may skip costly work whose
+ * result cannot fall inside it (any value <= alpha or >= beta cuts off alike).
+ */
+export interface LeafEvaluator {
+  evaluate(state: Uint8Array, alpha: number, beta: number): number;
+}
 
 export interface SearchOptions {
   readonly rules: Rules;
+  /** The horizon's evaluation; default the store difference. */
+  readonly leaf?: LeafEvaluator;
   /**
    * log2 of the transposition table's entries; 0 disables it. The default, 18
    * (3 MB), searched depth 16 faster than 16 or 20 bits (bench/agents.bench.ts).
@@ -74,6 +88,7 @@ export class MinimaxSearch {
   #captureSeedStays: boolean;
   #leftoverToOwner: boolean;
   readonly #tt: TranspositionTable | null;
+  readonly #leafEvaluator: LeafEvaluator | null;
   /** children[ply] holds the six children of the node at `ply`; childViews[ply][a] is child a. */
   readonly #children: Uint8Array[] = [];
   readonly #childViews: Uint8Array[][] = [];
@@ -83,6 +98,7 @@ export class MinimaxSearch {
   readonly #root = new Uint8Array(STATE_SIZE);
   readonly #scores = new Int32Array(2);
   #nodes = 0;
+  readonly #clockInterval: number;
   #deadline = Number.POSITIVE_INFINITY;
   #aborted = false;
 
@@ -92,6 +108,9 @@ export class MinimaxSearch {
     this.#leftoverToOwner = options.rules.leftoverTo === 'owner';
     const bits = options.ttBits ?? DEFAULT_TT_BITS;
     this.#tt = bits === 0 ? null : new TranspositionTable(bits);
+    this.#leafEvaluator = options.leaf ?? null;
+    this.#clockInterval =
+      this.#leafEvaluator === null ? CLOCK_INTERVAL : CLOCK_INTERVAL_WITH_EVALUATOR;
     for (let ply = 0; ply <= MAX_PLY; ply++) {
       const children = new Uint8Array(ACTIONS * STATE_SIZE);
       this.#children.push(children);
@@ -222,11 +241,11 @@ export class MinimaxSearch {
   }
 
   #negamax(s: Uint8Array, ply: number, depth: number, alpha: number, beta: number): number {
-    if (++this.#nodes % CLOCK_INTERVAL === 0 && performance.now() > this.#deadline) {
+    if (++this.#nodes % this.#clockInterval === 0 && performance.now() > this.#deadline) {
       this.#aborted = true;
     }
     if (this.#aborted) return 0;
-    if (depth === 0 || ply >= MAX_PLY) return this.#leaf(s, ply);
+    if (depth === 0 || ply >= MAX_PLY) return this.#leaf(s, ply, alpha, beta);
 
     const tt = this.#tt;
     let hashLow = 0;
@@ -313,7 +332,7 @@ export class MinimaxSearch {
    * feeding rule); a position where every move is an endless relay is left to
    * the next deeper search.
    */
-  #leaf(s: Uint8Array, ply: number): number {
+  #leaf(s: Uint8Array, ply: number, alpha: number, beta: number): number {
     if (hasWinningStore(s)) return this.#finished(s, ply);
     const mover = s[TO_MOVE] as number;
     const own = mover * 6;
@@ -326,6 +345,7 @@ export class MinimaxSearch {
     }
     if (ownSeeds === 0) return this.#finished(s, ply);
     if (oppSeeds === 0 && legalMask(s, this.#captureSeedStays) === 0) return this.#finished(s, ply);
+    if (this.#leafEvaluator !== null) return this.#leafEvaluator.evaluate(s, alpha, beta);
     return (s[STORE_0 + mover] as number) - (s[STORE_0 + 1 - mover] as number);
   }
 

@@ -1,6 +1,6 @@
 import type { Position, Rules } from '../env/index.ts';
 import type { Agent, AgentContext } from './agent.ts';
-import { MinimaxSearch, type SearchResult } from './minimax-search.ts';
+import { type LeafEvaluator, MinimaxSearch, type SearchResult } from './minimax-search.ts';
 
 export interface MinimaxAgentOptions {
   readonly rules: Rules;
@@ -10,6 +10,8 @@ export interface MinimaxAgentOptions {
   readonly timeMs?: number;
   /** log2 of the transposition table size; 0 disables the table. */
   readonly ttBits?: number;
+  /** The horizon's evaluation (default: the store difference). */
+  readonly leaf?: LeafEvaluator;
   readonly name?: string;
 }
 
@@ -37,6 +39,7 @@ export class MinimaxAgent implements Agent {
     this.#search = new MinimaxSearch({
       rules: options.rules,
       ...(options.ttBits !== undefined ? { ttBits: options.ttBits } : {}),
+      ...(options.leaf !== undefined ? { leaf: options.leaf } : {}),
     });
     this.name =
       options.name ?? (depth !== undefined ? `minimax:${depth}` : `minimax:t=${timeMs}ms`);

@@ -16,6 +16,8 @@ export const AGENT_SPEC_FORMS = [
   'mcts:N',
   'ext:COMMAND',
   'policy:PATH',
+  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,batch=16]',
+  'minimax:t=50ms,eval=PATH[,k=16]',
 ] as const;
 
 /** A parsed agent spec. */
@@ -26,7 +28,9 @@ export type AgentSpec =
   | { readonly kind: 'minimax'; readonly timeMs: number }
   | { readonly kind: 'mcts'; readonly iterations: number }
   | { readonly kind: 'ext'; readonly command: string }
-  | { readonly kind: 'policy'; readonly path: string };
+  | { readonly kind: 'policy'; readonly path: string }
+  /** Search with a trained network (az:..., minimax:...,eval=...), parsed by models/search-agents.ts. */
+  | { readonly kind: 'network'; readonly spec: string };
 
 export class AgentSpecError extends Error {
   override name = 'AgentSpecError';
@@ -47,7 +51,12 @@ export function parseAgentSpec(spec: string): AgentSpec {
     case 'greedy':
       if (arg !== null) throw bad(`${kind} takes no argument`);
       return { kind };
+    case 'az':
+      if (arg === null || arg.trim().length === 0)
+        throw bad('az needs a policy path, e.g. az:models/pretrained,t=50ms');
+      return { kind: 'network', spec: text };
     case 'minimax': {
+      if (arg?.includes(',')) return { kind: 'network', spec: text };
       if (arg === null) throw bad('minimax needs a depth (minimax:4) or a time (minimax:t=200ms)');
       const time = /^t=(\d+(?:\.\d+)?)(ms|s)$/.exec(arg);
       if (time !== null) {
@@ -90,7 +99,7 @@ export interface CreateAgentOptions {
 }
 
 /** The kinds that agents/ parses but cannot make: a higher layer registers them. */
-export type ExtensionKind = 'policy';
+export type ExtensionKind = 'policy' | 'network';
 
 /** How a registered kind makes its agent from the parsed spec. */
 export interface AgentKind<K extends ExtensionKind = ExtensionKind> {
@@ -153,14 +162,15 @@ export async function createAgent(spec: string, options: CreateAgentOptions = {}
         ...(options.moveTimeoutMs !== undefined ? { moveTimeoutMs: options.moveTimeoutMs } : {}),
         ...(options.startupMs !== undefined ? { startupMs: options.startupMs } : {}),
       });
-    case 'policy': {
-      const kind = extensions.get(parsed.kind) as AgentKind<'policy'> | undefined;
+    case 'policy':
+    case 'network': {
+      const kind = extensions.get(parsed.kind) as AgentKind<typeof parsed.kind> | undefined;
       if (kind === undefined) {
         throw new AgentSpecError(
-          `policy agents are not available: import 'ayoayo/models' (models/index.ts) first to load '${name}'`,
+          `${parsed.kind === 'policy' ? 'policy agents' : 'network search agents'} are not available: import 'ayoayo/models' (models/index.ts) first to load '${name}'`,
         );
       }
-      return kind.create(parsed, { name, rules, options });
+      return kind.create(parsed as never, { name, rules, options });
     }
   }
 }

@@ -28,6 +28,22 @@ for (let i = 0; i < keysLow.length; i++) {
 const sideLow = zobristRng.nextUint32() | 0;
 const sideHigh = zobristRng.nextUint32() | 0;
 
+/** Low 32 bits of a state's Zobrist hash (a signed integer). */
+export function zobristLow(s: Uint8Array): number {
+  let low = s[TO_MOVE] === 0 ? 0 : sideLow;
+  for (let i = 0, k = 0; i < SQUARES; i++, k += COUNTS)
+    low ^= keysLow[k + (s[i] as number)] as number;
+  return low;
+}
+
+/** High 32 bits of a state's Zobrist hash (a signed integer), independent of the low half. */
+export function zobristHigh(s: Uint8Array): number {
+  let high = s[TO_MOVE] === 0 ? 0 : sideHigh;
+  for (let i = 0, k = 0; i < SQUARES; i++, k += COUNTS)
+    high ^= keysHigh[k + (s[i] as number)] as number;
+  return high;
+}
+
 /**
  * A transposition table in flat typed arrays (11 bytes an entry), one entry
  * per slot, always replaced. Relays change many pits at once, so the hash is
@@ -40,7 +56,8 @@ export class TranspositionTable {
   readonly size: number;
   readonly #mask: number;
   readonly #check: Int32Array;
-  readonly value: Int32Array;
+  /** Float64: evaluations from a network are fractional. */
+  readonly value: Float64Array;
   readonly depth: Int8Array;
   readonly bound: Uint8Array;
   readonly move: Int8Array;
@@ -57,7 +74,7 @@ export class TranspositionTable {
     this.size = 2 ** bits;
     this.#mask = this.size - 1;
     this.#check = new Int32Array(this.size);
-    this.value = new Int32Array(this.size);
+    this.value = new Float64Array(this.size);
     this.depth = new Int8Array(this.size);
     this.bound = new Uint8Array(this.size);
     this.move = new Int8Array(this.size);
@@ -65,15 +82,8 @@ export class TranspositionTable {
 
   /** Hashes a state into `hashLow` / `hashHigh`. */
   hash(s: Uint8Array): void {
-    let low = s[TO_MOVE] === 0 ? 0 : sideLow;
-    let high = s[TO_MOVE] === 0 ? 0 : sideHigh;
-    for (let i = 0, k = 0; i < SQUARES; i++, k += COUNTS) {
-      const key = k + (s[i] as number);
-      low ^= keysLow[key] as number;
-      high ^= keysHigh[key] as number;
-    }
-    this.hashLow = low;
-    this.hashHigh = high;
+    this.hashLow = zobristLow(s);
+    this.hashHigh = zobristHigh(s);
   }
 
   /** The slot holding the hashed state, or -1. */

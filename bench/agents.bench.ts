@@ -1,5 +1,7 @@
+import { StoreDifferenceEvaluator } from '../agents/evaluator.ts';
 import { MctsAgent } from '../agents/mcts.ts';
 import { MinimaxSearch } from '../agents/minimax-search.ts';
+import { PuctSearch } from '../agents/puct.ts';
 import {
   applyAction,
   core,
@@ -13,7 +15,7 @@ import {
 import type { Emit } from './types.ts';
 
 /** Midgame positions from seeded random play (5..20 plies in), for search speed. */
-function midgames(count: number): Position[] {
+export function midgames(count: number): Position[] {
   const rng = Random.fromSeed(12);
   const out: Position[] = [];
   while (out.length < count) {
@@ -27,7 +29,7 @@ function midgames(count: number): Position[] {
 }
 
 /** Best of `runs` timings of `fn` in ms (the machine is shared: the minimum is the least disturbed). */
-function bestOf(runs: number, fn: () => void): number {
+export function bestOf(runs: number, fn: () => void): number {
   let best = Number.POSITIVE_INFINITY;
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
@@ -104,6 +106,35 @@ export async function run(emit: Emit): Promise<void> {
     msPerMove: Number((ms / positions.length).toFixed(2)),
     iterationsPerSec: Math.round((1000 * positions.length) / (ms / 1000)),
   });
+
+  puctSimulations(emit, positions);
+}
+
+/** PUCT's own speed: uniform priors and the store difference as the value, 800 simulations a move. */
+export function puctSimulations(emit: Emit, positions: readonly Position[]): void {
+  for (const batchSize of [1, 16]) {
+    const search = new PuctSearch(new StoreDifferenceEvaluator(), {
+      rules: DEFAULT_RULES,
+      batchSize,
+    });
+    let simulations = 0;
+    const all = (): void => {
+      simulations = 0;
+      for (const pos of positions) {
+        simulations += search.search(pos.toState(), { simulations: 800 }).simulations;
+      }
+    };
+    all();
+    const ms = bestOf(3, all);
+    emit({
+      name: 'puct-simulations-per-sec',
+      evaluator: 'store-difference',
+      batchSize,
+      simulationsPerMove: 800,
+      msPerMove: Number((ms / positions.length).toFixed(2)),
+      simulationsPerSec: Math.round(simulations / (ms / 1000)),
+    });
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

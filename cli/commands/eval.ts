@@ -25,7 +25,7 @@ interface EvalArgs {
   quiet: boolean;
 }
 
-const SPEC_START = /^(random|greedy|minimax:|mcts:|ext:|policy:)/;
+const SPEC_START = /^(random|greedy|minimax:|mcts:|ext:|policy:|az:)/;
 
 /**
  * Splits `--agents` values at commas, except commas inside an agent (an ext:

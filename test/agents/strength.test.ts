@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { StoreDifferenceEvaluator } from '../../agents/evaluator.ts';
+import { PuctAgent } from '../../agents/puct-agent.ts';
 import { createAgent } from '../../agents/spec.ts';
+import { DEFAULT_RULES } from '../../env/index.ts';
 import { playMatch } from '../../eval/match.ts';
 
 /**
@@ -45,6 +48,21 @@ describe('baseline strength against random', () => {
       b: await createAgent('greedy'),
       games: 100,
       seed: 4,
+    });
+    expect(result.ci[0]).toBeGreaterThan(0.5);
+  });
+
+  it('PUCT without a network (uniform priors, store difference) beats greedy', async () => {
+    const result = await playMatch({
+      a: new PuctAgent(new StoreDifferenceEvaluator(), {
+        name: 'puct',
+        rules: DEFAULT_RULES,
+        simulations: 300,
+        reuseTree: true,
+      }),
+      b: await createAgent('greedy'),
+      games: 60,
+      seed: 5,
     });
     expect(result.ci[0]).toBeGreaterThan(0.5);
   });

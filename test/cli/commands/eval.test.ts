@@ -137,4 +137,17 @@ describe('splitAgentList', () => {
     ]);
     expect(splitAgentList([' random , greedy ,'])).toEqual(['random', 'greedy']);
   });
+
+  it('keeps the options of network search agents with their agent', () => {
+    expect(
+      splitAgentList([
+        'az:runs/a,t=50ms,c=1,az:runs/b,sims=9,minimax:t=50ms,eval=runs/a,k=8,random',
+      ]),
+    ).toEqual([
+      'az:runs/a,t=50ms,c=1',
+      'az:runs/b,sims=9',
+      'minimax:t=50ms,eval=runs/a,k=8',
+      'random',
+    ]);
+  });
 });

@@ -1,0 +1,51 @@
+import type { Position } from '../env/index.ts';
+import type { Agent, AgentContext } from './agent.ts';
+import type { Evaluator } from './evaluator.ts';
+import { type PuctLimits, type PuctOptions, type PuctResult, PuctSearch } from './puct.ts';
+
+export interface PuctAgentOptions extends PuctOptions, PuctLimits {
+  readonly name: string;
+  /** Called before each new game (e.g. to clear an evaluation cache). */
+  readonly onNewGame?: () => void;
+}
+
+/**
+ * Plays the action PUCT rates best (see PuctSearch), ties broken with the
+ * game's generator, so the same seed gives the same move under a simulation
+ * budget.
+ */
+export class PuctAgent implements Agent {
+  readonly name: string;
+  readonly #search: PuctSearch;
+  readonly #limits: PuctLimits;
+  readonly #onNewGame: (() => void) | undefined;
+  /** The last search made (for benchmarks and analysis). */
+  lastSearch: PuctResult | null = null;
+
+  constructor(evaluator: Evaluator, options: PuctAgentOptions) {
+    const { simulations, timeMs } = options;
+    if ((simulations === undefined) === (timeMs === undefined)) {
+      throw new RangeError('PUCT needs exactly one of simulations and timeMs');
+    }
+    if (timeMs !== undefined && !(timeMs > 0 && Number.isFinite(timeMs))) {
+      throw new RangeError(`PUCT time must be a positive number of milliseconds, got ${timeMs}`);
+    }
+    this.#limits = simulations !== undefined ? { simulations } : { timeMs: timeMs as number };
+    this.#search = new PuctSearch(evaluator, options);
+    this.#onNewGame = options.onNewGame;
+    this.name = options.name;
+  }
+
+  newGame(): void {
+    this.#search.reset();
+    this.#onNewGame?.();
+  }
+
+  act(position: Position, ctx: AgentContext): number {
+    if (ctx.legal.length === 1) return ctx.legal[0] as number;
+    this.#search.useRules(ctx.rules);
+    const result = this.#search.search(position.stateView, this.#limits, ctx.rng);
+    this.lastSearch = result;
+    return ctx.rng.pick(result.bestActions);
+  }
+}

@@ -1,0 +1,95 @@
+import type { Evaluator } from '../agents/evaluator.ts';
+import { type ObservationConfig, ObservationEncoder } from '../env/gym/observation.ts';
+import type { Rules } from '../env/rules.ts';
+import { MlpRunner, type MlpWeights, maskedSoftmax, NUM_ACTIONS } from './mlp-runner.ts';
+
+const STATE_SIZE = 16;
+
+/** Runs a batch of observations: 6 logits and one value per row. */
+export type ForwardPass = (
+  observations: Float32Array,
+  batch: number,
+  logits: Float32Array,
+  values: Float32Array,
+) => void;
+
+/**
+ * A policy-value network as a search's leaf evaluator: the observation
+ * encoder, then one forward pass for the batch. The policy head gives the
+ * priors (softmax of logits / `temperature` over the legal actions), the value
+ * head the value for the player to move. The forward pass is the plain
+ * Float32Array runner unless another is given (see tfjs-forward.ts).
+ */
+export class NetworkEvaluator implements Evaluator {
+  readonly #encoder: ObservationEncoder;
+  readonly #forward: ForwardPass;
+  readonly #temperature: number;
+  #observations = new Float32Array(0);
+  #logits = new Float32Array(0);
+  #values = new Float32Array(0);
+  readonly #mask = new Uint8Array(NUM_ACTIONS);
+  /** Positions evaluated (for benchmarks). */
+  evaluations = 0;
+
+  constructor(
+    weights: MlpWeights,
+    observation: ObservationConfig,
+    rules: Rules,
+    options: { readonly temperature?: number; readonly forward?: ForwardPass } = {},
+  ) {
+    this.#encoder = new ObservationEncoder(observation, rules);
+    if (this.#encoder.size !== weights.inputSize) {
+      throw new Error(
+        `the network expects ${weights.inputSize} inputs but its observation encoding has ${this.#encoder.size}`,
+      );
+    }
+    const temperature = options.temperature ?? 1;
+    if (!(temperature > 0 && Number.isFinite(temperature))) {
+      throw new RangeError(`prior temperature must be a positive number, got ${temperature}`);
+    }
+    this.#temperature = temperature;
+    if (options.forward !== undefined) {
+      this.#forward = options.forward;
+    } else {
+      const runner = new MlpRunner(weights);
+      this.#forward = (obs, batch, logits, values) => runner.forward(obs, batch, logits, values);
+    }
+  }
+
+  evaluate(
+    states: Uint8Array,
+    masks: Uint8Array,
+    count: number,
+    priors: Float32Array,
+    values: Float64Array,
+  ): void {
+    this.evaluations += count;
+    const size = this.#encoder.size;
+    if (this.#values.length < count) {
+      this.#observations = new Float32Array(count * size);
+      this.#logits = new Float32Array(count * NUM_ACTIONS);
+      this.#values = new Float32Array(count);
+    }
+    for (let i = 0; i < count; i++) {
+      this.#encoder.encode(
+        states.subarray(i * STATE_SIZE, (i + 1) * STATE_SIZE),
+        this.#observations,
+        i * size,
+      );
+    }
+    this.#forward(this.#observations, count, this.#logits, this.#values);
+    const logits = this.#logits;
+    for (let i = 0; i < count; i++) {
+      const at = i * NUM_ACTIONS;
+      const mask = masks[i] as number;
+      for (let a = 0; a < NUM_ACTIONS; a++) this.#mask[a] = (mask >> a) & 1;
+      if (this.#temperature !== 1) {
+        for (let a = 0; a < NUM_ACTIONS; a++) {
+          logits[at + a] = (logits[at + a] as number) / this.#temperature;
+        }
+      }
+      maskedSoftmax(logits, at, this.#mask, 0, priors, at);
+      values[i] = this.#values[i] as number;
+    }
+  }
+}
