@@ -35,7 +35,11 @@ export function tournamentId(chunks: readonly Chunk[], policies: Record<string, 
  */
 export function queueChunkRunner(
   url: string,
-  options: { readonly log?: (line: string) => void } = {},
+  options: {
+    readonly log?: (line: string) => void;
+    /** Stops following (the jobs stay queued: a coordinator started later picks them up). */
+    readonly signal?: AbortSignal;
+  } = {},
 ): ChunkRunner {
   return async (chunks, onGames) => {
     await checkRedis(url);
@@ -52,7 +56,7 @@ export function queueChunkRunner(
         if (parsed.kind === 'policy') policies[spec] = await publishPolicy(store, parsed.path);
       }
       const tournament = tournamentId(chunks, policies);
-      const follow = followChunks(queue, events, chunks, tournament, onGames);
+      const follow = followChunks(queue, events, chunks, tournament, onGames, options.signal);
       await queue.addBulk(
         chunks.map((chunk, index) => ({
           name: CHUNK_JOB,
@@ -100,6 +104,7 @@ function followChunks(
   chunks: readonly Chunk[],
   tournament: string,
   onGames: (count: number) => void,
+  signal: AbortSignal | undefined,
 ): { start(): Promise<GameRecord[]> } {
   const results = new Map<number, GameRecord[]>();
   const progress = new Map<number, number>();
@@ -131,6 +136,7 @@ function followChunks(
           if (finished) return;
           finished = true;
           clearInterval(timer);
+          signal?.removeEventListener('abort', onAbort);
           events.removeAllListeners();
           if (err !== null) reject(err);
           else resolve(chunks.flatMap((_, i) => results.get(i) as GameRecord[]));
@@ -183,6 +189,10 @@ function followChunks(
         const timer = setInterval(() => {
           for (let i = 0; i < chunks.length; i++) lookSafely(i);
         }, RECONCILE_EVERY_MS);
+        const onAbort = (): void =>
+          finish(new Error('the coordinator was stopped; its jobs stay queued'));
+        if (signal?.aborted === true) onAbort();
+        signal?.addEventListener('abort', onAbort);
         // Chunks finished before this coordinator started (a restart) are taken as they are;
         // failed ones get another round of attempts.
         for (let i = 0; i < chunks.length; i++) lookSafely(i, true);
