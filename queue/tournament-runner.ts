@@ -1,18 +1,17 @@
 import { createHash } from 'node:crypto';
-import { type Job, Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { parseAgentSpec } from '../agents/spec.ts';
 import type { Chunk } from '../eval/chunk.ts';
 import type { GameRecord } from '../eval/match.ts';
 import type { ChunkRunner } from '../eval/tournament.ts';
+import { followJobs } from './follow-jobs.ts';
 import { CHUNK_JOB, chunkResultSchema, JOB_ATTEMPTS, parseJobData, QUEUE_NAME } from './jobs.ts';
 import { publishPolicy } from './policy-transport.ts';
 import { checkRedis, parseRedisUrl, redactRedisUrl } from './redis.ts';
 
 /** Finished jobs (and so their results) are kept this long: a restarted coordinator finds them. */
 export const KEEP_JOBS_SECONDS = 7 * 24 * 3600;
-/** Events can be missed across a reconnect; pending jobs are also looked at this often. */
-const RECONCILE_EVERY_MS = 3000;
 
 /** The job id of a tournament's chunk: the same tournament always gets the same ids. */
 export const chunkJobId = (tournament: string, index: number): string => `t-${tournament}-${index}`;
@@ -56,7 +55,6 @@ export function queueChunkRunner(
         if (parsed.kind === 'policy') policies[spec] = await publishPolicy(store, parsed.path);
       }
       const tournament = tournamentId(chunks, policies);
-      const follow = followChunks(queue, events, chunks, tournament, onGames, options.signal);
       await queue.addBulk(
         chunks.map((chunk, index) => ({
           name: CHUNK_JOB,
@@ -75,7 +73,7 @@ export function queueChunkRunner(
           `no worker is connected to ${redactRedisUrl(url)} yet: the games start when one is (ayoayo worker --queue URL)`,
         );
       }
-      return await follow.start();
+      return await followChunks(queue, events, chunks, tournament, onGames, options.signal);
     } finally {
       await events.close();
       await queue.close();
@@ -98,24 +96,30 @@ function checkRecords(value: unknown, chunk: Chunk, where: string): GameRecord[]
   return records as unknown as GameRecord[];
 }
 
-function followChunks(
+/** Names a chunk in errors: its pairing and games. */
+function describeChunk(chunks: readonly Chunk[], i: number): string {
+  const chunk = chunks[i] as Chunk;
+  const games = chunk.games.map((g) => g.game);
+  return `chunk ${i} (${chunk.labels.a} vs ${chunk.labels.b}, games ${games[0]}-${games[games.length - 1]})`;
+}
+
+async function followChunks(
   queue: Queue,
   events: QueueEvents,
   chunks: readonly Chunk[],
   tournament: string,
   onGames: (count: number) => void,
   signal: AbortSignal | undefined,
-): { start(): Promise<GameRecord[]> } {
+): Promise<GameRecord[]> {
+  // Keyed by chunk: a chunk that ran twice is still counted once.
   const results = new Map<number, GameRecord[]>();
   const progress = new Map<number, number>();
-  const indexOf = new Map(chunks.map((_, i) => [chunkJobId(tournament, i), i]));
   let reported = 0;
   const report = (): void => {
     let done = 0;
     for (const [i, chunk] of chunks.entries()) {
-      done += results.has(i)
-        ? chunk.games.length
-        : Math.min(progress.get(i) ?? 0, chunk.games.length);
+      const size = chunk.games.length;
+      done += results.has(i) ? size : Math.min(progress.get(i) ?? 0, size);
     }
     // A retried chunk starts its count again: the bar never goes back.
     if (done > reported) {
@@ -123,79 +127,22 @@ function followChunks(
       reported = done;
     }
   };
-  const describe = (i: number): string => {
-    const chunk = chunks[i] as Chunk;
-    const games = chunk.games.map((g) => g.game);
-    return `chunk ${i} (${chunk.labels.a} vs ${chunk.labels.b}, games ${games[0]}-${games[games.length - 1]})`;
-  };
-  return {
-    start: () =>
-      new Promise<GameRecord[]>((resolve, reject) => {
-        let finished = false;
-        const finish = (err: Error | null): void => {
-          if (finished) return;
-          finished = true;
-          clearInterval(timer);
-          signal?.removeEventListener('abort', onAbort);
-          events.removeAllListeners();
-          if (err !== null) reject(err);
-          else resolve(chunks.flatMap((_, i) => results.get(i) as GameRecord[]));
-        };
-        const look = async (i: number, retryFailed: boolean): Promise<void> => {
-          if (results.has(i) || finished) return;
-          const id = chunkJobId(tournament, i);
-          // The state first: a job read while it runs would have no result yet.
-          const state = await queue.getJobState(id);
-          if (state !== 'completed' && state !== 'failed') return;
-          const job: Job | undefined = await queue.getJob(id);
-          if (job === undefined) return;
-          if (state === 'completed') {
-            // Keyed by chunk: a chunk that ran twice is still counted once.
-            results.set(i, checkRecords(job.returnvalue, chunks[i] as Chunk, describe(i)));
-            report();
-            if (results.size === chunks.length) finish(null);
-          } else if (state === 'failed') {
-            if (retryFailed) {
-              await job.retry('failed');
-            } else {
-              finish(
-                new Error(
-                  `${describe(i)} failed after ${job.attemptsMade} attempt(s): ${job.failedReason}`,
-                ),
-              );
-            }
-          }
-        };
-        const lookSafely = (i: number, retryFailed = false): void => {
-          look(i, retryFailed).catch((err: unknown) =>
-            finish(err instanceof Error ? err : new Error(String(err))),
-          );
-        };
-        events.on('completed', ({ jobId }) => {
-          const i = indexOf.get(jobId);
-          if (i !== undefined) lookSafely(i);
-        });
-        events.on('failed', ({ jobId }) => {
-          const i = indexOf.get(jobId);
-          if (i !== undefined) lookSafely(i);
-        });
-        events.on('progress', ({ jobId, data }) => {
-          const i = indexOf.get(jobId);
-          if (i !== undefined && typeof data === 'number') {
-            progress.set(i, data);
-            report();
-          }
-        });
-        const timer = setInterval(() => {
-          for (let i = 0; i < chunks.length; i++) lookSafely(i);
-        }, RECONCILE_EVERY_MS);
-        const onAbort = (): void =>
-          finish(new Error('the coordinator was stopped; its jobs stay queued'));
-        if (signal?.aborted === true) onAbort();
-        signal?.addEventListener('abort', onAbort);
-        // Chunks finished before this coordinator started (a restart) are taken as they are;
-        // failed ones get another round of attempts.
-        for (let i = 0; i < chunks.length; i++) lookSafely(i, true);
-      }),
-  };
+  await followJobs({
+    queue,
+    events,
+    ids: chunks.map((_, i) => chunkJobId(tournament, i)),
+    describe: (i) => describeChunk(chunks, i),
+    onResult: (i, value) => {
+      results.set(i, checkRecords(value, chunks[i] as Chunk, describeChunk(chunks, i)));
+      report();
+    },
+    onProgress: (i, data) => {
+      if (typeof data === 'number') {
+        progress.set(i, data);
+        report();
+      }
+    },
+    signal,
+  });
+  return chunks.flatMap((_, i) => results.get(i) as GameRecord[]);
 }
