@@ -49,15 +49,15 @@ function checkFinite(weights: MlpWeights, where: string): void {
 }
 
 /**
- * Validates a policy file received as data: size cap, checksum, the policy
- * file schema and finite weights. Throws a one-line error naming what is wrong.
+ * Validates a policy file received as data: size cap, the policy file schema
+ * and finite weights. Throws a one-line error naming what is wrong.
  */
-export function decodeSharedPolicy(text: string, sha: string): ReturnType<typeof decodePolicyFile> {
-  const where = `policy ${sha.slice(0, 12)} from the queue`;
-  if (Buffer.byteLength(text) > MAX_POLICY_BYTES)
+export function validatePolicyText(
+  text: string,
+  where: string,
+): ReturnType<typeof decodePolicyFile> {
+  if (Buffer.byteLength(text) > MAX_POLICY_BYTES) {
     throw new Error(`${where} is larger than ${MAX_POLICY_BYTES} bytes`);
-  if (createHash('sha256').update(text).digest('hex') !== sha) {
-    throw new Error(`${where} does not match its checksum`);
   }
   let data: unknown;
   try {
@@ -68,6 +68,15 @@ export function decodeSharedPolicy(text: string, sha: string): ReturnType<typeof
   const decoded = decodePolicyFile(data, where);
   checkFinite(decoded.weights, where);
   return decoded;
+}
+
+/** A shared policy: its checksum, then validatePolicyText. */
+export function decodeSharedPolicy(text: string, sha: string): ReturnType<typeof decodePolicyFile> {
+  const where = `policy ${sha.slice(0, 12)} from the queue`;
+  if (createHash('sha256').update(text).digest('hex') !== sha) {
+    throw new Error(`${where} does not match its checksum`);
+  }
+  return validatePolicyText(text, where);
 }
 
 /** A worker's cache of validated policies, fetched from Redis by sha256. */

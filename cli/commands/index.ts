@@ -6,6 +6,7 @@ import { movesCommand } from './moves.ts';
 import { playCommand } from './play.ts';
 import { serveCommand } from './serve.ts';
 import { showCommand } from './show.ts';
+import { sweepCommand } from './sweep.ts';
 import { trainCommand } from './train.ts';
 import { webCommand } from './web.ts';
 import { workerCommand } from './worker.ts';
@@ -27,4 +28,5 @@ export const commands: CommandModule[] = [
   serveCommand,
   webCommand,
   workerCommand,
+  sweepCommand,
 ];
