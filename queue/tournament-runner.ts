@@ -85,6 +85,8 @@ export function queueChunkRunner(
 /** Checks a chunk's records against the chunk: the same pairing and exactly its games, in order. */
 function checkRecords(value: unknown, chunk: Chunk, where: string): GameRecord[] {
   const records = parseJobData(chunkResultSchema, value, where);
+  // The records as the worker made them (a parse would move the keys it names to the front).
+  const original = value as GameRecord[];
   const expected = chunk.games.map((g) => g.game);
   const got = records.map((r) => r.game);
   const pairingOk = records.every(
@@ -93,7 +95,7 @@ function checkRecords(value: unknown, chunk: Chunk, where: string): GameRecord[]
   if (!pairingOk || JSON.stringify(got) !== JSON.stringify(expected)) {
     throw new Error(`${where}: the records do not match the chunk's games`);
   }
-  return records as unknown as GameRecord[];
+  return original;
 }
 
 /** Names a chunk in errors: its pairing and games. */
