@@ -4,8 +4,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
 import { runTournament } from '../eval/tournament.ts';
-import { checkRedis } from '../queue/redis.ts';
+import { QUEUE_NAME } from '../queue/jobs.ts';
+import { checkRedis, parseRedisUrl } from '../queue/redis.ts';
 import { queueChunkRunner } from '../queue/tournament-runner.ts';
 import type { Emit } from './types.ts';
 
@@ -50,6 +52,13 @@ async function stopWorkers(workers: readonly ChildProcess[]): Promise<void> {
         }),
     ),
   );
+}
+
+/** Removes every job: the next measurement must play its games. */
+async function forget(): Promise<void> {
+  const queue = new Queue(QUEUE_NAME, { connection: parseRedisUrl(URL_) });
+  await queue.obliterate({ force: true });
+  await queue.close();
 }
 
 export async function run(emit: Emit): Promise<void> {
@@ -103,6 +112,8 @@ export async function run(emit: Emit): Promise<void> {
         value: search.games / seconds,
       });
       await stopWorkers(workers);
+      // The same tournament again would be answered from the finished jobs.
+      await forget();
     }
     const fast = { specs: ['random', 'greedy'], games: 400, seed: 2 };
     const here = performance.now();
@@ -110,14 +121,23 @@ export async function run(emit: Emit): Promise<void> {
     const local = (performance.now() - here) / 1000;
     const workers = await startWorkers(1);
     const queued = performance.now();
-    // 2-game chunks: 200 jobs.
-    await runTournament({ ...fast, workers: 100, runChunks: queueChunkRunner(URL_) });
+    // 2-game chunks (sized as for 100 workers): 200 jobs, counted as they are enqueued.
+    let chunks = 0;
+    const runner = queueChunkRunner(URL_);
+    await runTournament({
+      ...fast,
+      workers: 100,
+      runChunks: (all, onGames) => {
+        chunks = all.length;
+        return runner(all, onGames);
+      },
+    });
     const through = (performance.now() - queued) / 1000;
     await stopWorkers(workers);
     emit({
-      name: 'queue overhead per chunk (1 worker, 200 chunks of 2 games)',
+      name: `queue overhead per chunk (1 worker, ${chunks} chunks)`,
       unit: 'ms',
-      value: ((through - local) * 1000) / 200,
+      value: ((through - local) * 1000) / chunks,
     });
   } finally {
     redis.kill('SIGTERM');
