@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTournament, type TournamentOptions } from '../../eval/tournament.ts';
 import { checkRedis, parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
+import { runTrainJob } from '../../queue/train-job.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
+import { buildConfig, PRESETS } from '../../train/config.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
 
 const withoutTimes = (games: readonly { seconds: number }[]) =>
@@ -43,6 +45,16 @@ describe('what the queue carries', () => {
     );
     expect(allowed.games).toHaveLength(2);
     expect(allowed.games.every((g) => g.forfeit === null)).toBe(true);
+  });
+
+  it('a training run with an ext: opponent is refused before it trains', async () => {
+    const config = buildConfig([PRESETS.smoke, { evalOpponents: ['random', ENGINE] }]);
+    await expect(runTrainJob({ sweep: 's', config }, false)).rejects.toThrow(
+      /refuses the external engine 'ext:node .*first-legal.mjs'.*--allow-ext/,
+    );
+    await expect(
+      runTrainJob({ sweep: 's', config: { ...config, seed: -1 } }, false),
+    ).rejects.toThrow(/invalid training run job: config.seed/);
   });
 
   it('a policy travels as validated data and plays the games a local run plays', async () => {
