@@ -1,5 +1,5 @@
 import type { Agent } from '../agents/agent.ts';
-import { createAgent } from '../agents/spec.ts';
+import { type CreateAgentOptions, createAgent } from '../agents/spec.ts';
 import type { Rules } from '../env/index.ts';
 import {
   type GameRecord,
@@ -24,16 +24,20 @@ export interface Chunk {
   readonly moveTimeoutMs?: number;
 }
 
+/** Makes an agent from its spec: createAgent, or a caller's own (a queue worker's). */
+export type AgentFactory = (spec: string, options: CreateAgentOptions) => Promise<Agent>;
+
 /** Creates the agents of a pairing (a and b are one agent when their specs are equal). */
 export async function createPairingAgents(
   labels: PairingLabels,
   rules: Rules,
   moveTimeoutMs: number | undefined,
+  makeAgent: AgentFactory = createAgent,
 ): Promise<{ a: Agent; b: Agent }> {
   const options = { rules, ...(moveTimeoutMs !== undefined ? { moveTimeoutMs } : {}) };
-  const a = await createAgent(labels.a, options);
+  const a = await makeAgent(labels.a, options);
   try {
-    const b = labels.b === labels.a ? a : await createAgent(labels.b, options);
+    const b = labels.b === labels.a ? a : await makeAgent(labels.b, options);
     return { a, b };
   } catch (err) {
     await a.close?.();
@@ -45,8 +49,14 @@ export async function createPairingAgents(
 export async function runChunk(
   chunk: Chunk,
   onRecord: (record: GameRecord) => void = () => {},
+  makeAgent: AgentFactory = createAgent,
 ): Promise<GameRecord[]> {
-  const agents = await createPairingAgents(chunk.labels, chunk.settings.rules, chunk.moveTimeoutMs);
+  const agents = await createPairingAgents(
+    chunk.labels,
+    chunk.settings.rules,
+    chunk.moveTimeoutMs,
+    makeAgent,
+  );
   try {
     const records: GameRecord[] = [];
     for (const scheduled of chunk.games) {

@@ -8,8 +8,8 @@ import type { TournamentResult } from './tournament.ts';
 const pct = (x: number): string => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
 const elo = (x: number): string => (Number.isNaN(x) ? '-' : String(Math.round(x)));
 
-/** Left-aligns the first column, right-aligns the others. */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/** A text table: left-aligns the first column, right-aligns the others. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
     cells

@@ -37,7 +37,15 @@ export interface TournamentOptions {
   readonly moveTimeoutMs?: number;
   /** Called as games finish (after each one in this thread; a few times a second from workers). */
   readonly onProgress?: (progress: { done: number; total: number }) => void;
+  /** Plays the chunks somewhere else (a job queue: see queue/) instead of here or on the pool. */
+  readonly runChunks?: ChunkRunner;
 }
+
+/** Plays a tournament's chunks and returns every record, reporting games as they finish. */
+export type ChunkRunner = (
+  chunks: readonly Chunk[],
+  onGames: (count: number) => void,
+) => Promise<GameRecord[]>;
 
 export interface Rating {
   readonly agent: string;
@@ -77,7 +85,8 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
   if (!Number.isInteger(requested) || requested < 0) {
     throw new RangeError(`workers must be a non-negative integer, got ${requested}`);
   }
-  const workers = capWorkers(requested);
+  // Through a queue, `workers` sizes the chunks for remote workers: this machine's cores don't bound it.
+  const workers = options.runChunks !== undefined ? requested : capWorkers(requested);
   const total = pairings.length * games;
   let done = 0;
   const onGames = (count: number): void => {
@@ -86,7 +95,11 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
   };
   const chunks = splitIntoChunks(pairings, games, settings, options.moveTimeoutMs, workers);
   const records =
-    workers === 0 ? await runHere(chunks, onGames) : await runOnPool(chunks, workers, onGames);
+    options.runChunks !== undefined
+      ? await options.runChunks(chunks, onGames)
+      : workers === 0
+        ? await runHere(chunks, onGames)
+        : await runOnPool(chunks, workers, onGames);
   records.sort((x, y) => x.pairing - y.pairing || x.game - y.game);
 
   const results = pairings.map((p) =>

@@ -7,6 +7,7 @@ import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
 import { gamesProgressBar } from '../../eval/progress.ts';
 import { formatTournament, tournamentJson, writeTournament } from '../../eval/report.ts';
 import { capWorkers, runTournament } from '../../eval/tournament.ts';
+import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 
@@ -23,6 +24,7 @@ interface EvalArgs {
   rules?: string;
   json: boolean;
   quiet: boolean;
+  queue?: string;
 }
 
 const SPEC_START = /^(random|greedy|minimax:|mcts:|ext:|policy:|az:)/;
@@ -99,6 +101,10 @@ export const evalCommand = defineCommand<EvalArgs>({
       .option('rules', rulesOption)
       .option('json', { type: 'boolean', default: false, describe: 'print the results as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress bar' })
+      .option('queue', {
+        type: 'string',
+        describe: 'play on `ayoayo worker`s through this Redis queue (redis://, rediss://)',
+      })
       .example(
         '$0 eval --agents random,greedy,minimax:4 --games 200 --out runs/eval',
         'round robin',
@@ -130,7 +136,7 @@ export const evalCommand = defineCommand<EvalArgs>({
     }
     if (!(argv.moveTimeout > 0))
       throw new UsageError(`--move-timeout must be positive, got ${argv.moveTimeout}`);
-    const workers = capWorkers(argv.workers);
+    const workers = argv.queue !== undefined ? argv.workers : capWorkers(argv.workers);
     if (workers < argv.workers) {
       process.stderr.write(
         `ayoayo: --workers ${argv.workers} is more than the ${workers} cores here; using ${workers}\n`,
@@ -149,6 +155,13 @@ export const evalCommand = defineCommand<EvalArgs>({
         moveTimeoutMs: argv.moveTimeout,
         rules: rulesFromArg(argv.rules),
         ...(argv.vs !== undefined ? { vs: argv.vs } : {}),
+        ...(argv.queue !== undefined
+          ? {
+              runChunks: queueChunkRunner(argv.queue, {
+                log: (line) => process.stderr.write(`${line}\n`),
+              }),
+            }
+          : {}),
         onProgress: ({ done, total }) => bar.update(done, total),
       });
     } finally {

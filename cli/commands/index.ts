@@ -6,8 +6,10 @@ import { movesCommand } from './moves.ts';
 import { playCommand } from './play.ts';
 import { serveCommand } from './serve.ts';
 import { showCommand } from './show.ts';
+import { sweepCommand } from './sweep.ts';
 import { trainCommand } from './train.ts';
 import { webCommand } from './web.ts';
+import { workerCommand } from './worker.ts';
 
 // One import and one array entry per command; each command lives in its own
 // file, cli/commands/<name>.ts, and wraps its handler in runCommand (../fail.ts).
@@ -25,4 +27,6 @@ export const commands: CommandModule[] = [
   exportCommand,
   serveCommand,
   webCommand,
+  workerCommand,
+  sweepCommand,
 ];

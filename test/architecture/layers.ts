@@ -16,6 +16,7 @@ export const LAYERS = [
   'models',
   'train',
   'serve',
+  'queue',
   'web',
   'cli',
   'bench',
@@ -31,8 +32,9 @@ export const ALLOWED: Record<Layer, readonly Layer[]> = {
   train: ['env', 'agents', 'eval', 'models'],
   serve: ['env', 'agents', 'eval', 'models'],
   web: ['env', 'agents', 'eval', 'models', 'serve'],
-  cli: ['env', 'agents', 'eval', 'models', 'train', 'serve', 'web'],
-  bench: ['env', 'agents', 'eval', 'models', 'train', 'serve', 'web'],
+  queue: ['env', 'agents', 'eval', 'models', 'train'],
+  cli: ['env', 'agents', 'eval', 'models', 'train', 'serve', 'queue', 'web'],
+  bench: ['env', 'agents', 'eval', 'models', 'train', 'serve', 'queue', 'web'],
 };
 
 /** Folders whose code must run in a browser too: no Node built-in at all. */

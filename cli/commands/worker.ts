@@ -1,0 +1,79 @@
+import type { Argv } from 'yargs';
+import { redactRedisUrl } from '../../queue/redis.ts';
+import { startQueueWorker } from '../../queue/worker.ts';
+import { defineCommand, runCommand, UsageError } from '../fail.ts';
+
+interface WorkerArgs {
+  queue: string;
+  concurrency: number;
+  allowExt: boolean;
+  lockDuration: number;
+  stalledInterval: number;
+  quiet: boolean;
+}
+
+export const workerCommand = defineCommand<WorkerArgs>({
+  command: 'worker',
+  describe: 'Run tournament chunks and training runs from a Redis queue (see eval/sweep --queue)',
+  builder: (y) =>
+    y
+      .option('queue', {
+        type: 'string',
+        demandOption: true,
+        describe: 'redis://[:PASSWORD@]HOST:PORT[/DB], or rediss:// for TLS',
+      })
+      .option('concurrency', {
+        type: 'number',
+        default: 1,
+        describe: 'jobs at once in this process (or start one worker per core)',
+      })
+      .option('allow-ext', {
+        type: 'boolean',
+        default: false,
+        describe: 'run ext: agents (commands) that come through the queue',
+      })
+      .option('lock-duration', {
+        type: 'number',
+        default: 30_000,
+        describe: 'ms a dead worker keeps its job before another one takes it',
+      })
+      .option('stalled-interval', {
+        type: 'number',
+        default: 30_000,
+        describe: 'ms between checks for jobs of dead workers',
+      })
+      .option('quiet', { type: 'boolean', default: false, describe: 'no line per job' })
+      .example('$0 worker --queue redis://:secret@10.0.0.5:6379', 'one worker')
+      .example(
+        '$0 worker --queue rediss://:secret@redis.internal:6380 --concurrency 2',
+        'over TLS',
+      ) as unknown as Argv<WorkerArgs>,
+  handler: runCommand(async (argv: WorkerArgs) => {
+    for (const [name, value] of [
+      ['--concurrency', argv.concurrency],
+      ['--lock-duration', argv.lockDuration],
+      ['--stalled-interval', argv.stalledInterval],
+    ] as const) {
+      if (!Number.isInteger(value) || value < 1) {
+        throw new UsageError(`${name} must be a positive integer, got ${value}`);
+      }
+    }
+    const log = argv.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+    const worker = await startQueueWorker({
+      url: argv.queue,
+      concurrency: argv.concurrency,
+      allowExt: argv.allowExt,
+      lockDurationMs: argv.lockDuration,
+      stalledIntervalMs: argv.stalledInterval,
+      ...(log !== undefined ? { log } : {}),
+    });
+    process.stderr.write(
+      `worker on ${redactRedisUrl(argv.queue)} (concurrency ${argv.concurrency}${argv.allowExt ? ', ext: allowed' : ''}); Ctrl-C stops after the jobs in hand\n`,
+    );
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await worker.close();
+  }),
+});

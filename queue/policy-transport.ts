@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Agent } from '../agents/agent.ts';
+import { resolveObservationConfig } from '../env/gym/observation.ts';
+import type { Rules } from '../env/index.ts';
+import { loadPolicy } from '../models/load-policy.ts';
+import type { MlpWeights } from '../models/mlp-runner.ts';
+import { PolicyAgent } from '../models/policy-agent.ts';
+import { decodePolicyFile, makePolicyFile } from '../models/policy-file.ts';
+
+/** Largest policy file that travels through the queue (the shipped 256x256 one is 0.6 MB). */
+export const MAX_POLICY_BYTES = 32 * 1024 * 1024;
+
+/** Policies are stored once per content, not once per job: `ayoayo:policy:<sha256>`. */
+const policyKey = (sha: string): string => `ayoayo:policy:${sha}`;
+const POLICY_TTL_SECONDS = 7 * 24 * 3600;
+
+/**
+ * Reads the policy behind a `policy:PATH` spec on the coordinator (a policy
+ * file, a checkpoint or a run folder), stores it in Redis as a policy file and
+ * returns its sha256, which the jobs carry instead of the path.
+ */
+export async function publishPolicy(redis: Redis, path: string): Promise<string> {
+  const loaded = loadPolicy(path);
+  const file = makePolicyFile(loaded.weights, {
+    observation: loaded.observation,
+    rules: loaded.rules,
+    ...(loaded.source !== undefined ? { source: loaded.source } : {}),
+  });
+  const text = JSON.stringify(file);
+  if (Buffer.byteLength(text) > MAX_POLICY_BYTES) {
+    throw new Error(
+      `policy ${path} is larger than ${MAX_POLICY_BYTES} bytes, too large for the queue`,
+    );
+  }
+  const sha = createHash('sha256').update(text).digest('hex');
+  await redis.set(policyKey(sha), text, 'EX', POLICY_TTL_SECONDS);
+  return sha;
+}
+
+/** Every weight must be a finite number: a NaN network would play, badly, without a word. */
+function checkFinite(weights: MlpWeights, where: string): void {
+  for (const [i, layer] of [...weights.hidden, weights.policy, weights.value].entries()) {
+    for (const values of [layer.kernel, layer.bias]) {
+      if (!values.every(Number.isFinite))
+        throw new Error(`${where}: layer ${i} has non-finite weights`);
+    }
+  }
+}
+
+/**
+ * Validates a policy file received as data: size cap, the policy file schema
+ * and finite weights. Throws a one-line error naming what is wrong.
+ */
+export function validatePolicyText(
+  text: string,
+  where: string,
+): ReturnType<typeof decodePolicyFile> {
+  if (Buffer.byteLength(text) > MAX_POLICY_BYTES) {
+    throw new Error(`${where} is larger than ${MAX_POLICY_BYTES} bytes`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(`${where} is not valid JSON`);
+  }
+  const decoded = decodePolicyFile(data, where);
+  checkFinite(decoded.weights, where);
+  return decoded;
+}
+
+/** A shared policy: its checksum, then validatePolicyText. */
+export function decodeSharedPolicy(text: string, sha: string): ReturnType<typeof decodePolicyFile> {
+  const where = `policy ${sha.slice(0, 12)} from the queue`;
+  if (createHash('sha256').update(text).digest('hex') !== sha) {
+    throw new Error(`${where} does not match its checksum`);
+  }
+  return validatePolicyText(text, where);
+}
+
+/** A worker's cache of validated policies, fetched from Redis by sha256. */
+export class PolicyCache {
+  private readonly cache = new Map<string, ReturnType<typeof decodePolicyFile>>();
+
+  constructor(private readonly redis: Redis) {}
+
+  /** The agent for a shared policy, named by its original spec so that records match a local run. */
+  async agent(sha: string, name: string, rules: Rules): Promise<Agent> {
+    let decoded = this.cache.get(sha);
+    if (decoded === undefined) {
+      const text = await this.redis.get(policyKey(sha));
+      if (text === null)
+        throw new Error(`policy ${sha.slice(0, 12)} is not in the queue's store (expired?)`);
+      decoded = decodeSharedPolicy(text, sha);
+      this.cache.set(sha, decoded);
+    }
+    return new PolicyAgent(
+      name,
+      decoded.weights,
+      resolveObservationConfig(decoded.file.observation),
+      rules,
+    );
+  }
+}

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { describeIssues } from '../env/gym/options.ts';
+import { Random } from '../env/random.ts';
+import { buildConfig, PRESETS, type TrainConfig } from '../train/config.ts';
+
+const settingValue = z.union([
+  z.number(),
+  z.string(),
+  z.boolean(),
+  z.array(z.number()),
+  z.array(z.string()),
+]);
+const rangeSchema = z
+  .object({
+    min: z.number(),
+    max: z.number(),
+    /** Sample uniformly in log space (learning rates). */
+    log: z.boolean().default(false),
+    /** Round to an integer. */
+    int: z.boolean().default(false),
+  })
+  .strict()
+  .refine(
+    (r) => r.max >= r.min && (!r.log || r.min > 0),
+    'needs min <= max (and min > 0 with log)',
+  );
+
+/**
+ * SWEEP.json: a grid (every combination of the listed values) or a seeded
+ * random search (`samples` draws from choices or ranges) over training
+ * settings, on top of a preset and fixed `base` settings. Every run's config is
+ * validated by the trainer's own schema before anything runs.
+ */
+export const sweepConfigSchema = z
+  .object({
+    name: z.string().regex(/^[\w.-]+$/, 'letters, digits, _ . - only'),
+    /** The sweep lives in RUNS_DIR/NAME/, one folder per run. */
+    runsDir: z.string().min(1).default('runs'),
+    preset: z.enum(Object.keys(PRESETS) as [string, ...string[]]).optional(),
+    base: z.record(z.string(), settingValue).default({}),
+    grid: z.record(z.string(), z.array(settingValue).min(1)).optional(),
+    random: z
+      .object({
+        samples: z.number().int().min(1).max(10_000),
+        seed: z.number().int(),
+        space: z.record(z.string(), z.union([z.array(settingValue).min(1), rangeSchema])),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((c) => (c.grid === undefined) !== (c.random === undefined), 'give either grid or random');
+export type SweepConfig = z.infer<typeof sweepConfigSchema>;
+
+export type SettingValue = z.infer<typeof settingValue>;
+
+/** One run of a sweep: the settings it varies and its full, validated training config. */
+export interface PlannedRun {
+  readonly name: string;
+  readonly params: Readonly<Record<string, SettingValue>>;
+  readonly config: TrainConfig;
+}
+
+/** Settings a sweep may not vary: the coordinator decides where runs live and what they print. */
+const RESERVED = ['name', 'runsDir', 'progress'];
+
+export function parseSweepConfig(input: unknown, where = 'sweep config'): SweepConfig {
+  const parsed = sweepConfigSchema.safeParse(input);
+  if (!parsed.success)
+    throw new Error(`invalid ${where}: ${describeIssues(parsed.error, '(root)')}`);
+  return parsed.data;
+}
+
+function gridPoints(grid: Record<string, readonly SettingValue[]>): Record<string, SettingValue>[] {
+  let points: Record<string, SettingValue>[] = [{}];
+  for (const [key, values] of Object.entries(grid)) {
+    points = points.flatMap((point) => values.map((value) => ({ ...point, [key]: value })));
+  }
+  return points;
+}
+
+function randomPoints(random: NonNullable<SweepConfig['random']>): Record<string, SettingValue>[] {
+  const rng = Random.fromSeed(`sweep|${random.seed}`);
+  return Array.from({ length: random.samples }, () => {
+    const point: Record<string, SettingValue> = {};
+    for (const [key, space] of Object.entries(random.space)) {
+      if (Array.isArray(space)) {
+        point[key] = space[rng.int(space.length)] as SettingValue;
+        continue;
+      }
+      const u = rng.next();
+      let value = space.log
+        ? Math.exp(Math.log(space.min) + u * (Math.log(space.max) - Math.log(space.min)))
+        : space.min + u * (space.max - space.min);
+      // Six significant digits: readable configs, and the same value after a JSON round trip.
+      value = space.int ? Math.round(value) : Number(value.toPrecision(6));
+      point[key] = value;
+    }
+    return point;
+  });
+}
+
+/** The sweep's runs, `run-01`, `run-02`...; throws naming the run and field of any invalid setting. */
+export function planSweep(sweep: SweepConfig): PlannedRun[] {
+  const points =
+    sweep.grid !== undefined
+      ? gridPoints(sweep.grid)
+      : randomPoints(sweep.random as NonNullable<SweepConfig['random']>);
+  const width = Math.max(2, String(points.length).length);
+  const runsDir = join(sweep.runsDir, sweep.name);
+  return points.map((params, i) => {
+    const name = `run-${String(i + 1).padStart(width, '0')}`;
+    for (const key of [...Object.keys(params), ...Object.keys(sweep.base)]) {
+      if (RESERVED.includes(key))
+        throw new Error(`sweep ${sweep.name}: '${key}' is set by the sweep itself`);
+    }
+    const preset = sweep.preset !== undefined ? PRESETS[sweep.preset] : undefined;
+    const config = buildConfig(
+      [preset, sweep.base, params, { name, runsDir, progress: false }],
+      `sweep ${sweep.name} ${name} (${JSON.stringify(params)})`,
+    );
+    return { name, params, config };
+  });
+}
+
+/** A run's identity for the queue: the same settings give the same job, whoever enqueues it. */
+export function runJobId(run: PlannedRun): string {
+  const hash = createHash('sha256').update(JSON.stringify(run.config)).digest('hex').slice(0, 24);
+  return `s-${hash}`;
+}

@@ -1,0 +1,94 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { parseTrainConfig } from '../train/config.ts';
+import { parseJobData, type TrainResult, trainResultSchema } from './jobs.ts';
+import { validatePolicyText } from './policy-transport.ts';
+import type { PlannedRun } from './sweep-plan.ts';
+
+/** Written last in a run's folder: a run is finished when it is there. */
+export const RUN_DONE_FILE = 'run.json';
+
+const runRecordSchema = z
+  .object({
+    name: z.string(),
+    params: z.record(z.string(), z.unknown()),
+    config: z.record(z.string(), z.unknown()),
+    elapsedSeconds: z.number(),
+  })
+  .strict();
+export type RunRecord = z.infer<typeof runRecordSchema>;
+
+/** The folder of a sweep's run: RUNS_DIR/SWEEP/NAME. */
+export const runDir = (run: PlannedRun): string => join(run.config.runsDir, run.config.name);
+
+/**
+ * Whether the run has finished before (its run.json is there). A finished run
+ * with other settings under the same name is an error, not silently kept.
+ */
+export function isRunFinished(run: PlannedRun): boolean {
+  const file = join(runDir(run), RUN_DONE_FILE);
+  if (!existsSync(file)) return false;
+  const record = readRunRecord(file);
+  if (JSON.stringify(record.config) !== JSON.stringify(run.config)) {
+    throw new Error(
+      `${runDir(run)} holds a finished run with other settings: remove it or give the sweep another name`,
+    );
+  }
+  return true;
+}
+
+export function readRunRecord(file: string): RunRecord {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new Error(`${file} is corrupt: not valid JSON`);
+  }
+  return parseJobData(runRecordSchema, data, file);
+}
+
+/**
+ * Checks what a worker sent back (the trainer's config, a policy file with
+ * finite weights, JSON evaluation, sizes) and stores it under the run's
+ * folder, each file atomically and run.json last.
+ */
+export function storeRun(run: PlannedRun, value: unknown): void {
+  const where = `the result of ${run.config.name}`;
+  const result: TrainResult = parseJobData(trainResultSchema, value, where);
+  let sentConfig: unknown;
+  try {
+    sentConfig = JSON.parse(result.config);
+  } catch {
+    throw new Error(`${where}: config.json is not valid JSON`);
+  }
+  parseTrainConfig(sentConfig, `${where}: config.json`);
+  validatePolicyText(result.policy, `${where}: policy.json`);
+  if (result.finalEvaluation !== null) {
+    try {
+      JSON.parse(result.finalEvaluation);
+    } catch {
+      throw new Error(`${where}: final-evaluation.json is not valid JSON`);
+    }
+  }
+  const dir = runDir(run);
+  mkdirSync(dir, { recursive: true });
+  // The planned config (the worker trained it in a folder of its own).
+  writeFileAtomic(join(dir, 'config.json'), `${JSON.stringify(run.config, null, 2)}\n`);
+  writeFileAtomic(join(dir, 'metrics.csv'), result.metrics);
+  writeFileAtomic(join(dir, 'policy.json'), result.policy);
+  if (result.finalEvaluation !== null) {
+    writeFileAtomic(join(dir, 'final-evaluation.json'), result.finalEvaluation);
+  }
+  if (result.learningCurve !== null) {
+    writeFileAtomic(join(dir, 'learning-curve.svg'), result.learningCurve);
+  }
+  const record: RunRecord = {
+    name: run.name,
+    params: run.params,
+    config: run.config,
+    elapsedSeconds: result.elapsedSeconds,
+  };
+  writeFileAtomic(join(dir, RUN_DONE_FILE), `${JSON.stringify(record, null, 2)}\n`);
+}

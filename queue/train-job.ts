@@ -1,0 +1,52 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UnrecoverableError } from 'bullmq';
+import { runPaths } from '../train/run-paths.ts';
+import { refuseExternal } from './chunk-job.ts';
+import { parseJobData, type TrainJob, type TrainResult, trainJobSchema } from './jobs.ts';
+
+/** Runs of one process train one at a time: tfjs's backend and memory are per process. */
+let training: Promise<unknown> = Promise.resolve();
+
+/**
+ * Trains one sweep run with the trainer's public entry point in a temporary
+ * runs folder, and sends back its files as text (the coordinator stores them);
+ * the folder is removed afterwards, so a retried run starts from scratch.
+ */
+export async function runTrainJob(data: unknown, allowExt: boolean): Promise<TrainResult> {
+  let job: TrainJob;
+  try {
+    job = parseJobData(trainJobSchema, data, 'training run job');
+    refuseExternal([...job.config.baselineOpponents, ...job.config.evalOpponents], allowExt);
+  } catch (err) {
+    throw err instanceof UnrecoverableError ? err : new UnrecoverableError((err as Error).message);
+  }
+  const turn = training.then(() => trainInTemp(job));
+  training = turn.catch(() => {});
+  return turn;
+}
+
+async function trainInTemp(job: TrainJob): Promise<TrainResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'ayoayo-sweep-'));
+  try {
+    const config = { ...job.config, runsDir: dir, progress: false };
+    const started = performance.now();
+    // Loaded when a run comes, so that tournament-only workers never load tfjs.
+    const { train } = await import('../train/trainer.ts');
+    await train(config, { resume: false, log: () => {} });
+    const paths = runPaths(config);
+    const text = (path: string): string => readFileSync(path, 'utf8');
+    const optional = (path: string): string | null => (existsSync(path) ? text(path) : null);
+    return {
+      config: text(paths.config),
+      metrics: text(paths.metrics),
+      finalEvaluation: optional(paths.finalEvaluation),
+      policy: text(paths.policy),
+      learningCurve: optional(`${paths.curve}.svg`),
+      elapsedSeconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

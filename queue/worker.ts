@@ -1,0 +1,79 @@
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { watchEngineWorkers } from '../agents/engine-registry.ts';
+import { playChunkJob } from './chunk-job.ts';
+import { CHUNK_JOB, QUEUE_NAME, TRAIN_JOB } from './jobs.ts';
+import { PolicyCache } from './policy-transport.ts';
+import { checkRedis, parseRedisUrl } from './redis.ts';
+import { runTrainJob } from './train-job.ts';
+
+export interface QueueWorkerOptions {
+  /** redis:// or rediss:// URL of the queue. */
+  readonly url: string;
+  /** Jobs run at once by this process (default 1; start one process per core instead). */
+  readonly concurrency?: number;
+  /** Run `ext:` agents (commands) that come through the queue. */
+  readonly allowExt?: boolean;
+  /** How long a job stays locked without renewal before it is retried elsewhere (default 30 s). */
+  readonly lockDurationMs?: number;
+  /** How often workers look for stalled jobs (default 30 s). */
+  readonly stalledIntervalMs?: number;
+  /** Told of each finished or failed job. */
+  readonly log?: (line: string) => void;
+}
+
+export interface QueueWorker {
+  /** Finishes the jobs in hand, then disconnects. */
+  close(): Promise<void>;
+}
+
+/**
+ * A worker that takes tournament chunks and training runs from the queue and
+ * runs them with the project's own code. Job data is validated; commands
+ * (`ext:` agents) are refused unless `allowExt`. A killed worker's jobs are
+ * picked up by the others once their lock expires (BullMQ's stalled jobs).
+ */
+export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
+  await checkRedis(options.url);
+  const connection = parseRedisUrl(options.url);
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+  }
+  const allowExt = options.allowExt ?? false;
+  const store = new Redis(connection);
+  store.on('error', () => {});
+  const policies = new PolicyCache(store);
+  watchEngineWorkers();
+  const worker = new Worker(
+    QUEUE_NAME,
+    async (job: Job) => {
+      if (job.name === CHUNK_JOB) return playChunkJob(job, policies, allowExt);
+      if (job.name === TRAIN_JOB) return runTrainJob(job.data, allowExt);
+      throw new UnrecoverableError(`unknown job kind '${job.name}'`);
+    },
+    {
+      connection,
+      concurrency,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      // A job whose worker died twice is still retried; a third time it fails with its reason.
+      maxStalledCount: 2,
+    },
+  );
+  const log = options.log;
+  if (log !== undefined) {
+    worker.on('completed', (job) => log(`done ${job.name} ${job.id}`));
+    worker.on('failed', (job, err) =>
+      log(`failed ${job?.name ?? ''} ${job?.id ?? ''}: ${err.message}`),
+    );
+  }
+  worker.on('error', (err) => log?.(`queue error: ${err.message}`));
+  await worker.waitUntilReady();
+  return {
+    async close() {
+      await worker.close();
+      store.disconnect();
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runTournament, type TournamentOptions } from '../../eval/tournament.ts';
+import { QUEUE_NAME } from '../../queue/jobs.ts';
+import { parseRedisUrl } from '../../queue/redis.ts';
+import { queueChunkRunner } from '../../queue/tournament-runner.ts';
+import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
+import { startTestRedis, type TestRedis } from './redis-server.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const withoutTimes = (games: readonly { seconds: number }[]) =>
+  games.map(({ seconds: _, ...g }) => g);
+// Short locks so that a dead worker's job is taken over within about a second.
+const FAST_LOCKS = { lockDurationMs: 1000, stalledIntervalMs: 500 } as const;
+
+let redis: TestRedis;
+let queue: Queue;
+let workers: QueueWorker[] = [];
+
+async function until(condition: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  queue = new Queue(QUEUE_NAME, { connection: parseRedisUrl(redis.url) });
+});
+
+afterEach(async () => {
+  await Promise.all(workers.map((w) => w.close()));
+  workers = [];
+  await queue.obliterate({ force: true });
+});
+
+afterAll(async () => {
+  await queue.close();
+  await redis?.stop();
+});
+
+describe('queue faults', () => {
+  it('a worker killed (kill -9) mid-chunk loses nothing: the chunk runs again, every game counted once', async () => {
+    const child: ChildProcessWithoutNullStreams = spawn(
+      process.execPath,
+      [
+        'bin/ayoayo.js',
+        'worker',
+        '--queue',
+        redis.url,
+        '--lock-duration',
+        '1000',
+        '--stalled-interval',
+        '500',
+        '--quiet',
+      ],
+      { cwd: root },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      await until(async () => stderr.includes('worker on'), `the worker to start (${stderr})`);
+      // Two chunks of two slow games each.
+      const options: TournamentOptions = {
+        specs: ['mcts:2000', 'minimax:4'],
+        games: 4,
+        seed: 3,
+        workers: 1,
+      };
+      const queued = runTournament({ ...options, runChunks: queueChunkRunner(redis.url) });
+      await until(async () => (await queue.getActiveCount()) > 0, 'the child to take a chunk');
+      const [active] = await queue.getActive();
+      child.kill('SIGKILL');
+      await exited;
+      workers.push(await startQueueWorker({ url: redis.url, ...FAST_LOCKS }));
+      const result = await queued;
+
+      const local = await runTournament({ ...options, workers: 0 });
+      expect(withoutTimes(result.games)).toEqual(withoutTimes(local.games));
+      expect(result.pairings[0]?.games).toBe(4);
+      const killed = await queue.getJob(active?.id as string);
+      // The killed worker's chunk was taken for stalled and finished by the other worker.
+      expect(killed?.stalledCounter).toBeGreaterThanOrEqual(1);
+      expect(await killed?.getState()).toBe('completed');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('a restarted coordinator picks up the finished chunks and waits for the rest', async () => {
+    const options: TournamentOptions = {
+      specs: ['random', 'greedy', 'minimax:2'],
+      games: 8,
+      seed: 9,
+      workers: 4,
+    };
+    const stop = new AbortController();
+    const first = runTournament({
+      ...options,
+      runChunks: queueChunkRunner(redis.url, { signal: stop.signal }),
+    });
+    workers.push(await startQueueWorker({ url: redis.url }));
+    await until(async () => (await queue.getCompletedCount()) >= 2, 'two chunks');
+    stop.abort();
+    await expect(first).rejects.toThrow(/coordinator was stopped/);
+    const result = await runTournament({ ...options, runChunks: queueChunkRunner(redis.url) });
+
+    const local = await runTournament({ ...options, workers: 0 });
+    expect(withoutTimes(result.games)).toEqual(withoutTimes(local.games));
+    // The second coordinator enqueued nothing new: each chunk ran exactly once.
+    const jobs = await queue.getCompleted(0, -1);
+    const chunks = new Set(jobs.map((j) => j.id));
+    expect(chunks.size).toBe(jobs.length);
+    expect(jobs.every((j) => j.attemptsMade === 1)).toBe(true);
+    expect(jobs.reduce((n, j) => n + (j.returnvalue as unknown[]).length, 0)).toBe(24);
+  });
+
+  it('a chunk that keeps failing is reported with its error after its attempts, not retried forever', async () => {
+    const policy = 'policy:models/pretrained/policy.json';
+    const failed = runTournament({
+      specs: [policy, 'random'],
+      games: 2,
+      seed: 1,
+      workers: 0,
+      runChunks: queueChunkRunner(redis.url),
+    });
+    // Corrupt the policy the coordinator shared before any worker reads it.
+    const store = new Redis(parseRedisUrl(redis.url));
+    await until(async () => (await queue.getWaitingCount()) > 0, 'the chunk to be queued');
+    for (const key of await store.keys('ayoayo:policy:*')) await store.set(key, '{"format":"x"}');
+    store.disconnect();
+    workers.push(await startQueueWorker({ url: redis.url }));
+    await expect(failed).rejects.toThrow(
+      /chunk 0 \(policy:models\/pretrained\/policy.json vs random, games 0-1\) failed after 3 attempt\(s\): .*does not match its checksum/,
+    );
+  });
+});

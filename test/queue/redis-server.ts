@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkRedis } from '../../queue/redis.ts';
+
+/** A throwaway redis-server for one test file: its own port, folder and no persistence. */
+export interface TestRedis {
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts Debian's redis-server (see .ci/run) and waits until it answers. */
+export async function startTestRedis(extraArgs: readonly string[] = []): Promise<TestRedis> {
+  const dir = mkdtempSync(join(tmpdir(), 'ayoayo-redis-'));
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      ...extraArgs,
+    ],
+    { stdio: 'ignore' },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const password = extraArgs.includes('--requirepass')
+    ? extraArgs[extraArgs.indexOf('--requirepass') + 1]
+    : undefined;
+  const url = `redis://${password !== undefined ? `:${password}@` : ''}127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await checkRedis(url);
+      break;
+    } catch (err) {
+      if (Date.now() > deadline || child.exitCode !== null) {
+        child.kill('SIGKILL');
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return {
+    url,
+    port,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
