@@ -5,6 +5,8 @@ import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { runTrainJob } from '../../queue/train-job.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { buildConfig, PRESETS } from '../../train/config.ts';
+// Registers `policy:PATH` agents (models/ extends agents/spec.ts).
+import '../../models/policy-kind.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
 
 const withoutTimes = (games: readonly { seconds: number }[]) =>

@@ -23,6 +23,8 @@ import {
 import { playMatch } from '../../eval/match.ts';
 import { runTournament } from '../../eval/tournament.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
+// Registers `policy:PATH` agents (models/ extends agents/spec.ts).
+import '../../models/policy-kind.ts';
 import { createPolicyServer } from '../../serve/http-server.ts';
 import { close, listen } from '../../serve/listen.ts';
 import { PolicyService } from '../../serve/policy-service.ts';
