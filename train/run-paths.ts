@@ -53,3 +53,5 @@ export function removeRun(config: Pick<TrainConfig, 'runsDir' | 'name'>): void {
   }
   rmSync(paths.dir, { recursive: true, force: true });
 }
+
+export type RunPaths = ReturnType<typeof runPaths>;
