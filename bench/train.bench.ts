@@ -1,12 +1,8 @@
-import { observationSize } from '../env/gym/observation.ts';
 import { Random } from '../env/random.ts';
 import { loadBackend } from '../models/backend.ts';
-import { createPolicyValueModel } from '../models/policy-value-model.ts';
-import { DEFAULT_CONFIG, PRESETS, rulesOf, type TrainConfig } from '../train/config.ts';
-import { OpponentPool } from '../train/opponent-pool.ts';
-import { PolicyUpdater } from '../train/policy-update.ts';
-import { computeAdvantages, RolloutBuffer } from '../train/rollout-buffer.ts';
-import { SelfPlay } from '../train/self-play.ts';
+import { DEFAULT_CONFIG, PRESETS, type TrainConfig } from '../train/config.ts';
+import { buildLearner, disposeLearner } from '../train/learner.ts';
+import { estimateAdvantages } from '../train/rollout-buffer.ts';
 import type { Emit } from './types.ts';
 
 /**
@@ -21,38 +17,21 @@ export async function run(emit: Emit): Promise<void> {
     const config: TrainConfig = {
       ...DEFAULT_CONFIG,
       ...PRESETS[preset],
+      seed: 1,
       poolShare: 0,
       baselineShare: 0,
     };
-    const rules = rulesOf(config);
-    const obsSize = observationSize({ encoding: config.encoding, lookahead: config.lookahead });
-    const model = createPolicyValueModel(
-      tf,
-      obsSize,
-      { hidden: config.hidden, activation: config.activation },
-      1,
-    );
-    const optimizer = tf.train.adam(config.learningRate);
-    const updater = new PolicyUpdater(tf, model, optimizer, config, obsSize);
-    const selfPlay = new SelfPlay(
-      tf,
-      model,
-      { ...config, numEnvs: config.numEnvs, seed: 1, rules },
-      new OpponentPool(1),
-      [],
-      { poolShare: 0, baselineShare: 0 },
-      rules,
-    );
+    const learner = await buildLearner(tf, config);
+    const { selfPlay, updater, buffer } = learner;
     const rng = Random.fromSeed(1);
     selfPlay.reset(1, rng);
-    const buffer = new RolloutBuffer(config.numEnvs * config.rolloutSteps, obsSize);
     let plies = 0;
     let rolloutSeconds = 0;
     let samples = 0;
     let updateSeconds = 0;
     for (let i = 0; i < 8; i++) {
       const rollout = await selfPlay.collect(config.rolloutSteps, buffer, rng);
-      computeAdvantages(buffer, config.gamma, config.gaeLambda);
+      estimateAdvantages(buffer, config);
       const update = updater.update(buffer, rng);
       if (i < 2) continue;
       plies += rollout.plies;
@@ -69,7 +48,6 @@ export async function run(emit: Emit): Promise<void> {
       selfPlayPliesPerSec: Math.round(plies / rolloutSeconds),
       updateSamplesPerSec: Math.round(samples / updateSeconds),
     });
-    optimizer.dispose();
-    model.dispose();
+    disposeLearner(learner);
   }
 }

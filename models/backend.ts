@@ -1,4 +1,5 @@
 import type * as tfType from '@tensorflow/tfjs';
+import { BackendError } from './errors.ts';
 
 export type Tf = typeof tfType;
 export const BACKEND_CHOICES = ['auto', 'tensorflow', 'wasm', 'cpu'] as const;
@@ -22,7 +23,7 @@ let loadedChoice: BackendChoice | null = null;
 export function loadBackend(choice: BackendChoice = 'auto'): Promise<LoadedBackend> {
   if (loaded !== null) {
     if (choice !== 'auto' && loadedChoice !== choice && loadedChoice !== 'auto') {
-      throw new Error(
+      throw new BackendError(
         `tfjs backend already loaded as '${loadedChoice}', cannot switch to '${choice}'`,
       );
     }
@@ -42,7 +43,7 @@ async function initialise(choice: BackendChoice): Promise<LoadedBackend> {
       return { tf: native, name: 'tensorflow' };
     }
     if (choice === 'tensorflow') {
-      throw new Error(
+      throw new BackendError(
         'backend tensorflow needs @tensorflow/tfjs-node, which is not installed here',
       );
     }
@@ -57,9 +58,10 @@ async function initialise(choice: BackendChoice): Promise<LoadedBackend> {
         return { tf, name: 'wasm' };
       }
     } catch (error) {
-      if (choice === 'wasm') throw new Error(`wasm backend failed to start: ${String(error)}`);
+      if (choice === 'wasm')
+        throw new BackendError(`wasm backend failed to start: ${String(error)}`);
     }
-    if (choice === 'wasm') throw new Error('wasm backend failed to start');
+    if (choice === 'wasm') throw new BackendError('wasm backend failed to start');
   }
   await tf.setBackend('cpu');
   await tf.ready();

@@ -1,3 +1,5 @@
+import { WeightDataError } from './errors.ts';
+
 /**
  * Float32 arrays as base64 of their little-endian bytes: compact and exact in
  * JSON. Uses `btoa`/`atob` (browsers and Node 16+), so the web page can read
@@ -21,10 +23,10 @@ export function decodeFloats(text: string, expectedLength: number, what: string)
   try {
     binary = atob(text);
   } catch {
-    throw new Error(`${what} is not valid base64`);
+    throw new WeightDataError(`${what} is not valid base64`);
   }
   if (binary.length !== expectedLength * 4) {
-    throw new Error(
+    throw new WeightDataError(
       `${what}: expected ${expectedLength} float32 values (${expectedLength * 4} bytes), found ${binary.length} bytes`,
     );
   }
@@ -35,7 +37,7 @@ export function decodeFloats(text: string, expectedLength: number, what: string)
     const value = view.getFloat32(i * 4, true);
     // A NaN or infinite weight makes every output NaN: refuse it where weights enter.
     if (!Number.isFinite(value))
-      throw new Error(`${what}: value ${i} is ${value}, not a finite number`);
+      throw new WeightDataError(`${what}: value ${i} is ${value}, not a finite number`);
     out[i] = value;
   }
   return out;

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { describeIssues } from '../env/gym/options.ts';
+import { describeIssues } from '../env/zod-issues.ts';
 import { decodeFloats, encodeFloats } from './base64-floats.ts';
+import { CheckpointError } from './errors.ts';
 
 /**
  * The envelope of a training checkpoint (`ayoayo-checkpoint`): kind, version,
@@ -28,9 +29,7 @@ const fileSchema = z
   })
   .strict();
 
-export class CheckpointError extends Error {
-  override name = 'CheckpointError';
-}
+export { CheckpointError };
 
 export function saveTensor(
   name: string,

@@ -7,6 +7,13 @@
 import './policy-kind.ts';
 
 export { type LoadedBackend, loadBackend } from './backend.ts';
+export {
+  BackendError,
+  CheckpointError,
+  PolicyFileError,
+  type PolicyFileReason,
+  WeightDataError,
+} from './errors.ts';
 export { type BrowserPolicy, decodeBrowserPolicy } from './export/browser-policy.ts';
 export { type ExportOptions, type ExportResult, exportPolicy } from './export/export-policy.ts';
 export { EXPORT_FORMATS, type ExportFormat } from './export/manifest.ts';

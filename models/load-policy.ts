@@ -6,8 +6,8 @@ import {
   type ObservationConfig,
   resolveObservationConfig,
 } from '../env/gym/observation.ts';
-import { describeIssues } from '../env/gym/options.ts';
 import { LEFTOVER_OPTIONS, type Rules, resolveRules } from '../env/rules.ts';
+import { describeIssues } from '../env/zod-issues.ts';
 import {
   CHECKPOINT_KIND,
   CheckpointError,
@@ -15,6 +15,7 @@ import {
   loadTensorData,
   tensorSchema,
 } from './checkpoint-file.ts';
+import { PolicyFileError } from './errors.ts';
 import type { DenseWeights, MlpWeights } from './mlp-runner.ts';
 import { decodePolicyFile, POLICY_FORMAT, type PolicySource } from './policy-file.ts';
 
@@ -55,14 +56,17 @@ export interface LoadedPolicy {
  * else its latest).
  */
 export function resolvePolicyPath(path: string): string {
-  if (!existsSync(path)) throw new Error(`policy ${path} does not exist`);
+  if (!existsSync(path)) throw new PolicyFileError('missing', `policy ${path} does not exist`);
   if (!statSync(path).isDirectory()) return path;
   const candidates = ['policy.json', 'checkpoints/best.json', 'checkpoints/latest.json'];
   for (const candidate of candidates) {
     const full = join(path, candidate);
     if (existsSync(full)) return full;
   }
-  throw new Error(`no policy in folder ${path}: expected one of ${candidates.join(', ')}`);
+  throw new PolicyFileError(
+    'missing',
+    `no policy in folder ${path}: expected one of ${candidates.join(', ')}`,
+  );
 }
 
 /** Loads a policy file or a training checkpoint as plain weights for the runner. */
@@ -72,7 +76,7 @@ export function loadPolicy(path: string): LoadedPolicy {
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
-    throw new Error(`policy ${file} is corrupt: not valid JSON`);
+    throw new PolicyFileError('corrupt', `policy ${file} is corrupt: not valid JSON`);
   }
   const kind = (data as { kind?: unknown; format?: unknown } | null) ?? {};
   if (kind.kind === CHECKPOINT_KIND) return fromCheckpoint(data, file);
@@ -87,7 +91,10 @@ export function loadPolicy(path: string): LoadedPolicy {
       path: file,
     };
   }
-  throw new Error(`${file} is neither an ${POLICY_FORMAT} file nor an ayoayo checkpoint`);
+  throw new PolicyFileError(
+    'corrupt',
+    `${file} is neither an ${POLICY_FORMAT} file nor an ayoayo checkpoint`,
+  );
 }
 
 function fromCheckpoint(data: unknown, file: string): LoadedPolicy {
@@ -103,7 +110,7 @@ function fromCheckpoint(data: unknown, file: string): LoadedPolicy {
     const kernel = byName.get(`${layer}/kernel`);
     const bias = byName.get(`${layer}/bias`);
     if (kernel === undefined || bias === undefined || kernel.shape.length !== 2) {
-      throw new Error(`checkpoint ${file} is incompatible: layer ${layer} is missing`);
+      throw new CheckpointError(`checkpoint ${file} is incompatible: layer ${layer} is missing`);
     }
     return {
       inputSize: kernel.shape[0] as number,

@@ -3,6 +3,7 @@ import { observationConfigSchema, observationSize } from '../env/gym/observation
 import { rulesSchema } from '../env/rules.ts';
 import { describeIssues } from '../env/zod-issues.ts';
 import { decodeFloats, encodeFloats } from './base64-floats.ts';
+import { PolicyFileError, WeightDataError } from './errors.ts';
 import type { Activation, DenseWeights, MlpWeights } from './mlp-runner.ts';
 
 /**
@@ -67,14 +68,23 @@ function encodeDense(layer: DenseWeights): z.infer<typeof denseSchema> {
   };
 }
 
-function decodeDense(layer: z.infer<typeof denseSchema>, name: string): DenseWeights {
-  return {
-    inputSize: layer.inputSize,
-    outputSize: layer.outputSize,
-    activation: layer.activation as Activation,
-    kernel: decodeFloats(layer.kernel, layer.inputSize * layer.outputSize, `${name}.kernel`),
-    bias: decodeFloats(layer.bias, layer.outputSize, `${name}.bias`),
-  };
+function decodeDense(
+  layer: z.infer<typeof denseSchema>,
+  name: string,
+  where: string,
+): DenseWeights {
+  try {
+    return {
+      inputSize: layer.inputSize,
+      outputSize: layer.outputSize,
+      activation: layer.activation as Activation,
+      kernel: decodeFloats(layer.kernel, layer.inputSize * layer.outputSize, `${name}.kernel`),
+      bias: decodeFloats(layer.bias, layer.outputSize, `${name}.bias`),
+    };
+  } catch (error) {
+    if (!(error instanceof WeightDataError)) throw error;
+    throw new PolicyFileError('corrupt', `${where}: ${error.message}`);
+  }
 }
 
 export function makePolicyFile(
@@ -102,31 +112,44 @@ export function decodePolicyFile(
   const parsed = policyFileSchema.safeParse(data);
   if (!parsed.success) {
     const detail = describeIssues(parsed.error, '(root)', 3);
-    throw new Error(`${where} is not a valid ${POLICY_FORMAT} file: ${detail}`);
+    throw new PolicyFileError(
+      'corrupt',
+      `${where} is not a valid ${POLICY_FORMAT} file: ${detail}`,
+    );
   }
   const file = parsed.data;
   const net = file.network;
   const expectedInputs = observationSize(file.observation);
   if (net.inputSize !== expectedInputs) {
-    throw new Error(
+    throw new PolicyFileError(
+      'incompatible',
       `${where}: the network takes ${net.inputSize} inputs but its observation encoding has ${expectedInputs}`,
     );
   }
-  const hidden = net.hidden.map((h, i) => decodeDense(h, `hidden[${i}]`));
+  const hidden = net.hidden.map((h, i) => decodeDense(h, `hidden[${i}]`, where));
   let width = net.inputSize;
   hidden.forEach((h, i) => {
     if (h.inputSize !== width) {
-      throw new Error(`${where}: hidden[${i}] takes ${h.inputSize} inputs but receives ${width}`);
+      throw new PolicyFileError(
+        'incompatible',
+        `${where}: hidden[${i}] takes ${h.inputSize} inputs but receives ${width}`,
+      );
     }
     width = h.outputSize;
   });
-  const policy = decodeDense(net.policy, 'policy');
-  const value = decodeDense(net.value, 'value');
+  const policy = decodeDense(net.policy, 'policy', where);
+  const value = decodeDense(net.value, 'value', where);
   if (policy.inputSize !== width || policy.outputSize !== 6) {
-    throw new Error(`${where}: the policy head must map ${width} inputs to 6 logits`);
+    throw new PolicyFileError(
+      'incompatible',
+      `${where}: the policy head must map ${width} inputs to 6 logits`,
+    );
   }
   if (value.inputSize !== width || value.outputSize !== 1) {
-    throw new Error(`${where}: the value head must map ${width} inputs to 1 value`);
+    throw new PolicyFileError(
+      'incompatible',
+      `${where}: the value head must map ${width} inputs to 1 value`,
+    );
   }
   return { file, weights: { inputSize: net.inputSize, hidden, policy, value } };
 }

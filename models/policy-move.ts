@@ -12,6 +12,7 @@ import {
 } from '../env/gym/observation.ts';
 import type { Position } from '../env/position.ts';
 import type { Rules } from '../env/rules.ts';
+import { PolicyFileError } from './errors.ts';
 import {
   argmaxLegal,
   MlpRunner,
@@ -41,7 +42,8 @@ export class PolicyMoveChooser {
   ) {
     const size = observationSize(observation);
     if (size !== weights.inputSize) {
-      throw new Error(
+      throw new PolicyFileError(
+        'incompatible',
         `policy ${name} takes ${weights.inputSize} inputs but its observation encoding has ${size}`,
       );
     }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { PolicyFileError } from './errors.ts';
 import type { MlpWeights } from './mlp-runner.ts';
 import { decodePolicyFile, type PolicyFile } from './policy-file.ts';
 
@@ -8,13 +9,16 @@ export function readPolicyFile(path: string): { file: PolicyFile; weights: MlpWe
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read policy file ${path}: ${(error as Error).message}`);
+    throw new PolicyFileError(
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable',
+      `cannot read policy file ${path}: ${(error as Error).message}`,
+    );
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new Error(`policy file ${path} is corrupt: not valid JSON`);
+    throw new PolicyFileError('corrupt', `policy file ${path} is corrupt: not valid JSON`);
   }
   return decodePolicyFile(data, path);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from '../env/gym/options.ts';
+import { describeIssues } from '../env/zod-issues.ts';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
 import {
   CheckpointError,

@@ -1,5 +1,12 @@
 import { z } from 'zod';
+import { observationConfigSchema } from '../env/gym/observation.ts';
+import { describeIssues } from '../env/zod-issues.ts';
 import { BACKEND_CHOICES } from '../models/backend.ts';
+import { networkConfigSchema } from '../models/policy-value-model.ts';
+import { TrainConfigError } from './errors.ts';
+
+const network = networkConfigSchema.shape;
+const observation = observationConfigSchema.shape;
 
 /**
  * Every training setting in one schema. The `.describe()` texts double as the
@@ -28,16 +35,13 @@ export const trainConfigSchema = z
       .describe('stop after this many minutes of training (null: no limit)'),
     numEnvs: z.number().int().min(1).max(8192).describe('environments stepped in lockstep'),
     rolloutSteps: z.number().int().min(1).max(4096).describe('steps per environment per iteration'),
-    hidden: z
-      .array(z.number().int().min(1).max(4096))
-      .min(1)
-      .max(8)
-      .describe('hidden layer widths'),
-    activation: z.enum(['relu', 'tanh']).describe('hidden activation'),
-    encoding: z
-      .enum(['counts', 'onehot', 'thermometer'])
-      .describe('board encoding of the observation'),
-    lookahead: z.boolean().describe('add engine-computed features of each action’s result'),
+    // The network and the observation keep the rules of the schemas that own them.
+    hidden: network.hidden.describe('hidden layer widths'),
+    activation: network.activation.describe('hidden activation'),
+    encoding: observation.encoding.unwrap().describe('board encoding of the observation'),
+    lookahead: observation.lookahead
+      .unwrap()
+      .describe('add engine-computed features of each action’s result'),
     captureSeedStays: z.boolean().describe('rule option: the capturing seed stays in its pit'),
     leftoverTo: z.enum(['opponent', 'owner']).describe('rule option: who takes the leftover seeds'),
     openingPlies: z
@@ -218,10 +222,7 @@ export const PRESETS: Record<string, Partial<TrainConfig>> = {
 export function parseTrainConfig(input: unknown, where = 'config'): TrainConfig {
   const parsed = trainConfigSchema.safeParse(input);
   if (!parsed.success) {
-    const detail = parsed.error.issues
-      .map((i) => `${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`)
-      .join('; ');
-    throw new Error(`invalid ${where}: ${detail}`);
+    throw new TrainConfigError(`invalid ${where}: ${describeIssues(parsed.error, '(root)')}`);
   }
   return parsed.data;
 }
@@ -239,7 +240,7 @@ export function buildConfig(
     for (const [key, value] of Object.entries(layer)) {
       // `merged.__proto__ = x` would replace the prototype instead of adding a field.
       if (FORBIDDEN_KEYS.has(key)) {
-        throw new Error(`invalid ${where}: key ${JSON.stringify(key)} is not allowed`);
+        throw new TrainConfigError(`invalid ${where}: key ${JSON.stringify(key)} is not allowed`);
       }
       if (value !== undefined) merged[key] = value;
     }

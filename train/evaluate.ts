@@ -1,6 +1,7 @@
-import cliProgress from 'cli-progress';
 import type { Rules } from '../env/rules.ts';
 import type { PairingResult } from '../eval/match.ts';
+import { gamesProgressBar } from '../eval/progress.ts';
+import { table } from '../eval/report.ts';
 import { runTournament } from '../eval/tournament.ts';
 // The gauntlet's `policy:PATH` spec needs the kind registered (see models/policy-kind.ts).
 import '../models/policy-kind.ts';
@@ -40,18 +41,7 @@ export interface EvaluationRequest {
  */
 export async function evaluatePolicy(request: EvaluationRequest): Promise<EvaluationResult> {
   const policy = `policy:${request.policyPath}`;
-  const bar = request.onProgress
-    ? new cliProgress.SingleBar(
-        {
-          format: 'evaluate [{bar}] {value}/{total} games | {rate} games/s | ETA {eta_formatted}',
-          noTTYOutput: true,
-          notTTYSchedule: 10000,
-        },
-        cliProgress.Presets.shades_classic,
-      )
-    : null;
-  const started = performance.now();
-  let barStarted = false;
+  const bar = gamesProgressBar({ quiet: request.onProgress !== true, label: 'evaluate' });
   const result = await runTournament({
     specs: request.opponents,
     vs: policy,
@@ -60,16 +50,9 @@ export async function evaluatePolicy(request: EvaluationRequest): Promise<Evalua
     workers: request.workers,
     openingPlies: request.openingPlies,
     rules: request.rules,
-    onProgress: ({ done, total }) => {
-      if (bar === null) return;
-      if (!barStarted) {
-        bar.start(total, 0, { rate: '-' });
-        barStarted = true;
-      }
-      bar.update(done, { rate: (done / ((performance.now() - started) / 1000)).toFixed(1) });
-    },
+    onProgress: ({ done, total }) => bar.update(done, total),
   });
-  bar?.stop();
+  bar.stop();
   // In a gauntlet the `vs` agent is always side a, so results are already from the policy's side.
   const rows: EvaluationRow[] = result.pairings.map((p) => {
     if (p.a !== policy)
@@ -83,24 +66,18 @@ export async function evaluatePolicy(request: EvaluationRequest): Promise<Evalua
 }
 
 function formatTable(rows: readonly EvaluationRow[], elo: number | null): string {
-  const header = ['against', 'games', 'won', 'drawn', 'lost', 'score', '95% CI'];
-  const body = rows.map((r) => [
-    r.opponent,
-    String(r.games),
-    String(r.wins),
-    String(r.draws),
-    String(r.losses),
-    `${(r.score * 100).toFixed(1)}%`,
-    `${(r.ci[0] * 100).toFixed(1)}-${(r.ci[1] * 100).toFixed(1)}%`,
-  ]);
-  const widths = header.map((h, i) =>
-    Math.max(h.length, ...body.map((row) => (row[i] as string).length)),
+  const pct = (x: number) => (x * 100).toFixed(1);
+  const body = table(
+    ['against', 'games', 'won', 'drawn', 'lost', 'score', '95% CI'],
+    rows.map((r) => [
+      r.opponent,
+      String(r.games),
+      String(r.wins),
+      String(r.draws),
+      String(r.losses),
+      `${pct(r.score)}%`,
+      `${pct(r.ci[0])}-${pct(r.ci[1])}%`,
+    ]),
   );
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number)))
-      .join('  ');
-  const lines = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)];
-  if (elo !== null) lines.push(`Elo of the policy (random = 0): ${Math.round(elo)}`);
-  return lines.join('\n');
+  return elo === null ? body : `${body}\nElo of the policy (random = 0): ${Math.round(elo)}`;
 }

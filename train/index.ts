@@ -10,5 +10,11 @@ export {
   type TrainConfig,
   trainConfigSchema,
 } from './config.ts';
+export {
+  RunFolderError,
+  type RunFolderReason,
+  TrainConfigError,
+  TrainingDivergedError,
+} from './errors.ts';
 export { type EvaluationResult, type EvaluationRow, evaluatePolicy } from './evaluate.ts';
 export { runPaths, type TrainOptions, type TrainResult, train } from './trainer.ts';

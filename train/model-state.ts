@@ -1,5 +1,6 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Tf } from '../models/backend.ts';
+import { CheckpointError } from '../models/errors.ts';
 import { loadTensorData, type SavedTensor, saveTensor } from './checkpoint.ts';
 
 /** Layer names of the policy-value network, in a fixed order (see models/policy-value-model.ts). */
@@ -32,9 +33,9 @@ export function restoreModelWeights(
       const t = byName.get(`${name}/${part}`);
       const expected = (current[i] as tfType.Tensor).shape;
       if (t === undefined)
-        throw new Error(`${where} is incompatible: no weights for ${name}/${part}`);
+        throw new CheckpointError(`${where} is incompatible: no weights for ${name}/${part}`);
       if (t.shape.join('x') !== expected.join('x')) {
-        throw new Error(
+        throw new CheckpointError(
           `${where} is incompatible: ${name}/${part} has shape [${t.shape}], the model needs [${expected}]`,
         );
       }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { type CheckpointPayload, readCheckpoint } from './checkpoint.ts';
 import { buildConfig, type TrainConfig } from './config.ts';
+import { TrainConfigError } from './errors.ts';
 import { runPaths } from './run-paths.ts';
 
 /**
@@ -103,7 +104,7 @@ export function resumedConfig(saved: TrainConfig, requested: TrainConfig): Train
           `${key} (run: ${JSON.stringify(savedFields[key])}, given: ${JSON.stringify(requestedFields[key])})`,
       )
       .join(', ');
-    throw new Error(
+    throw new TrainConfigError(
       `--resume cannot change ${detail}; a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}`,
     );
   }

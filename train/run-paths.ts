@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { TrainConfig } from './config.ts';
+import { RunFolderError } from './errors.ts';
 
 /** Paths inside a run folder. */
 export function runPaths(config: Pick<TrainConfig, 'runsDir' | 'name'>) {
@@ -33,7 +34,8 @@ export function removeRun(config: Pick<TrainConfig, 'runsDir' | 'name'>): void {
     config.name !== '..' &&
     resolve(dirname(paths.dir)) === resolve(config.runsDir);
   if (!inside) {
-    throw new Error(
+    throw new RunFolderError(
+      'not-a-folder-name',
       `--overwrite refuses to delete ${paths.dir}: run name ${JSON.stringify(config.name)} is not a plain folder name`,
     );
   }
@@ -44,9 +46,12 @@ export function removeRun(config: Pick<TrainConfig, 'runsDir' | 'name'>): void {
     existsSync(paths.checkpoints) &&
     lstatSync(paths.checkpoints).isDirectory();
   if (!isRun) {
-    throw new Error(
+    throw new RunFolderError(
+      'not-a-run',
       `--overwrite refuses to delete ${paths.dir}: it does not look like a training run (no config.json and checkpoints/ folder in it)`,
     );
   }
   rmSync(paths.dir, { recursive: true, force: true });
 }
+
+export type RunPaths = ReturnType<typeof runPaths>;

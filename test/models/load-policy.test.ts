@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import {
   readCheckpointPayload,
   saveTensor,
 } from '../../models/checkpoint-file.ts';
+import { PolicyFileError } from '../../models/errors.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
 import { decodePolicyFile, makePolicyFile } from '../../models/policy-file.ts';
 import { randomWeights } from '../export/random-policy.ts';
@@ -29,6 +30,8 @@ describe('loading weights', () => {
       const path = join(dir, 'policy.json');
       writeFileSync(path, JSON.stringify(policyWith(bad)));
       expect(() => loadPolicy(path)).toThrow(/hidden\[0\]\.kernel: value 5 is (NaN|-?Infinity)/);
+      expect(() => loadPolicy(path)).toThrow(expect.objectContaining({ reason: 'corrupt' }));
+      expect(() => loadPolicy(path)).toThrow(`${path}: hidden[0].kernel`);
       expect(() => decodePolicyFile(policyWith(bad), 'x')).toThrow(/not a finite number/);
       expect(() => loadPolicy(writeGood(dir))).not.toThrow();
     },
@@ -81,3 +84,26 @@ function writeGood(dir: string): string {
   writeFileSync(path, JSON.stringify(policyWith(0.5)));
   return path;
 }
+
+describe('policy file errors', () => {
+  it('say why a policy cannot be used: missing, corrupt or incompatible', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-policy-errors-'));
+    const reasonOf = (call: () => unknown) => {
+      try {
+        call();
+      } catch (error) {
+        expect(error).toBeInstanceOf(PolicyFileError);
+        return (error as PolicyFileError).reason;
+      }
+      return null;
+    };
+    expect(reasonOf(() => loadPolicy(join(dir, 'nothing.json')))).toBe('missing');
+    expect(reasonOf(() => loadPolicy(dir))).toBe('missing');
+    const notJson = join(dir, 'not-json.json');
+    writeFileSync(notJson, '{"format":');
+    expect(reasonOf(() => loadPolicy(notJson))).toBe('corrupt');
+    const file = policyWith(0.5) as { network: { inputSize: number } };
+    file.network.inputSize += 1;
+    expect(reasonOf(() => decodePolicyFile(file, 'x'))).toBe('incompatible');
+  });
+});

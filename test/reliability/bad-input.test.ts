@@ -23,7 +23,7 @@ import {
 import { playMatch } from '../../eval/match.ts';
 import { runTournament } from '../../eval/tournament.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
-// Registers `policy:PATH` agents (models/ extends agents/spec.ts).
+// Registers `policy:PATH` specs with agents/, as the command line does.
 import '../../models/policy-kind.ts';
 import { createPolicyServer } from '../../serve/http-server.ts';
 import { close, listen } from '../../serve/listen.ts';
@@ -283,7 +283,7 @@ const libraryRows: LibraryRow[] = [
   {
     case: 'missing policy file',
     call: () => createAgent('policy:/nonexistent/policy.json'),
-    error: 'Error',
+    error: 'PolicyFileError',
     message: 'policy /nonexistent/policy.json does not exist',
   },
   {

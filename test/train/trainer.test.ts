@@ -16,17 +16,16 @@ function smokeConfig(runsDir: string, overrides: Partial<TrainConfig> = {}): Tra
 }
 
 /**
- * Metrics without the wall-clock columns and the evaluation scores: evaluation
- * games are seeded per agent name, and the policy's name holds the run's path.
+ * Metrics without the wall-clock columns. Evaluation scores stay: their games
+ * are seeded from the run's seed, the pairing and the game number, so runs
+ * that differ only in name and path score alike.
  */
 function deterministicMetrics(path: string): string[][] {
   const [header, ...rows] = readFileSync(path, 'utf8')
     .trim()
     .split('\n')
     .map((l) => l.split(','));
-  const keep = (header as string[]).map(
-    (h) => !h.startsWith('perf/') && !h.startsWith('eval/') && h !== 'elapsed_s',
-  );
+  const keep = (header as string[]).map((h) => !h.startsWith('perf/') && h !== 'elapsed_s');
   return [header as string[], ...rows].map((r) => r.filter((_, i) => keep[i]));
 }
 
@@ -56,7 +55,8 @@ describe('trainer', () => {
     const split = smokeConfig(dir, { name: 'split', iterations: 4, checkpointEvery: 2 });
     await train(split, { resume: false, stopAfter: 2, ...quiet });
     expect(readCheckpoint(runPaths(split).latest).iteration).toBe(2);
-    await train(split, { resume: true, ...quiet });
+    const resumed = await train(split, { resume: true, ...quiet });
+    expect(resumed.finalEvaluation?.rows).toEqual(result.finalEvaluation?.rows);
     const a = readCheckpoint(paths.latest);
     const b = readCheckpoint(runPaths(split).latest);
     expect(b.iteration).toBe(4);
@@ -120,17 +120,24 @@ describe('trainer', () => {
     ]);
     const result = await train(config, { resume: true, ...quiet });
     expect(result.iteration).toBe(saved.iteration + 1);
+    expect(result.finalEvaluation).not.toBeNull();
 
     // Killed at whatever iteration the kill landed on, the resumed run is the
     // uninterrupted one, bit for bit.
     const straight = { ...config, name: 'straight' };
-    await train(straight, { resume: false, ...quiet });
+    const straightResult = await train(straight, { resume: false, ...quiet });
     const a = readCheckpoint(runPaths(straight).latest);
     const b = readCheckpoint(latest);
     expect(b.iteration).toBe(a.iteration);
     expect(b.weights).toEqual(a.weights);
     expect(b.optimizer).toEqual(a.optimizer);
     expect(b.rngState).toEqual(a.rngState);
+    // Evaluations too: the last iteration's and the final one.
+    expect(b.lastEvaluation).toEqual(a.lastEvaluation);
+    expect(b.metrics.at(-1)?.['eval/score_vs_random']).toBe(
+      a.metrics.at(-1)?.['eval/score_vs_random'],
+    );
+    expect(result.finalEvaluation?.rows).toEqual(straightResult.finalEvaluation?.rows);
   });
 });
 

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { errorReport, isUserError } from '../../cli/fail.ts';
+import { CheckpointError, PolicyFileError } from '../../models/errors.ts';
+import { readPolicyFile } from '../../models/read-policy-file.ts';
+import { buildConfig } from '../../train/config.ts';
+import { RunFolderError, TrainConfigError } from '../../train/errors.ts';
+import { removeRun } from '../../train/run-paths.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function ayoayo(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/ayoayo.js', ...args], { cwd: root });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+/** A runs folder with run `old` whose latest checkpoint is cut short, and a policy file that is not JSON. */
+function badFiles(): { runs: string; policy: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'ayoayo-cli-errors-'));
+  const runs = join(dir, 'runs');
+  mkdirSync(join(runs, 'old', 'checkpoints'), { recursive: true });
+  writeFileSync(join(runs, 'old', 'checkpoints', 'latest.json'), '{"kind":"ayoayo-chec');
+  const policy = join(dir, 'policy.json');
+  writeFileSync(policy, '{"format": "ayoayo-policy", ');
+  return { runs, policy };
+}
+
+describe('errors from train/ and models/ on the command line', () => {
+  const { runs, policy } = badFiles();
+  const rows = [
+    {
+      case: 'training over a run that has checkpoints',
+      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'old'],
+      stderr: `ayoayo: run ${join(runs, 'old')} already has checkpoints: pass --resume`,
+    },
+    {
+      case: 'resuming from a truncated checkpoint',
+      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'old', '--resume'],
+      stderr: `ayoayo: checkpoint ${join(runs, 'old', 'checkpoints', 'latest.json')} is corrupt: not valid JSON`,
+    },
+    {
+      case: 'a policy file that is not JSON in a tournament',
+      args: ['eval', '--agents', `random,policy:${policy}`, '--games', '2', '--workers', '0'],
+      stderr: `ayoayo: policy ${policy} is corrupt: not valid JSON`,
+    },
+    {
+      case: 'a policy file that is not JSON for the HTTP service',
+      args: ['serve', '--policy', policy],
+      stderr: `ayoayo: policy ${policy} is corrupt: not valid JSON`,
+    },
+  ];
+  it.concurrent.each(rows)(
+    '$case: one line, exit 1',
+    async (row) => {
+      const { code, stderr } = await ayoayo(row.args);
+      expect(stderr.startsWith(row.stderr), stderr).toBe(true);
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(code).toBe(1);
+    },
+    60_000,
+  );
+});
+
+describe('a user mistake or a bug', () => {
+  it('tells typed errors of train/ and models/ from bugs', () => {
+    const mistakes = [
+      () => buildConfig([{ hidden: [0] }]),
+      () => removeRun({ runsDir: 'runs', name: '..' }),
+      () => readPolicyFile(join(tmpdir(), 'no-such-policy.json')),
+    ];
+    const thrown = mistakes.map((call) => {
+      try {
+        call();
+      } catch (error) {
+        return error;
+      }
+      return null;
+    });
+    expect(thrown[0]).toBeInstanceOf(TrainConfigError);
+    expect(thrown[1]).toBeInstanceOf(RunFolderError);
+    expect((thrown[1] as RunFolderError).reason).toBe('not-a-folder-name');
+    expect(thrown[2]).toBeInstanceOf(PolicyFileError);
+    expect((thrown[2] as PolicyFileError).reason).toBe('missing');
+    for (const error of [...thrown, new CheckpointError('x')]) {
+      expect(isUserError(error)).toBe(true);
+      expect(errorReport(error).split('\n').filter(Boolean)).toHaveLength(1);
+    }
+  });
+
+  it('prints a bug with its stack trace', () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'x')");
+    expect(isUserError(bug)).toBe(false);
+    expect(isUserError(new Error('rollout buffer full (8 samples)'))).toBe(false);
+    const report = errorReport(bug);
+    expect(report.startsWith(`ayoayo: ${bug.message}\n`)).toBe(true);
+    expect(report).toContain('this is a bug in ayoayo');
+    expect(report).toContain('at ');
+  });
+});

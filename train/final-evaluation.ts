@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { type EvaluationResult, evaluatePolicy } from './evaluate.ts';
+import { learnerPolicyFile } from './learner.ts';
+import type { Run } from './training-loop.ts';
+
+/**
+ * Writes the run's policy file and, when the run is done (all iterations or
+ * the time limit), evaluates it with more games than during training, prints
+ * the table, and stamps the policy with the final scores. A run stopped early
+ * (`stopAfter`) gets its policy file but no final evaluation.
+ */
+export async function finishRun(
+  run: Run,
+  log: (line: string) => void,
+): Promise<EvaluationResult | null> {
+  const { config, state, learner, paths } = run;
+  const at = { iteration: state.iteration, samples: state.counters.samples };
+  const writePolicy = (evaluation?: Record<string, number>) =>
+    writeFileAtomic(
+      paths.policy,
+      JSON.stringify(learnerPolicyFile(learner, config, at, evaluation)),
+    );
+  const finished = state.iteration >= config.iterations || run.clock.timeUp();
+  writePolicy(state.lastEvaluation ?? undefined);
+  if (!finished) return null;
+  const result = await evaluatePolicy({
+    policyPath: paths.policy,
+    opponents: config.evalOpponents,
+    games: config.finalEvalGames,
+    seed: config.seed * 15485863 + 1,
+    workers: run.workers,
+    rules: learner.rules,
+    openingPlies: config.evalOpeningPlies,
+    onProgress: config.progress,
+  });
+  writePolicy(Object.fromEntries(result.rows.map((r) => [r.opponent, r.score])));
+  writeFileAtomic(paths.finalEvaluation, `${JSON.stringify(result, null, 2)}\n`);
+  const bestCheckpoint = existsSync(paths.best) ? paths.best : paths.latest;
+  log('');
+  log(
+    `Final evaluation of ${paths.policy} (policy alone, argmax, no search) after iteration ${state.iteration}:`,
+  );
+  log(result.table);
+  log(
+    `Learning curve: ${paths.curve}.svg / .png; metrics: ${paths.metrics}; best checkpoint: ${bestCheckpoint}`,
+  );
+  return result;
+}

@@ -1,0 +1,96 @@
+import type * as tfType from '@tensorflow/tfjs';
+import type { Agent } from '../agents/agent.ts';
+import { createAgent } from '../agents/spec.ts';
+import { observationSize } from '../env/gym/observation.ts';
+import type { Rules } from '../env/rules.ts';
+import type { Tf } from '../models/backend.ts';
+import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
+import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
+import { rulesOf, type TrainConfig } from './config.ts';
+import { OpponentPool } from './opponent-pool.ts';
+import { PolicyUpdater } from './policy-update.ts';
+import { RolloutBuffer } from './rollout-buffer.ts';
+import { SelfPlay } from './self-play.ts';
+
+/** Everything that learns or plays in a run: the network, its optimiser, the updater and self-play. */
+export interface Learner {
+  readonly tf: Tf;
+  readonly rules: Rules;
+  readonly obsSize: number;
+  readonly model: tfType.LayersModel;
+  readonly optimizer: tfType.AdamOptimizer;
+  readonly updater: PolicyUpdater;
+  readonly pool: OpponentPool;
+  readonly selfPlay: SelfPlay;
+  readonly buffer: RolloutBuffer;
+}
+
+/**
+ * Builds a fresh learner for `config`: the network seeded with the run's seed,
+ * Adam at the configured rate, an empty opponent pool and the baseline
+ * opponents (only when some games are played against them). The trainer and
+ * the self-play benchmark both start from here.
+ */
+export async function buildLearner(tf: Tf, config: TrainConfig): Promise<Learner> {
+  const rules = rulesOf(config);
+  const obsSize = observationSize({ encoding: config.encoding, lookahead: config.lookahead });
+  const model = createPolicyValueModel(
+    tf,
+    obsSize,
+    { hidden: config.hidden, activation: config.activation },
+    config.seed,
+  );
+  const optimizer = tf.train.adam(config.learningRate);
+  const updater = new PolicyUpdater(tf, model, optimizer, config, obsSize);
+  const pool = new OpponentPool(config.poolSize);
+  const baselines: Agent[] = [];
+  if (config.baselineShare > 0) {
+    for (const spec of config.baselineOpponents)
+      baselines.push(await createAgent(spec, { rules, seed: config.seed }));
+  }
+  const selfPlay = new SelfPlay(
+    tf,
+    model,
+    {
+      numEnvs: config.numEnvs,
+      seed: config.seed,
+      rules,
+      encoding: config.encoding,
+      lookahead: config.lookahead,
+      maxPlies: config.maxPlies,
+      openingPlies: config.openingPlies,
+    },
+    pool,
+    baselines,
+    { poolShare: config.poolShare, baselineShare: config.baselineShare },
+    rules,
+  );
+  const buffer = new RolloutBuffer(config.numEnvs * config.rolloutSteps, obsSize);
+  return { tf, rules, obsSize, model, optimizer, updater, pool, selfPlay, buffer };
+}
+
+/** Frees the learner's tensors. */
+export function disposeLearner(learner: Learner): void {
+  learner.optimizer.dispose();
+  learner.model.dispose();
+}
+
+/** The learner's current weights as a policy file, stamped with the run and iteration. */
+export function learnerPolicyFile(
+  learner: Learner,
+  config: TrainConfig,
+  at: { readonly iteration: number; readonly samples: number },
+  evaluation?: Record<string, number>,
+): PolicyFile {
+  return makePolicyFile(extractMlpWeights(learner.model, config), {
+    observation: { encoding: config.encoding, lookahead: config.lookahead },
+    rules: learner.rules,
+    source: {
+      run: config.name,
+      iteration: at.iteration,
+      samples: at.samples,
+      createdAt: new Date().toISOString(),
+    },
+    ...(evaluation ? { evaluation } : {}),
+  });
+}

@@ -1,0 +1,84 @@
+import { join } from 'node:path';
+import { Random } from '../env/random.ts';
+import { readPolicyFile } from '../models/read-policy-file.ts';
+import type { CheckpointPayload } from './checkpoint.ts';
+import type { TrainConfig } from './config.ts';
+import type { Learner } from './learner.ts';
+import {
+  restoreModelWeights,
+  restoreOptimizer,
+  saveModelWeights,
+  saveOptimizer,
+} from './model-state.ts';
+
+/** What a run has done so far: everything a checkpoint holds besides the config and the learner. */
+export interface RunState {
+  /** Iterations completed. */
+  iteration: number;
+  readonly counters: CheckpointPayload['counters'];
+  rng: Random;
+  readonly metrics: CheckpointPayload['metrics'];
+  readonly curve: CheckpointPayload['curve'];
+  best: CheckpointPayload['best'];
+  lastEvaluation: CheckpointPayload['lastEvaluation'];
+}
+
+/** The state of a run that has not started. */
+export function freshState(config: TrainConfig): RunState {
+  return {
+    iteration: 0,
+    counters: { games: 0, plies: 0, samples: 0, elapsedSeconds: 0 },
+    rng: Random.fromSeed(config.seed),
+    metrics: [],
+    curve: [],
+    best: null,
+    lastEvaluation: null,
+  };
+}
+
+/**
+ * Puts a checkpoint back: the learner's weights, Adam's state and the opponent
+ * pool (from its snapshot files in `runDir`), and returns the run's state.
+ */
+export async function restoreRun(
+  learner: Learner,
+  checkpoint: { readonly path: string; readonly payload: CheckpointPayload },
+  runDir: string,
+): Promise<RunState> {
+  const { path, payload } = checkpoint;
+  restoreModelWeights(learner.tf, learner.model, payload.weights, path);
+  await restoreOptimizer(learner.tf, learner.optimizer, learner.model, payload.optimizer, path);
+  for (const entry of payload.pool) {
+    learner.pool.add(entry.iteration, entry.path, readPolicyFile(join(runDir, entry.path)).weights);
+  }
+  return {
+    iteration: payload.iteration,
+    counters: { ...payload.counters },
+    rng: Random.fromState(payload.rngState),
+    metrics: payload.metrics,
+    curve: payload.curve,
+    best: payload.best,
+    lastEvaluation: payload.lastEvaluation,
+  };
+}
+
+/** The checkpoint of the run as it stands. */
+export async function snapshotRun(
+  config: TrainConfig,
+  state: RunState,
+  learner: Learner,
+): Promise<CheckpointPayload> {
+  return {
+    config,
+    iteration: state.iteration,
+    counters: { ...state.counters },
+    rngState: state.rng.getState(),
+    weights: saveModelWeights(learner.model),
+    optimizer: await saveOptimizer(learner.optimizer, learner.model),
+    pool: learner.pool.entries().map((s) => ({ iteration: s.iteration, path: s.path })),
+    metrics: state.metrics,
+    curve: state.curve,
+    best: state.best,
+    lastEvaluation: state.lastEvaluation,
+  };
+}

@@ -1,0 +1,241 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { extractMlpWeights } from '../models/policy-value-model.ts';
+import { writeCheckpoint } from './checkpoint.ts';
+import type { TrainConfig } from './config.ts';
+import { TrainingDivergedError } from './errors.ts';
+import { evaluatePolicy } from './evaluate.ts';
+import { type Learner, learnerPolicyFile } from './learner.ts';
+import { writeLearningCurve } from './learning-curve.ts';
+import { evalColumn, type MetricsRow, writeMetricsCsv } from './metrics.ts';
+import type { UpdateStats } from './policy-update.ts';
+import { TrainingProgress } from './progress.ts';
+import { estimateAdvantages } from './rollout-buffer.ts';
+import type { RunPaths } from './run-paths.ts';
+import { type RunState, snapshotRun } from './run-state.ts';
+import type { RolloutStats } from './self-play.ts';
+
+/** Training time of the run, counting earlier processes of a resumed run. */
+export class RunClock {
+  readonly #start = performance.now();
+  readonly #before: number;
+
+  constructor(
+    elapsedBefore: number,
+    private readonly limitMinutes: number | null,
+  ) {
+    this.#before = elapsedBefore;
+  }
+
+  seconds(): number {
+    return this.#before + (performance.now() - this.#start) / 1000;
+  }
+
+  timeUp(): boolean {
+    return this.limitMinutes !== null && this.seconds() >= this.limitMinutes * 60;
+  }
+}
+
+/** What the loop works on; `state` changes as it goes. */
+export interface Run {
+  readonly config: TrainConfig;
+  readonly paths: RunPaths;
+  readonly learner: Learner;
+  readonly state: RunState;
+  readonly clock: RunClock;
+  readonly workers: number;
+}
+
+/**
+ * Iterations until the run is done, the time is up or `stopAfter` iterations
+ * of this process have passed. Each iteration: rollout, targets, update, pool
+ * snapshot, evaluation, logging, checkpoint, in that order (the order of the
+ * random draws is what makes resume exact).
+ */
+export async function trainingLoop(run: Run, stopAfter?: number): Promise<void> {
+  const { config, state } = run;
+  const progress = new TrainingProgress(config.progress, config.iterations, state.iteration);
+  let iterationsThisProcess = 0;
+  try {
+    while (state.iteration < config.iterations && !run.clock.timeUp()) {
+      const learningRate = startIteration(run, iterationsThisProcess === 0);
+      iterationsThisProcess++;
+      const rollout = await collectRollout(run);
+      computeTargets(run);
+      const update = updatePolicy(run, rollout);
+      snapshotToPool(run);
+      const lastIteration = state.iteration >= config.iterations || run.clock.timeUp();
+      if (state.iteration % config.evalEvery === 0 || lastIteration) await evaluate(run);
+      logIteration(run, rollout, update, learningRate, progress);
+      if (state.iteration % config.checkpointEvery === 0 || lastIteration) await checkpoint(run);
+      // Training is synchronous work between awaits of settled promises, which
+      // never lets timers run; yield once so the progress bar can redraw.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (stopAfter !== undefined && iterationsThisProcess >= stopAfter) break;
+    }
+  } finally {
+    progress.stop();
+  }
+}
+
+/**
+ * Every checkpoint interval (and every process) starts from fresh games, so a
+ * resumed run plays the same games as an uninterrupted one. Returns the rate.
+ */
+function startIteration(run: Run, firstOfProcess: boolean): number {
+  const { config, state, learner } = run;
+  if (firstOfProcess || state.iteration % config.checkpointEvery === 0) {
+    learner.selfPlay.reset(config.seed * 7919 + state.iteration, state.rng);
+  }
+  state.iteration++;
+  const fraction = (state.iteration - 1) / config.iterations;
+  const learningRate = config.learningRate * (config.learningRateDecay ? 1 - 0.9 * fraction : 1);
+  // tfjs reads the rate on every step but keeps the field protected; annealing needs to set it.
+  (learner.optimizer as unknown as { learningRate: number }).learningRate = learningRate;
+  return learningRate;
+}
+
+function collectRollout(run: Run): Promise<RolloutStats> {
+  return run.learner.selfPlay.collect(run.config.rolloutSteps, run.learner.buffer, run.state.rng);
+}
+
+function computeTargets(run: Run): void {
+  estimateAdvantages(run.learner.buffer, run.config);
+}
+
+function updatePolicy(run: Run, rollout: RolloutStats): UpdateStats {
+  const { learner, state } = run;
+  const update = learner.updater.update(learner.buffer, state.rng);
+  assertFiniteUpdate(run, update);
+  state.counters.games += rollout.games;
+  state.counters.plies += rollout.plies;
+  state.counters.samples += rollout.learnerSamples;
+  return update;
+}
+
+function snapshotToPool(run: Run): void {
+  const { config, state, learner, paths } = run;
+  if (state.iteration % config.snapshotEvery !== 0 || config.poolShare === 0) return;
+  const relative = `pool/iter-${String(state.iteration).padStart(6, '0')}.json`;
+  const at = { iteration: state.iteration, samples: state.counters.samples };
+  const file = learnerPolicyFile(learner, config, at);
+  writeFileAtomic(join(paths.dir, relative), JSON.stringify(file));
+  learner.pool.add(state.iteration, relative, extractMlpWeights(learner.model, config));
+}
+
+/** The policy alone against the baselines, through the tournament code; keeps the best checkpoint. */
+async function evaluate(run: Run): Promise<void> {
+  const { config, state, learner, paths } = run;
+  const at = { iteration: state.iteration, samples: state.counters.samples };
+  writeFileAtomic(paths.evalPolicy, JSON.stringify(learnerPolicyFile(learner, config, at)));
+  const result = await evaluatePolicy({
+    policyPath: paths.evalPolicy,
+    opponents: config.evalOpponents,
+    games: config.evalGames,
+    seed: config.seed * 104729 + state.iteration,
+    workers: run.workers,
+    rules: learner.rules,
+    openingPlies: config.evalOpeningPlies,
+  });
+  state.lastEvaluation = Object.fromEntries(result.rows.map((r) => [r.opponent, r.score]));
+  const minutes = run.clock.seconds() / 60;
+  for (const r of result.rows) {
+    state.curve.push({ minutes, iteration: state.iteration, opponent: r.opponent, score: r.score });
+  }
+  const mean = result.rows.reduce((a, r) => a + r.score, 0) / Math.max(1, result.rows.length);
+  if (state.best === null || mean > state.best.score) {
+    state.best = { iteration: state.iteration, score: mean };
+    state.counters.elapsedSeconds = run.clock.seconds();
+    writeCheckpoint(paths.best, await snapshotRun(config, state, learner));
+  }
+  await writeLearningCurve(
+    paths.curve,
+    state.curve,
+    `${config.name}: score of the policy alone against baselines`,
+  );
+}
+
+function logIteration(
+  run: Run,
+  rollout: RolloutStats,
+  update: UpdateStats,
+  learningRate: number,
+  progress: TrainingProgress,
+): void {
+  const { config, state, paths } = run;
+  state.counters.elapsedSeconds = run.clock.seconds();
+  const row: MetricsRow = {
+    iteration: state.iteration,
+    elapsed_s: state.counters.elapsedSeconds,
+    games: state.counters.games,
+    plies: state.counters.plies,
+    samples: state.counters.samples,
+    'perf/plies_per_s': rollout.plies / rollout.seconds,
+    'perf/update_samples_per_s': update.samples / update.seconds,
+    'losses/policy': update.policyLoss,
+    'losses/value': update.valueLoss,
+    'losses/entropy': update.entropy,
+    'losses/approx_kl': update.approxKl,
+    'losses/clip_fraction': update.clipFraction,
+    'charts/learning_rate': learningRate,
+    'charts/mean_game_plies': rollout.meanGamePlies,
+    'charts/score_vs_pool': rollout.poolGames > 0 ? rollout.poolScore : '',
+    'charts/score_vs_baselines': rollout.baselineGames > 0 ? rollout.baselineScore : '',
+  };
+  for (const [spec, score] of Object.entries(state.lastEvaluation ?? {}))
+    row[evalColumn(spec)] = score;
+  state.metrics.push(row);
+  writeMetricsCsv(paths.metrics, state.metrics, config.evalOpponents);
+  progress.update(state.iteration, {
+    pliesPerSec: rollout.plies / rollout.seconds,
+    policyLoss: update.policyLoss,
+    valueLoss: update.valueLoss,
+    scores: state.lastEvaluation,
+  });
+}
+
+/**
+ * The iteration's own checkpoint first, then `latest`: a run killed between
+ * the two resumes from the newer iteration file (train/resume.ts).
+ */
+async function checkpoint(run: Run): Promise<void> {
+  const { paths, state } = run;
+  const payload = await snapshotRun(run.config, state, run.learner);
+  const name = `iter-${String(state.iteration).padStart(6, '0')}.json`;
+  writeCheckpoint(join(paths.checkpoints, name), payload);
+  writeCheckpoint(paths.latest, payload);
+}
+
+/**
+ * Stops the run at the first non-finite loss or weight: training on would only
+ * spread NaN through every later checkpoint, so nothing of this iteration is saved.
+ */
+function assertFiniteUpdate(run: Run, update: UpdateStats): void {
+  const { iteration } = run.state;
+  const latest = run.paths.latest;
+  const hint = existsSync(latest)
+    ? `the last good checkpoint, ${latest}, is kept`
+    : 'no checkpoint had been written yet';
+  const losses: [string, number][] = [
+    ['policy', update.policyLoss],
+    ['value', update.valueLoss],
+    ['entropy', update.entropy],
+  ];
+  for (const [name, value] of losses) {
+    if (!Number.isFinite(value)) {
+      throw new TrainingDivergedError(
+        iteration,
+        `training stopped at iteration ${iteration}: the ${name} loss is ${value}; ${hint}`,
+      );
+    }
+  }
+  for (const weight of run.learner.model.weights) {
+    if (!(weight.read().dataSync() as Float32Array).every(Number.isFinite)) {
+      throw new TrainingDivergedError(
+        iteration,
+        `training stopped at iteration ${iteration}: weight ${weight.name} is no longer finite; ${hint}`,
+      );
+    }
+  }
+}
