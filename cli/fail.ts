@@ -12,6 +12,7 @@ import {
   WeightDataError,
 } from '../models/errors.ts';
 import { NetworkSpecError } from '../models/search-agents.ts';
+import { QueueError } from '../queue/errors.ts';
 import { RunFolderError, TrainConfigError, TrainingDivergedError } from '../train/errors.ts';
 
 /** An expected, user-facing error: printed as one line, without a stack trace. */
@@ -46,6 +47,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   PolicyFileError,
   WeightDataError,
   BackendError,
+  QueueError,
   RangeError,
 ];
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { describeIssues } from '../env/gym/options.ts';
 import { rulesSchema } from '../env/rules.ts';
 import { trainConfigSchema } from '../train/config.ts';
+import { QueueError } from './errors.ts';
 
 /** The one BullMQ queue every ayoayo job goes through. */
 export const QUEUE_NAME = 'ayoayo';
@@ -98,6 +99,6 @@ export function parseJobData<S extends z.ZodType>(
 ): z.output<S> {
   const parsed = schema.safeParse(data);
   if (!parsed.success)
-    throw new Error(`invalid ${where}: ${describeIssues(parsed.error, '(root)')}`);
+    throw new QueueError(`invalid ${where}: ${describeIssues(parsed.error, '(root)')}`);
   return parsed.data;
 }

@@ -7,6 +7,7 @@ import { loadPolicy } from '../models/load-policy.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
 import { PolicyAgent } from '../models/policy-agent.ts';
 import { decodePolicyFile, makePolicyFile } from '../models/policy-file.ts';
+import { QueueError } from './errors.ts';
 
 /** Largest policy file that travels through the queue (the shipped 256x256 one is 0.6 MB). */
 export const MAX_POLICY_BYTES = 32 * 1024 * 1024;
@@ -29,7 +30,7 @@ export async function publishPolicy(redis: Redis, path: string): Promise<string>
   });
   const text = JSON.stringify(file);
   if (Buffer.byteLength(text) > MAX_POLICY_BYTES) {
-    throw new Error(
+    throw new QueueError(
       `policy ${path} is larger than ${MAX_POLICY_BYTES} bytes, too large for the queue`,
     );
   }
@@ -43,7 +44,7 @@ function checkFinite(weights: MlpWeights, where: string): void {
   for (const [i, layer] of [...weights.hidden, weights.policy, weights.value].entries()) {
     for (const values of [layer.kernel, layer.bias]) {
       if (!values.every(Number.isFinite))
-        throw new Error(`${where}: layer ${i} has non-finite weights`);
+        throw new QueueError(`${where}: layer ${i} has non-finite weights`);
     }
   }
 }
@@ -57,13 +58,13 @@ export function validatePolicyText(
   where: string,
 ): ReturnType<typeof decodePolicyFile> {
   if (Buffer.byteLength(text) > MAX_POLICY_BYTES) {
-    throw new Error(`${where} is larger than ${MAX_POLICY_BYTES} bytes`);
+    throw new QueueError(`${where} is larger than ${MAX_POLICY_BYTES} bytes`);
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new Error(`${where} is not valid JSON`);
+    throw new QueueError(`${where} is not valid JSON`);
   }
   const decoded = decodePolicyFile(data, where);
   checkFinite(decoded.weights, where);
@@ -74,7 +75,7 @@ export function validatePolicyText(
 export function decodeSharedPolicy(text: string, sha: string): ReturnType<typeof decodePolicyFile> {
   const where = `policy ${sha.slice(0, 12)} from the queue`;
   if (createHash('sha256').update(text).digest('hex') !== sha) {
-    throw new Error(`${where} does not match its checksum`);
+    throw new QueueError(`${where} does not match its checksum`);
   }
   return validatePolicyText(text, where);
 }
@@ -91,7 +92,7 @@ export class PolicyCache {
     if (decoded === undefined) {
       const text = await this.redis.get(policyKey(sha));
       if (text === null)
-        throw new Error(`policy ${sha.slice(0, 12)} is not in the queue's store (expired?)`);
+        throw new QueueError(`policy ${sha.slice(0, 12)} is not in the queue's store (expired?)`);
       decoded = decodeSharedPolicy(text, sha);
       this.cache.set(sha, decoded);
     }

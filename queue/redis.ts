@@ -1,15 +1,14 @@
 import { isIP } from 'node:net';
 import type { RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
+import { QueueConnectionError } from './errors.ts';
 
 /** How long the first connection may take before the URL is reported as unreachable. */
 export const CONNECT_TIMEOUT_MS = 3000;
 
 const URL_FORM = 'redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] or rediss://... (TLS)';
 
-export class QueueConnectionError extends Error {
-  override name = 'QueueConnectionError';
-}
+export { QueueConnectionError } from './errors.ts';
 
 /** A Redis URL with its password hidden, for messages. */
 export function redactRedisUrl(url: string): string {

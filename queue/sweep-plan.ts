@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { describeIssues } from '../env/gym/options.ts';
 import { Random } from '../env/random.ts';
 import { buildConfig, PRESETS, type TrainConfig } from '../train/config.ts';
+import { QueueError } from './errors.ts';
 
 const settingValue = z.union([
   z.number(),
@@ -69,7 +70,7 @@ const RESERVED = ['name', 'runsDir', 'progress'];
 export function parseSweepConfig(input: unknown, where = 'sweep config'): SweepConfig {
   const parsed = sweepConfigSchema.safeParse(input);
   if (!parsed.success)
-    throw new Error(`invalid ${where}: ${describeIssues(parsed.error, '(root)')}`);
+    throw new QueueError(`invalid ${where}: ${describeIssues(parsed.error, '(root)')}`);
   return parsed.data;
 }
 
@@ -114,7 +115,7 @@ export function planSweep(sweep: SweepConfig): PlannedRun[] {
     const name = `run-${String(i + 1).padStart(width, '0')}`;
     for (const key of [...Object.keys(params), ...Object.keys(sweep.base)]) {
       if (RESERVED.includes(key))
-        throw new Error(`sweep ${sweep.name}: '${key}' is set by the sweep itself`);
+        throw new QueueError(`sweep ${sweep.name}: '${key}' is set by the sweep itself`);
     }
     const preset = sweep.preset !== undefined ? PRESETS[sweep.preset] : undefined;
     const config = buildConfig(

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
 import { parseTrainConfig } from '../train/config.ts';
+import { QueueError } from './errors.ts';
 import { parseJobData, type TrainResult, trainResultSchema } from './jobs.ts';
 import { validatePolicyText } from './policy-transport.ts';
 import type { PlannedRun } from './sweep-plan.ts';
@@ -32,7 +33,7 @@ export function isRunFinished(run: PlannedRun): boolean {
   if (!existsSync(file)) return false;
   const record = readRunRecord(file);
   if (JSON.stringify(record.config) !== JSON.stringify(run.config)) {
-    throw new Error(
+    throw new QueueError(
       `${runDir(run)} holds a finished run with other settings: remove it or give the sweep another name`,
     );
   }
@@ -44,7 +45,7 @@ export function readRunRecord(file: string): RunRecord {
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
-    throw new Error(`${file} is corrupt: not valid JSON`);
+    throw new QueueError(`${file} is corrupt: not valid JSON`);
   }
   return parseJobData(runRecordSchema, data, file);
 }
@@ -61,7 +62,7 @@ export function storeRun(run: PlannedRun, value: unknown): void {
   try {
     sentConfig = JSON.parse(result.config);
   } catch {
-    throw new Error(`${where}: config.json is not valid JSON`);
+    throw new QueueError(`${where}: config.json is not valid JSON`);
   }
   parseTrainConfig(sentConfig, `${where}: config.json`);
   validatePolicyText(result.policy, `${where}: policy.json`);
@@ -69,7 +70,7 @@ export function storeRun(run: PlannedRun, value: unknown): void {
     try {
       JSON.parse(result.finalEvaluation);
     } catch {
-      throw new Error(`${where}: final-evaluation.json is not valid JSON`);
+      throw new QueueError(`${where}: final-evaluation.json is not valid JSON`);
     }
   }
   const dir = runDir(run);

@@ -5,6 +5,7 @@ import { parseAgentSpec } from '../agents/spec.ts';
 import type { Chunk } from '../eval/chunk.ts';
 import type { GameRecord } from '../eval/match.ts';
 import type { ChunkRunner } from '../eval/tournament.ts';
+import { QueueError } from './errors.ts';
 import { followJobs } from './follow-jobs.ts';
 import { CHUNK_JOB, chunkResultSchema, JOB_ATTEMPTS, parseJobData, QUEUE_NAME } from './jobs.ts';
 import { publishPolicy } from './policy-transport.ts';
@@ -93,7 +94,7 @@ function checkRecords(value: unknown, chunk: Chunk, where: string): GameRecord[]
     (r) => r.pairing === chunk.labels.pairing && r.a === chunk.labels.a && r.b === chunk.labels.b,
   );
   if (!pairingOk || JSON.stringify(got) !== JSON.stringify(expected)) {
-    throw new Error(`${where}: the records do not match the chunk's games`);
+    throw new QueueError(`${where}: the records do not match the chunk's games`);
   }
   return original;
 }
