@@ -12,7 +12,7 @@ interface WebArgs {
 
 export const webCommand = defineCommand<WebArgs>({
   command: 'web',
-  describe: 'Build the browser page (web/dist) and serve it: play against a policy or minimax',
+  describe: 'Serve the browser page: play against a policy or minimax',
   builder: (y) =>
     y
       .option('policy', {
