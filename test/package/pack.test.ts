@@ -128,6 +128,7 @@ describe('the packed package, installed into an empty project', () => {
       expect(files).toContain(file);
     }
     expect(files).toContain('docs/rules.md');
+    expect(files).toContain('LICENSE');
     expect(files).toContain('dist/models/pretrained/policy.json');
     for (const file of ['index.html', 'style.css', 'app.js']) {
       expect(files).toContain(`dist/web/page/${file}`);
