@@ -5,7 +5,8 @@ import type { Emit } from './types.ts';
 /**
  * Tournament throughput: games per second for a few pairings, in one thread and
  * on a worker pool with one thread per core. The pool's figure includes starting
- * the workers (each loads TypeScript through tsx, a second or two), so it is also
+ * the workers (each imports the engine and the agents; run from the sources, as
+ * `npm run bench` does, it first registers tsx, a second or two), so it is also
  * given for the games alone (`gamesPerSecSteady`: the rate from the first
  * progress report on).
  */

@@ -9,7 +9,7 @@ import {
 } from '../env/index.ts';
 import { UsageError } from './fail.ts';
 
-/** The `--rules` option of commands that play Ayoayo (see RULES.md, rule options). */
+/** The `--rules` option of commands that play Ayoayo (see docs/rules.md, "Rule options"). */
 export const rulesOption = {
   type: 'string',
   describe: 'rule options, e.g. captureSeedStays=true,leftoverTo=owner (default: Russ)',

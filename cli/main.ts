@@ -1,28 +1,53 @@
+import type { ArgumentsCamelCase, CommandModule } from 'yargs';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-// Registers `policy:PATH` agent specs with agents/ for every command.
-import '../models/policy-kind.ts';
-import { commands } from './commands/index.ts';
+import { type CommandEntry, commandName, commands } from './commands/index.ts';
 import { exitWithError, UsageError } from './fail.ts';
 
-/** First words of every registered command string and its aliases. */
-const commandNames = new Set(
-  commands.flatMap((c) =>
-    [c.command ?? [], c.aliases ?? []].flat().map((name) => name.trim().split(/\s+/)[0] ?? ''),
+const args = hideBin(process.argv);
+// The top level takes no option with a value, so the first word that is not an
+// option names the command (`ayoayo --help show` asks for show's help).
+const firstWord = args.find((arg, i) => !arg.startsWith('-') && !args.slice(0, i).includes('--'));
+const chosen = commands.find((entry) => commandName(entry) === firstWord);
+
+/**
+ * The chosen command in full. Its handler first registers the `policy:PATH`
+ * (and network search) agent specs with agents/, which loads tfjs: only a
+ * command that runs pays for it, not its --help.
+ */
+async function loadCommand(entry: CommandEntry): Promise<CommandModule> {
+  const command = await entry.load();
+  const { handler } = command;
+  return {
+    ...command,
+    handler: async (argv: ArgumentsCamelCase) => {
+      await import('../models/policy-kind.ts');
+      await handler(argv);
+    },
+  };
+}
+
+// Every other command is listed by its name and line of help only: the top-level
+// help needs no more, and start-up stays free of what the commands import.
+const registered: CommandModule[] = await Promise.all(
+  commands.map((entry) =>
+    entry === chosen
+      ? loadCommand(entry)
+      : { command: entry.command, describe: entry.describe, handler: () => {} },
   ),
 );
 
-await yargs(hideBin(process.argv))
+await yargs(args)
   .scriptName('ayoayo')
   .usage('$0 <command> [options]')
-  .command(commands)
+  .command(registered)
   .demandCommand(1, 'no command given')
   .strict()
   .strictCommands()
   // yargs rejects unknown commands only once at least one command exists; cover the rest.
   .check((argv) => {
     const [first] = argv._;
-    if (first !== undefined && !commandNames.has(String(first))) {
+    if (first !== undefined && !commands.some((entry) => commandName(entry) === String(first))) {
       throw new UsageError(`Unknown command: ${first}`);
     }
     return true;

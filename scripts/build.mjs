@@ -1,11 +1,12 @@
 // `npm run build` (also run by `npm ci`/`npm install` through `prepare`, and by
-// `npm pack`): compiles the package into dist/ with tsc, then copies the files
-// the compiled code reads at run time beside it. Plain JavaScript so that it
-// runs before anything is compiled.
+// `npm pack`): compiles the package into dist/ with tsc, then puts beside it
+// what the compiled code reads at run time: the pretrained policy and the
+// browser page of `ayoayo web`. Plain JavaScript so that it runs before
+// anything is compiled.
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -15,3 +16,8 @@ rmSync(inRoot('dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 // The pretrained policy (default of `ayoayo serve` and `ayoayo web`).
 cpSync(inRoot('models/pretrained'), inRoot('dist/models/pretrained'), { recursive: true });
+// The page, bundled from web/ with esbuild (a development dependency) where the
+// compiled web server looks for it; the package ships neither web/src nor esbuild.
+const { buildWeb } = await import(pathToFileURL(inRoot('dist/web/build.js')).href);
+const { PREBUILT_PAGE } = await import(pathToFileURL(inRoot('dist/web/web-server.js')).href);
+await buildWeb(PREBUILT_PAGE, { sources: inRoot('web'), sourcemap: false });

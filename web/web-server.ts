@@ -1,6 +1,23 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Where `npm run build` puts the built page: beside the compiled server
+ * (dist/web/page), so that the installed package serves it without esbuild or
+ * the page's sources, neither of which it ships.
+ */
+export const PREBUILT_PAGE = fileURLToPath(new URL('./page/', import.meta.url));
+
+/**
+ * The prebuilt page, or null where there is none: run from the sources (a
+ * clone, through tsx), the page is built from them instead, so it is never stale.
+ */
+export function prebuiltPage(): string | null {
+  return existsSync(join(PREBUILT_PAGE, 'index.html')) ? PREBUILT_PAGE : null;
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -11,7 +28,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 export interface WebServerOptions {
-  /** The built page (web/dist). */
+  /** The built page: PREBUILT_PAGE, or web/dist built from the sources. */
   readonly root: string;
   /** The ayoayo-policy file served as /policy.json, as JSON text; null: none (404). */
   readonly policyJson: string | null;

@@ -1,6 +1,6 @@
 import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
-import { createWebServer } from '../../web/web-server.ts';
+import { createWebServer, prebuiltPage } from '../../web/web-server.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
 import { listenOrFail, serveUntilStopped } from '../server-lifecycle.ts';
 
@@ -10,9 +10,18 @@ interface WebArgs {
   host: string;
 }
 
+/** The installed package's prebuilt page; in a clone, the page built now from web/. */
+async function pageRoot(): Promise<string> {
+  const prebuilt = prebuiltPage();
+  if (prebuilt !== null) return prebuilt;
+  // Loaded only here: esbuild is a development dependency, absent from an installed package.
+  const { buildWeb } = await import('../../web/build.ts');
+  return (await buildWeb()).outDir;
+}
+
 export const webCommand = defineCommand<WebArgs>({
   command: 'web',
-  describe: 'Build the browser page (web/dist) and serve it: play against a policy or minimax',
+  describe: 'Serve the browser page: play against a policy or minimax',
   builder: (y) =>
     y
       .option('policy', {
@@ -30,15 +39,12 @@ export const webCommand = defineCommand<WebArgs>({
     if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) {
       throw new CliError(`--port must be an integer from 0 to 65535, got ${argv.port}`);
     }
-    // Loaded here, not at the top, so that other commands start without esbuild.
-    const { buildWeb } = await import('../../web/build.ts');
     const { policyFileOf } = await import('../../models/export/export-policy.ts');
     const path = choosePolicyPath(argv.policy);
     // Whatever was given (checkpoint, run folder, policy file), the page gets an ayoayo-policy file.
     const policy = path === null ? null : loadPolicy(path);
     const policyJson = policy === null ? null : JSON.stringify(policyFileOf(policy));
-    const built = await buildWeb();
-    const server = createWebServer({ root: built.outDir, policyJson });
+    const server = createWebServer({ root: await pageRoot(), policyJson });
     const url = await listenOrFail(server, argv.port, argv.host);
     process.stdout.write(
       `${policy ? `Policy: ${policy.path}` : 'No policy given and none pretrained yet: the page offers minimax only'}\n` +

@@ -28,7 +28,7 @@ export const VECTORS_FORMAT_VERSION = 1;
 export const VECTOR_POSITIONS = 64;
 const VECTOR_SEED = 20_241;
 
-/** The move rules a client must implement for the legal mask and the lookahead (RULES.md, condensed). */
+/** The move rules a client must implement for the legal mask and the lookahead (docs/rules.md, condensed). */
 const MOVE_RULES: readonly string[] = [
   'Pits 0..11; player 0 owns pits 0..5, player 1 pits 6..11; sowing goes from pit i to pit (i + 1) mod 12. Pit i faces pit 11 - i. Action a of player p lifts pit 6p + a. Stores are never sown into.',
   'A lap lifts every seed of a pit and sows them one per pit from the next pit on, skipping the pit it was lifted from (this matters for laps of 12 or more seeds).',

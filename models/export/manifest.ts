@@ -42,7 +42,7 @@ const ACTION_MAPPING = {
     "action a (0..5) lifts pit a of the mover's own row, counted in sowing order from the row's first pit",
   pitOfAction: { player0: 'pit = a (pits 0..5)', player1: 'pit = a + 6 (pits 6..11)' },
   legalMask:
-    '1 where the action is legal under the rules (RULES.md: the pit is not empty, the relay is not endless, the move feeds an opponent whose row is empty, the game is not over), else 0',
+    "1 where the action is legal under the rules (ayoayo's docs/rules.md: the pit is not empty, the relay is not endless, the move feeds an opponent whose row is empty, the game is not over), else 0",
   choice: 'play the legal action with the highest probability (or sample from the probabilities)',
 } as const;
 
@@ -56,7 +56,7 @@ const PERSPECTIVE =
  * re-implemented in another language; it matches env/gym/observation.ts.
  */
 export const LOOKAHEAD_PROCEDURE: readonly string[] = [
-  'P is the position being encoded, M its player to move, O = 1 - M. "Legal", moves and captures follow RULES.md (condensed in the export\'s features.md) under the exported rule options.',
+  'P is the position being encoded, M its player to move, O = 1 - M. "Legal", moves and captures follow ayoayo\'s docs/rules.md (condensed in the export\'s features.md) under the exported rule options.',
   'For each action a = 0..5 there are 22 features, la{a}_legal .. la{a}_opp_store in the order listed, after the B base features (B = 14 for counts, 158 for onehot, 146 for thermometer): feature j of action a is observation[B + 22 a + j]. If a is illegal in P (or P is finished), all 22 are 0.',
   'Otherwise let C be the position after M plays a in P (sowing, relays and capture; O is then to move).',
   'A position "is finished" when a store holds 25 or more seeds, or when its player to move has no legal action. Its final scores: with a store at 25 or more, the two stores as they are; otherwise with leftoverTo=opponent every seed left on the board goes to the player who is NOT to move, and with leftoverTo=owner each player adds the seeds left in their own row. The final difference from M\'s side is final(M) - final(O).',

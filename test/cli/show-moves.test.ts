@@ -109,7 +109,7 @@ describe('ayoayo moves', () => {
         ...capture,
       ]);
     }
-    // The worked example of RULES.md.
+    // The worked example of docs/rules.md.
     expect(stdout).toMatch(/^0 +0 +2,7,0,6,1,6\/6,6,0,0,6,6\/2-0\/1 +5 +26 +2 +2 from pit 9$/m);
   });
 

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCommand } from '../serve/command-process.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -127,7 +128,11 @@ describe('the packed package, installed into an empty project', () => {
       expect(files).toContain(file);
     }
     expect(files).toContain('docs/rules.md');
+    expect(files).toContain('LICENSE');
     expect(files).toContain('dist/models/pretrained/policy.json');
+    for (const file of ['index.html', 'style.css', 'app.js']) {
+      expect(files).toContain(`dist/web/page/${file}`);
+    }
     const unwanted = files.filter(
       (f) =>
         /^(test|runs|bench|web\/src)\//.test(f) ||
@@ -201,6 +206,29 @@ describe('the packed package, installed into an empty project', () => {
     const show = run(bin, ['show'], app);
     expect(show.status).toBe(0);
     expect(show.stdout).toContain('Position: 4,4,4,4,4,4/4,4,4,4,4,4/0-0/0');
+  });
+
+  it('serves the prebuilt browser page with ayoayo web, without esbuild or the page sources', async () => {
+    expect(existsSync(join(app, 'node_modules', 'esbuild'))).toBe(false);
+    const web = await startCommand(['web', '--port', '0'], {
+      bin: join(app, 'node_modules/.bin/ayoayo'),
+      cwd: app,
+    });
+    try {
+      const page = await fetch(`${web.url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<script type="module" src="app.js"></script>');
+      const script = await fetch(`${web.url}/app.js`);
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toContain('text/javascript');
+      expect((await script.text()).length).toBeGreaterThan(50_000);
+      // The pretrained policy is the page's default opponent.
+      expect((await fetch(`${web.url}/policy.json`)).status).toBe(200);
+    } finally {
+      const { code, stderr } = await web.stop();
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    }
   });
 
   it('bundles the engine and the environment for the browser, small', async () => {

@@ -11,15 +11,18 @@ export interface RunningCommand {
   stop(): Promise<{ code: number | null; stderr: string }>;
 }
 
+/** Which `ayoayo`: by default this repository's bin/ayoayo.js, run in the repository. */
+export interface CommandLocation {
+  readonly bin?: string;
+  readonly cwd?: string;
+}
+
 /** Starts `ayoayo ...args` and waits until it prints its http:// address. */
-export function startCommand(args: readonly string[]): Promise<RunningCommand> {
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    ['bin/ayoayo.js', ...args],
-    {
-      cwd: root,
-    },
-  );
+export function startCommand(
+  args: readonly string[],
+  { bin = 'bin/ayoayo.js', cwd = root }: CommandLocation = {},
+): Promise<RunningCommand> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [bin, ...args], { cwd });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
