@@ -1,20 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { AgentSpecError } from '../agents/spec.ts';
-import { IllegalActionError, PositionError } from '../env/errors.ts';
-import { EpisodeStateError } from '../env/gym/ayoayo-env.ts';
-import { ObservationConfigError } from '../env/gym/observation.ts';
-import { EnvOptionsError } from '../env/gym/options.ts';
-import { RulesError } from '../env/rules.ts';
-import {
-  BackendError,
-  CheckpointError,
-  PolicyFileError,
-  WeightDataError,
-} from '../models/errors.ts';
-import { NetworkSpecError } from '../models/search-agents.ts';
-import { QueueError } from '../queue/errors.ts';
-import { RunFolderError, TrainConfigError, TrainingDivergedError } from '../train/errors.ts';
-
 /** An expected, user-facing error: printed as one line, without a stack trace. */
 export class CliError extends Error {
   override name = 'CliError';
@@ -23,45 +7,6 @@ export class CliError extends Error {
 /** A mistake in the command line itself: printed with a hint to run --help. */
 export class UsageError extends CliError {
   override name = 'UsageError';
-}
-
-/**
- * The errors that report a user's mistake or a fault of the machine rather
- * than a bug: bad input to the engine, the gym, agents, training configs, run
- * folders, policy files and checkpoints, and range checks of arguments.
- */
-const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
-  CliError,
-  PositionError,
-  IllegalActionError,
-  RulesError,
-  EnvOptionsError,
-  ObservationConfigError,
-  EpisodeStateError,
-  AgentSpecError,
-  NetworkSpecError,
-  TrainConfigError,
-  RunFolderError,
-  TrainingDivergedError,
-  CheckpointError,
-  PolicyFileError,
-  WeightDataError,
-  BackendError,
-  QueueError,
-  RangeError,
-];
-
-/**
- * True for a user's mistake (one of USER_ERRORS, a yargs parse error, or a
- * system error such as ENOENT or EADDRINUSE); false for anything else, which
- * is a bug.
- */
-export function isUserError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (USER_ERRORS.some((type) => err instanceof type)) return true;
-  if (err.name === 'YError') return true;
-  const code = (err as NodeJS.ErrnoException).code;
-  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
 }
 
 /** Turns any thrown value into a single line of text. */
@@ -82,19 +27,13 @@ export function errorLine(err: unknown): string {
 }
 
 /**
- * What stderr gets for an error: `ayoayo: <message>` on one line for a user's
- * mistake; for a bug, the same line followed by the stack trace, so that it
- * can be reported and found.
+ * Prints the error (see errorReport in ./error-report.ts) to stderr and exits
+ * with code 1. The report knows every typed error of the layers below, which
+ * loads zod and more: it is imported only when an error is to be printed, so
+ * that `ayoayo --help` stays light.
  */
-export function errorReport(err: unknown): string {
-  const line = `ayoayo: ${errorLine(err)}\n`;
-  if (isUserError(err)) return line;
-  const stack = err instanceof Error && err.stack !== undefined ? err.stack : String(err);
-  return `${line}(this is a bug in ayoayo; the stack trace follows)\n${stack}\n`;
-}
-
-/** Prints the error (see errorReport) to stderr and exits with code 1. */
-export function exitWithError(err: unknown): never {
+export async function exitWithError(err: unknown): Promise<never> {
+  const { errorReport } = await import('./error-report.ts');
   process.stderr.write(errorReport(err));
   process.exit(1);
 }
@@ -111,7 +50,7 @@ export function runCommand<A>(fn: (args: A) => unknown): (args: A) => Promise<vo
     try {
       await fn(args);
     } catch (err) {
-      exitWithError(err);
+      await exitWithError(err);
     }
   };
 }

@@ -32,3 +32,8 @@ export class WeightDataError extends Error {
 export class BackendError extends Error {
   override name = 'BackendError';
 }
+
+/** A network search agent spec (`az:...`, `minimax:...,eval=...`) with a bad option. */
+export class NetworkSpecError extends Error {
+  override name = 'NetworkSpecError';
+}

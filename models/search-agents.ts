@@ -6,6 +6,7 @@ import { MAX_PLY } from '../agents/minimax-search.ts';
 import { PuctAgent } from '../agents/puct-agent.ts';
 import { describeIssues } from '../env/gym/options.ts';
 import type { Rules } from '../env/rules.ts';
+import { NetworkSpecError } from './errors.ts';
 import { loadPolicy } from './load-policy.ts';
 import { NetworkEvaluator } from './network-evaluator.ts';
 import { NetworkLeafEvaluator } from './network-leaf.ts';
@@ -17,9 +18,7 @@ export const NETWORK_SEARCH_FORMS = [
   'minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
 ] as const;
 
-export class NetworkSpecError extends Error {
-  override name = 'NetworkSpecError';
-}
+export { NetworkSpecError };
 
 const time = z
   .string()

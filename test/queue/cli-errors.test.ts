@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isUserError } from '../../cli/fail.ts';
+import { isUserError } from '../../cli/error-report.ts';
 import { QueueConnectionError, QueueError } from '../../queue/errors.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

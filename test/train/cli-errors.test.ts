@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { errorReport, isUserError } from '../../cli/fail.ts';
+import { errorReport, isUserError } from '../../cli/error-report.ts';
 import { CheckpointError, PolicyFileError } from '../../models/errors.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { buildConfig } from '../../train/config.ts';
