@@ -16,7 +16,7 @@ import { tfjsForward } from './tfjs-forward.ts';
 
 /** The spec forms of the agents that search with a trained network. */
 export const NETWORK_SEARCH_FORMS = [
-  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1]',
+  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0]',
   'minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
 ] as const;
 
@@ -69,9 +69,11 @@ const azSchema = z
       .refine((b) => b >= 1 && b <= 256, 'batch must be an integer in 1..256')
       .default(16),
     reuse: z.enum(['0', '1'], 'reuse must be 0 or 1').default('1'),
+    gumbel: z.enum(['0', '1'], 'gumbel must be 0 or 1').default('0'),
   })
   .strict()
-  .refine((o) => o.sims === undefined || o.t === undefined, 'give sims or t, not both');
+  .refine((o) => o.sims === undefined || o.t === undefined, 'give sims or t, not both')
+  .refine((o) => o.gumbel === '0' || o.t === undefined, 'gumbel=1 needs sims, not t');
 
 const minimaxSchema = z
   .object({
@@ -143,6 +145,7 @@ export async function createNetworkSearchAgent(spec: string, rules: Rules): Prom
       name,
       ...puctOptions(o, rules),
       reuseTree: o.reuse === '1',
+      gumbel: o.gumbel === '1',
       ...azLimits(o),
     });
   }
@@ -206,7 +209,9 @@ function cached(evaluator: Evaluator, bits: number): Evaluator {
  * through the plain runner (tfjs at batch 1 costs more per call).
  */
 async function azEvaluator(loaded: LoadedPolicy, rules: Rules, o: AzOptions): Promise<Evaluator> {
-  const forward = o.batch > 1 ? await tfjsForward(loaded.weights) : undefined;
+  // Gumbel root search evaluates one leaf at a time.
+  const batched = o.batch > 1 && o.gumbel === '0';
+  const forward = batched ? await tfjsForward(loaded.weights) : undefined;
   return evaluatorWith(loaded, rules, o, forward);
 }
 
@@ -248,6 +253,11 @@ export class PolicySearch {
   /** Parses `options` (as parseAzOptions) and prepares the forward pass. */
   static async create(policy: LoadedPolicy, options: string, what: string): Promise<PolicySearch> {
     const o = parseAzOptions(options, what);
+    if (o.gumbel === '1') {
+      throw new NetworkSpecError(
+        `invalid ${what}: gumbel=1 is for agents; the service searches by PUCT`,
+      );
+    }
     const forward = o.batch > 1 ? await tfjsForward(policy.weights) : undefined;
     const limits = azLimits(o);
     const description = [
