@@ -634,12 +634,7 @@ export class PuctSearch {
     for (let c = first; c < end; c++) {
       if (!eligible(c)) continue;
       const n = this.#visits[c] as number;
-      const q =
-        this.#solved[c] === 1
-          ? (this.#exact[c] as number)
-          : n > 0
-            ? (this.#valueSum[c] as number) / n
-            : 0;
+      const q = this.#meanValue(c);
       if (n > bestVisits || (n === bestVisits && q > bestQ)) {
         bestVisits = n;
         bestQ = q;
