@@ -5,6 +5,12 @@ export { type Evaluator, StoreDifferenceEvaluator, uniformPriors } from './evalu
 export { DEFAULT_MOVE_TIMEOUT_MS, ExternalAgent, type ExternalAgentOptions } from './external.ts';
 export { ForfeitError } from './forfeit.ts';
 export { GreedyAgent } from './greedy.ts';
+export {
+  consideredVisitSequence,
+  type GumbelOptions,
+  type GumbelResult,
+  gumbelSearch,
+} from './gumbel.ts';
 export { MctsAgent, type MctsAgentOptions } from './mcts.ts';
 export { MinimaxAgent, type MinimaxAgentOptions } from './minimax.ts';
 export {
@@ -23,9 +29,21 @@ export {
   type PuctOptions,
   type PuctResult,
   PuctSearch,
+  type RootChooser,
+  type RootView,
 } from './puct.ts';
 export { PuctAgent, type PuctAgentOptions } from './puct-agent.ts';
 export { RandomAgent } from './random.ts';
+export {
+  type CompletedQOptions,
+  completedQ,
+  completedQPolicy,
+  legalSoftmax,
+  mixedValue,
+  type RootStatistics,
+  transformedCompletedQ,
+  visitCountTargets,
+} from './search-targets.ts';
 export { type ServeOptions, serveAgent } from './serve.ts';
 export {
   AGENT_SPEC_FORMS,

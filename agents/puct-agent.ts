@@ -1,12 +1,18 @@
 import type { Position } from '../env/index.ts';
 import type { Agent, AgentContext } from './agent.ts';
 import type { Evaluator } from './evaluator.ts';
+import { gumbelSearch } from './gumbel.ts';
 import { type PuctLimits, type PuctOptions, type PuctResult, PuctSearch } from './puct.ts';
 
 export interface PuctAgentOptions extends PuctOptions, PuctLimits {
   readonly name: string;
   /** Called before each new game (e.g. to clear an evaluation cache). */
   readonly onNewGame?: () => void;
+  /**
+   * Choose moves by Gumbel MuZero's root search (gumbel.ts) with the
+   * simulation budget, noise from the game's generator; needs `simulations`.
+   */
+  readonly gumbel?: boolean;
 }
 
 /**
@@ -19,6 +25,7 @@ export class PuctAgent implements Agent {
   readonly #search: PuctSearch;
   readonly #limits: PuctLimits;
   readonly #onNewGame: (() => void) | undefined;
+  readonly #gumbel: boolean;
   /** The last search made (for benchmarks and analysis). */
   lastSearch: PuctResult | null = null;
 
@@ -30,7 +37,11 @@ export class PuctAgent implements Agent {
     if (timeMs !== undefined && !(timeMs > 0 && Number.isFinite(timeMs))) {
       throw new RangeError(`PUCT time must be a positive number of milliseconds, got ${timeMs}`);
     }
+    if (options.gumbel === true && simulations === undefined) {
+      throw new RangeError('Gumbel root search needs a number of simulations, not a time');
+    }
     this.#limits = simulations !== undefined ? { simulations } : { timeMs: timeMs as number };
+    this.#gumbel = options.gumbel === true;
     this.#search = new PuctSearch(evaluator, options);
     this.#onNewGame = options.onNewGame;
     this.name = options.name;
@@ -44,6 +55,12 @@ export class PuctAgent implements Agent {
   act(position: Position, ctx: AgentContext): number {
     if (ctx.legal.length === 1) return ctx.legal[0] as number;
     this.#search.useRules(ctx.rules);
+    if (this.#gumbel) {
+      const simulations = this.#limits.simulations as number;
+      const found = gumbelSearch(this.#search, position.stateView, { simulations }, ctx.rng);
+      this.lastSearch = found.search;
+      return found.action;
+    }
     const result = this.#search.search(position.stateView, this.#limits, ctx.rng);
     this.lastSearch = result;
     return ctx.rng.pick(result.bestActions);

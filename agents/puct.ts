@@ -10,7 +10,7 @@ export interface PuctOptions {
   /**
    * Weight of the evaluator's priors against uniform ones (1: the evaluator's
    * alone). Default 0.5: trained policies are nearly one-hot, and as raw priors
-   * they starve every other move of visits (shared/CALIBRATION.md).
+   * they starve every other move of visits (docs/calibration.md).
    */
   readonly priorWeight?: number;
   /** Dirichlet noise on the root priors (self-play only); none unless given. */
@@ -37,6 +37,30 @@ export interface PuctLimits {
   readonly timeMs?: number;
 }
 
+/**
+ * The root's children as a root chooser sees them before a simulation (arrays
+ * of the 6 actions; 0 for illegal ones). Reused between calls: copy to keep.
+ */
+export interface RootView {
+  readonly legalMask: number;
+  readonly visits: Float64Array;
+  /** Mean value of each action for the player to move (exact when proven; 0 if unvisited). */
+  readonly q: Float64Array;
+  /** The priors the search gives the root's children (after mixing and noise). */
+  readonly priors: Float64Array;
+  /** The evaluator's value of the root for the player to move. */
+  readonly rawValue: number;
+  /** Simulations run since the root was expanded (0 for the first chosen). */
+  readonly simulation: number;
+}
+
+/**
+ * Chooses the root action of the next simulation (a legal one) in place of
+ * PUCT's rule, e.g. Gumbel MuZero's Sequential Halving (gumbel.ts); below the
+ * root the search selects by PUCT.
+ */
+export type RootChooser = (root: RootView) => number;
+
 export interface PuctResult {
   /** Visits of each root action (0 for illegal ones). */
   readonly visits: Float64Array;
@@ -48,6 +72,10 @@ export interface PuctResult {
   readonly legalMask: number;
   /** The root's value for the player to move: exact if `solved`, else the mean of its simulations. */
   readonly value: number;
+  /** The evaluator's value of the root for the player to move (its mean value if the root was reused). */
+  readonly rawValue: number;
+  /** The priors of the root's actions as the search used them (0 for illegal ones). */
+  readonly priors: Float64Array;
   /** True when the game's result from the root is proven (the search then stops early). */
   readonly solved: boolean;
   /** The actions the search rates best (see PuctSearch.search); the agent picks among them. */
@@ -67,7 +95,7 @@ const WIN_VALUE = 1;
 /**
  * PUCT Monte Carlo tree search (AlphaZero's selection rule) with a pluggable
  * leaf evaluator and no random playouts. Details that pay in this game
- * (shared/CALIBRATION.md):
+ * (docs/calibration.md):
  * - finished games are scored exactly (+1, 0, -1), and proven results are
  *   propagated up the tree (a node is won if one child wins for its mover, and
  *   decided once all children are): solved children are scored by their exact
@@ -120,6 +148,17 @@ export class PuctSearch {
   readonly #status = new Uint8Array(ACTIONS);
   readonly #scores = new Int32Array(2);
   #evaluations = 0;
+  #rootRawValue = 0;
+  #rootChooser: RootChooser | null = null;
+  #rootChoices = 0;
+  readonly #rootView = {
+    legalMask: 0,
+    visits: new Float64Array(ACTIONS),
+    q: new Float64Array(ACTIONS),
+    priors: new Float64Array(ACTIONS),
+    rawValue: 0,
+    simulation: 0,
+  };
 
   constructor(evaluator: Evaluator, options: PuctOptions) {
     this.#evaluator = evaluator;
@@ -166,8 +205,15 @@ export class PuctSearch {
    * Searches an unfinished state. `rng` is used only for root noise. The best
    * actions are those of a proven root's best exact value when the root is
    * solved, else the most visited ones (higher mean value breaking ties).
+   * With a `rootChooser`, it picks the root action of every simulation after
+   * the root's expansion, and leaves are evaluated one at a time.
    */
-  search(state: Uint8Array, limits: PuctLimits, rng: Random | null = null): PuctResult {
+  search(
+    state: Uint8Array,
+    limits: PuctLimits,
+    rng: Random | null = null,
+    rootChooser: RootChooser | null = null,
+  ): PuctResult {
     const { simulations, timeMs } = limits;
     if (simulations === undefined && timeMs === undefined) {
       throw new RangeError('PUCT needs a number of simulations or a time limit');
@@ -190,14 +236,24 @@ export class PuctSearch {
       this.#states.set(state.subarray(0, STATE_SIZE), 0);
     }
     this.#root = root;
+    this.#rootChooser = null;
+    this.#rootChoices = 0;
 
     // The first simulation expands the root.
     let done = this.#simulateBatch(1);
     if (this.#childCount[root] === 0) throw new RangeError('cannot search a finished game');
+    if (reused >= 0)
+      this.#rootRawValue = -(this.#valueSum[root] as number) / (this.#visits[root] as number);
     if (this.#rootNoise !== null && rng !== null && reused < 0) this.#addRootNoise(rng);
-    while (done < maxSimulations && this.#solved[root] === 0) {
-      if (timeMs !== undefined && performance.now() >= deadline) break;
-      done += this.#simulateBatch(Math.min(this.#batchSize, maxSimulations - done));
+    this.#rootChooser = rootChooser;
+    const batch = rootChooser === null ? this.#batchSize : 1;
+    try {
+      while (done < maxSimulations && this.#solved[root] === 0) {
+        if (timeMs !== undefined && performance.now() >= deadline) break;
+        done += this.#simulateBatch(Math.min(batch, maxSimulations - done));
+      }
+    } finally {
+      this.#rootChooser = null;
     }
     return this.#result(done, performance.now() - start);
   }
@@ -287,7 +343,10 @@ export class PuctSearch {
       let node = root;
       if (virtual) this.#addVirtualLoss(node, 1);
       while ((this.#firstChild[node] as number) >= 0 && this.#solved[node] === 0) {
-        node = this.#select(node);
+        node =
+          node === root && this.#rootChooser !== null
+            ? this.#chosenChild(root)
+            : this.#select(node);
         if (virtual) this.#addVirtualLoss(node, 1);
       }
       if (this.#pending[node] === 1) {
@@ -316,6 +375,7 @@ export class PuctSearch {
     );
     for (let i = 0; i < waiting; i++) {
       const node = this.#leaves[i] as number;
+      if (node === root) this.#rootRawValue = this.#leafValues[i] as number;
       this.#pending[node] = 0;
       this.#addChildren(node, i);
       if (virtual) this.#removeVirtualLoss(node);
@@ -385,6 +445,36 @@ export class PuctSearch {
     for (let node = leaf; node >= 0; node = this.#parent[node] as number) {
       this.#addVirtualLoss(node, -1);
     }
+  }
+
+  /** The root's child the root chooser picks. */
+  #chosenChild(root: number): number {
+    const view = this.#rootView;
+    const first = this.#firstChild[root] as number;
+    const end = first + (this.#childCount[root] as number);
+    view.legalMask = 0;
+    view.visits.fill(0);
+    view.q.fill(0);
+    view.priors.fill(0);
+    for (let c = first; c < end; c++) {
+      const a = this.#action[c] as number;
+      view.legalMask |= 1 << a;
+      view.visits[a] = this.#visits[c] as number;
+      view.q[a] = this.#meanValue(c);
+      view.priors[a] = this.#prior[c] as number;
+    }
+    view.rawValue = this.#rootRawValue;
+    view.simulation = this.#rootChoices++;
+    const action = (this.#rootChooser as RootChooser)(view);
+    for (let c = first; c < end; c++) if (this.#action[c] === action) return c;
+    throw new RangeError(`the root chooser picked action ${action}, which is not legal here`);
+  }
+
+  /** A child's value for the player who moved into it: exact when proven, else its mean (0 unvisited). */
+  #meanValue(c: number): number {
+    if (this.#solved[c] === 1) return this.#exact[c] as number;
+    const n = this.#visits[c] as number;
+    return n > 0 ? (this.#valueSum[c] as number) / n : 0;
   }
 
   /** The child maximising Q + c P sqrt(N) / (1 + n), Q from the parent's mover's side. */
@@ -473,6 +563,7 @@ export class PuctSearch {
     const visits = new Float64Array(ACTIONS);
     const policy = new Float64Array(ACTIONS);
     const q = new Float64Array(ACTIONS);
+    const priors = new Float64Array(ACTIONS);
     const root = this.#root;
     const first = this.#firstChild[root] as number;
     const end = first + (this.#childCount[root] as number);
@@ -485,12 +576,8 @@ export class PuctSearch {
       const n = this.#visits[c] as number;
       visits[a] = n;
       total += n;
-      q[a] =
-        this.#solved[c] === 1
-          ? (this.#exact[c] as number)
-          : n > 0
-            ? (this.#valueSum[c] as number) / n
-            : 0;
+      q[a] = this.#meanValue(c);
+      priors[a] = this.#prior[c] as number;
     }
     for (let a = 0; a < ACTIONS; a++) policy[a] = total > 0 ? (visits[a] as number) / total : 0;
     if (total === 0) {
@@ -530,6 +617,8 @@ export class PuctSearch {
       q,
       legalMask,
       value: rootValue,
+      rawValue: this.#rootRawValue,
+      priors,
       solved: rootSolved,
       bestActions,
       simulations,
@@ -545,12 +634,7 @@ export class PuctSearch {
     for (let c = first; c < end; c++) {
       if (!eligible(c)) continue;
       const n = this.#visits[c] as number;
-      const q =
-        this.#solved[c] === 1
-          ? (this.#exact[c] as number)
-          : n > 0
-            ? (this.#valueSum[c] as number) / n
-            : 0;
+      const q = this.#meanValue(c);
       if (n > bestVisits || (n === bestVisits && q > bestQ)) {
         bestVisits = n;
         bestQ = q;

@@ -1,6 +1,7 @@
 import type { Evaluator } from '../agents/evaluator.ts';
 import { type ObservationConfig, ObservationEncoder } from '../env/gym/observation.ts';
 import type { Rules } from '../env/rules.ts';
+import { PolicyFileError } from './errors.ts';
 import { MlpRunner, type MlpWeights, maskedSoftmax, NUM_ACTIONS } from './mlp-runner.ts';
 
 const STATE_SIZE = 16;
@@ -39,7 +40,8 @@ export class NetworkEvaluator implements Evaluator {
   ) {
     this.#encoder = new ObservationEncoder(observation, rules);
     if (this.#encoder.size !== weights.inputSize) {
-      throw new Error(
+      throw new PolicyFileError(
+        'incompatible',
         `the network expects ${weights.inputSize} inputs but its observation encoding has ${this.#encoder.size}`,
       );
     }

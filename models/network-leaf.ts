@@ -6,7 +6,7 @@ const { STORE_0, TO_MOVE } = core;
 
 /**
  * The horizon evaluation of alpha-beta with a value network: store difference
- * + k x value (seeds; shared/CALIBRATION.md found k = 8..16 best at equal
+ * + k x value (seeds; docs/calibration.md found k = 8..16 best at equal
  * depth). The value lies in [-1, 1], so when the store difference alone is k
  * or more outside the search window the network cannot change the cutoff and
  * is not asked (the returned bound is then exact enough for alpha-beta).

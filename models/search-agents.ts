@@ -1,24 +1,30 @@
 import { z } from 'zod';
 import type { Agent } from '../agents/agent.ts';
 import { CachedEvaluator } from '../agents/evaluation-cache.ts';
+import type { Evaluator } from '../agents/evaluator.ts';
 import { MinimaxAgent } from '../agents/minimax.ts';
 import { MAX_PLY } from '../agents/minimax-search.ts';
+import { type PuctLimits, type PuctOptions, type PuctResult, PuctSearch } from '../agents/puct.ts';
 import { PuctAgent } from '../agents/puct-agent.ts';
 import { describeIssues } from '../env/gym/options.ts';
+import type { Position } from '../env/position.ts';
 import type { Rules } from '../env/rules.ts';
 import { NetworkSpecError } from './errors.ts';
-import { loadPolicy } from './load-policy.ts';
-import { NetworkEvaluator } from './network-evaluator.ts';
+import { type LoadedPolicy, loadPolicy } from './load-policy.ts';
+import { type ForwardPass, NetworkEvaluator } from './network-evaluator.ts';
 import { NetworkLeafEvaluator } from './network-leaf.ts';
 import { tfjsForward } from './tfjs-forward.ts';
 
 /** The spec forms of the agents that search with a trained network. */
 export const NETWORK_SEARCH_FORMS = [
-  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1]',
+  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0]',
   'minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
 ] as const;
 
 export { NetworkSpecError };
+
+/** Simulations a move when an az spec gives neither sims nor t. */
+export const DEFAULT_SIMULATIONS = 800;
 
 const time = z
   .string()
@@ -62,9 +68,11 @@ const azSchema = z
       .refine((b) => b >= 1 && b <= 256, 'batch must be an integer in 1..256')
       .default(16),
     reuse: z.enum(['0', '1'], 'reuse must be 0 or 1').default('1'),
+    gumbel: z.enum(['0', '1'], 'gumbel must be 0 or 1').default('0'),
   })
   .strict()
-  .refine((o) => o.sims === undefined || o.t === undefined, 'give sims or t, not both');
+  .refine((o) => o.sims === undefined || o.t === undefined, 'give sims or t, not both')
+  .refine((o) => o.gumbel === '0' || o.t === undefined, 'gumbel=1 needs sims, not t');
 
 const minimaxSchema = z
   .object({
@@ -130,18 +138,14 @@ export async function createNetworkSearchAgent(spec: string, rules: Rules): Prom
       );
     }
     const o = parseWith(azSchema, options, spec);
-    // Batches go through tfjs (7x more simulations a second at 16: bench/network-search.bench.ts),
-    // single leaves through the plain runner (tfjs at batch 1 costs more per call).
-    const network = await networkEvaluator(bare[0] as string, rules, o.temp, o.batch > 1);
-    const evaluator = o.cache > 0 ? new CachedEvaluator(network, o.cache) : network;
+    const loaded = loadPolicy(bare[0] as string);
+    const evaluator = await azEvaluator(loaded, rules, o);
     return new PuctAgent(evaluator, {
       name,
-      rules,
-      exploration: o.c,
-      priorWeight: o.prior,
-      batchSize: o.batch,
+      ...puctOptions(o, rules),
       reuseTree: o.reuse === '1',
-      ...(o.t !== undefined ? { timeMs: o.t } : { simulations: o.sims ?? 800 }),
+      gumbel: o.gumbel === '1',
+      ...azLimits(o),
     });
   }
   if (kind === 'minimax') {
@@ -152,8 +156,7 @@ export async function createNetworkSearchAgent(spec: string, rules: Rules): Prom
     const input: Record<string, string> = { ...options };
     if (first !== undefined && first.length > 0) input.depth = first;
     const o = parseWith(minimaxSchema, input, spec);
-    const network = await networkEvaluator(o.eval, rules, 1, false);
-    const evaluator = o.cache > 0 ? new CachedEvaluator(network, o.cache) : network;
+    const evaluator = cached(await networkEvaluator(o.eval, rules, 1, false), o.cache);
     return new MinimaxAgent({
       name,
       rules,
@@ -162,6 +165,122 @@ export async function createNetworkSearchAgent(spec: string, rules: Rules): Prom
     });
   }
   throw new NetworkSpecError(`invalid agent '${spec}': not a network search agent`);
+}
+
+/** The options of an `az:` spec after its path, parsed and defaulted. */
+export type AzOptions = z.output<typeof azSchema>;
+
+/**
+ * Parses the options of an `az:` spec without its path (`sims=200,c=1`; empty:
+ * the defaults), e.g. for `ayoayo serve --search`. Bad options throw a
+ * NetworkSpecError naming them, with `what` as the thing that was invalid.
+ */
+export function parseAzOptions(text: string, what: string): AzOptions {
+  const { bare, options } = splitFields(text);
+  const stray = bare.filter((field) => field.length > 0);
+  if (stray.length > 0) {
+    throw new NetworkSpecError(
+      `invalid ${what}: '${stray.join(',')}' is not key=value; e.g. sims=200 or t=50ms,c=1.5`,
+    );
+  }
+  const parsed = azSchema.safeParse(options);
+  if (!parsed.success) {
+    throw new NetworkSpecError(`invalid ${what}: ${describeIssues(parsed.error, 'options')}`);
+  }
+  return parsed.data;
+}
+
+function azLimits(o: AzOptions): PuctLimits {
+  return o.t !== undefined ? { timeMs: o.t } : { simulations: o.sims ?? DEFAULT_SIMULATIONS };
+}
+
+function puctOptions(o: AzOptions, rules: Rules): PuctOptions {
+  return { rules, exploration: o.c, priorWeight: o.prior, batchSize: o.batch };
+}
+
+function cached(evaluator: Evaluator, bits: number): Evaluator {
+  return bits > 0 ? new CachedEvaluator(evaluator, bits) : evaluator;
+}
+
+/**
+ * The network evaluator an az search uses: batches through tfjs (7x more
+ * simulations a second at 16: bench/network-search.bench.ts), single leaves
+ * through the plain runner (tfjs at batch 1 costs more per call).
+ */
+async function azEvaluator(loaded: LoadedPolicy, rules: Rules, o: AzOptions): Promise<Evaluator> {
+  // Gumbel root search evaluates one leaf at a time.
+  const batched = o.batch > 1 && o.gumbel === '0';
+  const forward = batched ? await tfjsForward(loaded.weights) : undefined;
+  return evaluatorWith(loaded, rules, o, forward);
+}
+
+function evaluatorWith(
+  loaded: LoadedPolicy,
+  rules: Rules,
+  o: AzOptions,
+  forward: ForwardPass | undefined,
+): Evaluator {
+  const network = new NetworkEvaluator(loaded.weights, loaded.observation, rules, {
+    temperature: o.temp,
+    ...(forward !== undefined ? { forward } : {}),
+  });
+  return cached(network, o.cache);
+}
+
+/**
+ * One PUCT search a position, with a loaded policy and `az:` options, for
+ * answering independent requests (the HTTP service): no tree kept from one
+ * position to the next (the evaluation cache is, being exact), and ties
+ * between equally good moves go to the lowest action, so the answer is a
+ * function of the position and rules under a simulation budget. The network's
+ * lookahead features depend on the rules, so each rule set gets its own
+ * evaluator (sharing the forward pass).
+ */
+export class PolicySearch {
+  readonly #searches = new Map<string, PuctSearch>();
+  readonly #limits: PuctLimits;
+
+  private constructor(
+    readonly policy: LoadedPolicy,
+    readonly options: AzOptions,
+    readonly description: string,
+    readonly forward: ForwardPass | undefined,
+  ) {
+    this.#limits = azLimits(options);
+  }
+
+  /** Parses `options` (as parseAzOptions) and prepares the forward pass. */
+  static async create(policy: LoadedPolicy, options: string, what: string): Promise<PolicySearch> {
+    const o = parseAzOptions(options, what);
+    if (o.gumbel === '1') {
+      throw new NetworkSpecError(
+        `invalid ${what}: gumbel=1 is for agents; the service searches by PUCT`,
+      );
+    }
+    const forward = o.batch > 1 ? await tfjsForward(policy.weights) : undefined;
+    const limits = azLimits(o);
+    const description = [
+      'timeMs' in limits ? `t=${limits.timeMs}ms` : `sims=${limits.simulations}`,
+      `c=${o.c}`,
+      `prior=${o.prior}`,
+      `temp=${o.temp}`,
+      `cache=${o.cache}`,
+      `batch=${o.batch}`,
+    ].join(',');
+    return new PolicySearch(policy, o, description, forward);
+  }
+
+  /** Searches an unfinished position under `rules`; the move is `bestActions[0]`. */
+  search(position: Position, rules: Rules): PuctResult {
+    const key = `${rules.captureSeedStays}/${rules.leftoverTo}`;
+    let search = this.#searches.get(key);
+    if (search === undefined) {
+      const evaluator = evaluatorWith(this.policy, rules, this.options, this.forward);
+      search = new PuctSearch(evaluator, puctOptions(this.options, rules));
+      this.#searches.set(key, search);
+    }
+    return search.search(position.stateView, this.#limits);
+  }
 }
 
 /** The evaluator of the policy at `path`, for play under `rules` (through tfjs if asked). */

@@ -1,10 +1,29 @@
 import type { LoadedPolicy } from '../models/load-policy.ts';
 import { PolicyMoveChooser } from '../models/policy-move.ts';
+import type { PolicySearch } from '../models/search-agents.ts';
 import { parseActRequest, RequestError } from './act-request.ts';
+
+/** What a PUCT search of the position found (services started with a search only). */
+export interface SearchSummary {
+  readonly simulations: number;
+  /** Visits of each root action (0 for illegal ones). */
+  readonly visits: number[];
+  /** Visits normalised over the legal actions (illegal exactly 0). */
+  readonly policy: number[];
+  /** Mean value of each action for the player to move (0 if never visited). */
+  readonly q: number[];
+  /** The search's value of the position for the player to move. */
+  readonly value: number;
+  /** True when the search proved the game's result (then `value` is exact). */
+  readonly solved: boolean;
+}
 
 /** The answer to `POST /act`. */
 export interface ActResponse {
-  /** The chosen action (0..5 from the mover's side): the most probable legal one. */
+  /**
+   * The chosen action (0..5 from the mover's side): the most probable legal
+   * one, or with a search the search's best (most visited; ties to the lowest).
+   */
   readonly action: number;
   /** The board pit it lifts (0..11): the action, plus 6 for player 1. */
   readonly pit: number;
@@ -16,6 +35,8 @@ export interface ActResponse {
   readonly legal: number[];
   /** With `explain`: the observation the network was given, for checking a client's encoder. */
   readonly observation?: number[];
+  /** With a search: what it found (the network's own view stays in probabilities and value). */
+  readonly search?: SearchSummary;
 }
 
 export interface ActOptions {
@@ -27,12 +48,16 @@ export interface ActOptions {
  * Answers move requests with a trained policy: validates the request, encodes
  * the position with the policy's observation config (lookahead features
  * computed by the engine under the request's rules) and runs the plain
- * Float32Array runner.
+ * Float32Array runner. Given a search (PUCT with the same network), the move
+ * is the search's instead of the bare policy's.
  */
 export class PolicyService {
   readonly #chooser: PolicyMoveChooser;
 
-  constructor(readonly policy: LoadedPolicy) {
+  constructor(
+    readonly policy: LoadedPolicy,
+    readonly search: PolicySearch | null = null,
+  ) {
     this.#chooser = new PolicyMoveChooser(policy.weights, policy.observation, policy.path);
   }
 
@@ -42,13 +67,27 @@ export class PolicyService {
     const action = this.#chooser.choose(position, rules);
     if (action < 0) throw new RequestError(400, 'no legal move in this position');
     const legal = [...this.#chooser.mask.keys()].filter((a) => this.#chooser.mask[a] === 1);
+    const found = this.search?.search(position, rules);
+    const chosen = found === undefined ? action : (found.bestActions[0] as number);
     return {
-      action,
-      pit: action + 6 * position.toMove,
+      action: chosen,
+      pit: chosen + 6 * position.toMove,
       probabilities: this.#chooser.probabilities(),
       value: this.#chooser.value,
       legal,
       ...(options.explain ? { observation: Array.from(this.#chooser.observationVector) } : {}),
+      ...(found === undefined
+        ? {}
+        : {
+            search: {
+              simulations: found.simulations,
+              visits: Array.from(found.visits),
+              policy: Array.from(found.policy),
+              q: Array.from(found.q),
+              value: found.value,
+              solved: found.solved,
+            },
+          }),
     };
   }
 
@@ -60,6 +99,7 @@ export class PolicyService {
       observation: { ...observation, size: weights.inputSize },
       rules,
       ...(evaluation ? { evaluation } : {}),
+      ...(this.search ? { search: `az ${this.search.description}` } : {}),
     };
   }
 }

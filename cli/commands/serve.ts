@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
+import { PolicySearch } from '../../models/search-agents.ts';
 import {
   createPolicyServer,
   DEFAULT_MAX_CONNECTIONS,
@@ -12,6 +13,7 @@ import { listenOrFail, serveUntilStopped } from '../server-lifecycle.ts';
 
 interface ServeArgs {
   policy?: string;
+  search?: string;
   port: number;
   host: string;
   requestTimeout: number;
@@ -26,6 +28,11 @@ export const serveCommand = defineCommand<ServeArgs>({
       .option('policy', {
         type: 'string',
         describe: `a policy file, checkpoint or run folder (default: ${PRETRAINED_POLICY} when present)`,
+      })
+      .option('search', {
+        type: 'string',
+        describe:
+          "answer with a PUCT search over the policy instead of its top move: an az: agent's options, e.g. sims=200 or t=100ms,c=1.5 ('' for the defaults)",
       })
       .option('port', { type: 'number', default: 8080, describe: 'TCP port (0: any free port)' })
       .option('host', {
@@ -45,6 +52,7 @@ export const serveCommand = defineCommand<ServeArgs>({
         describe: 'connections open at once; more are closed as they arrive',
       })
       .example('$0 serve --policy runs/quickstart --port 8080', '')
+      .example('$0 serve --search sims=200', 'moves from 200 PUCT simulations a request')
       .example(
         `curl -s -X POST localhost:8080/act -d '{"position":"4,4,4,4,4,4/4,4,4,4,4,4/0-0/0"}'`,
         'ask for a move',
@@ -69,14 +77,17 @@ export const serveCommand = defineCommand<ServeArgs>({
         `no --policy given and there is no pretrained policy at ${PRETRAINED_POLICY}`,
       );
     }
-    const service = new PolicyService(loadPolicy(path));
+    const policy = loadPolicy(path);
+    const search =
+      argv.search === undefined ? null : await PolicySearch.create(policy, argv.search, '--search');
+    const service = new PolicyService(policy, search);
     const server = createPolicyServer(service, {
       requestTimeoutSeconds: argv.requestTimeout,
       maxConnections: argv.maxConnections,
     });
     const url = await listenOrFail(server, argv.port, argv.host);
     process.stdout.write(
-      `Serving ${service.policy.path} on ${url} (POST /act, GET /health); Ctrl-C stops\n`,
+      `Serving ${service.policy.path}${search ? ` with a PUCT search (${search.description})` : ''} on ${url} (POST /act, GET /health); Ctrl-C stops\n`,
     );
     await serveUntilStopped(server);
   }),

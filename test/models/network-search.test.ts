@@ -105,6 +105,29 @@ describe('az: PUCT with the network', () => {
     for (let i = 0; i < 24; i++) expect(b.values[i]).toBeCloseTo(a.values[i] as number, 4);
   });
 
+  it('gumbel=1 plays by Gumbel root search with few simulations, the same move for the same seed', async () => {
+    const run = async (seed: number) => {
+      const agent = await createNetworkSearchAgent(
+        `az:${PRETRAINED},sims=6,gumbel=1,prior=1`,
+        rules,
+      );
+      const out: number[] = [];
+      for (const pos of randomPositions(66, 8, rules)) {
+        const legal = legalActions(pos, rules);
+        const action = await agent.act(pos, { legal, rng: Random.fromSeed(seed), rules });
+        expect(legal).toContain(action);
+        const visits = (agent as { lastSearch?: { visits: Float64Array } }).lastSearch?.visits;
+        if (legal.length > 1) expect(visits?.reduce((a, b) => a + b, 0)).toBe(6);
+        out.push(action);
+      }
+      return out;
+    };
+    expect(await run(9)).toEqual(await run(9));
+    await expect(createAgent(`az:${PRETRAINED},gumbel=1,t=5ms`)).rejects.toThrow(
+      /gumbel=1 needs sims, not t/,
+    );
+  });
+
   it('rejects bad options with a message naming them', async () => {
     await expect(createAgent(`az:${PRETRAINED},sims=0`)).rejects.toThrow(/sims must be in/);
     await expect(createAgent(`az:${PRETRAINED},bogus=1`)).rejects.toThrow(/bogus/);

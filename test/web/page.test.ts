@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
+import { PuctSearch } from '../../agents/puct.ts';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import {
   applyAction,
@@ -17,6 +18,7 @@ import {
 } from '../../env/index.ts';
 import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
 import { argmaxLegal, MlpRunner } from '../../models/mlp-runner.ts';
+import { NetworkEvaluator } from '../../models/network-evaluator.ts';
 import { close, listen } from '../../serve/listen.ts';
 import { buildWeb } from '../../web/build.ts';
 import { CHROMIUM, launchChromium, VIEWPORTS, type Viewport } from '../../web/chromium.ts';
@@ -307,7 +309,7 @@ describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium',
     const options = await page.evaluate<string[]>(
       "[...document.querySelectorAll('#opponent option')].map((o) => o.value)",
     );
-    expect([...options].sort()).toEqual(['greedy', 'mcts', 'minimax', 'policy', 'random']);
+    expect([...options].sort()).toEqual(['az', 'greedy', 'mcts', 'minimax', 'policy', 'random']);
     await page.selectOption('#opponent', 'mcts');
     const budgets = await page.evaluate<string[]>(
       "[...document.querySelectorAll('#strength option')].map((o) => o.value)",
@@ -320,6 +322,29 @@ describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium',
       await start(page, spec, human);
       await playByClicking(page, human, seed);
       checkLog(await movesOf(page), human);
+    }
+    await page.close();
+  });
+
+  it('plays a whole game against the policy with PUCT (az:50), whose moves are among the search’s best, with the value bar', async () => {
+    const page = await open(VIEWPORTS.tablet);
+    await page.selectOption('#opponent', 'az');
+    const budgets = await page.evaluate<string[]>(
+      "[...document.querySelectorAll('#strength option')].map((o) => o.value)",
+    );
+    expect(budgets).toEqual(['az:50', 'az:200', 'az:800', 'az:3200']);
+    await start(page, 'az:50', 1);
+    expect(await page.locator('#evaluation').isVisible()).toBe(true);
+    await playByClicking(page, 1, 23);
+    const moves = await movesOf(page);
+    checkLog(moves, 1);
+    const network = new NetworkEvaluator(policy.weights, policy.observation, policy.rules);
+    const search = new PuctSearch(network, { rules: policy.rules });
+    for (const move of moves.filter((m) => m.by === 'computer')) {
+      const pos = parsePosition(move.before);
+      if (legalActions(pos).length === 1) continue;
+      const best = search.search(pos.toState(), { simulations: 50 }).bestActions;
+      expect(best, `az move in ${move.before}`).toContain(move.action);
     }
     await page.close();
   });
@@ -414,6 +439,7 @@ describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium',
       await page.waitForSelector('#app[data-busy="false"]');
       expect(await page.locator('#app').getAttribute('data-policy')).toBe('none');
       expect(await page.locator('#opponent option[value="policy"]').isDisabled()).toBe(true);
+      expect(await page.locator('#opponent option[value="az"]').isDisabled()).toBe(true);
       expect(await page.locator('#strength').inputValue()).toBe('minimax:4');
       expect(await page.locator('#policy-info').textContent()).toContain('search agents only');
       expect(await page.locator('#evaluation').isVisible()).toBe(false);

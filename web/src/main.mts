@@ -405,7 +405,11 @@ function newGame(): void {
   const human = (sideSelect.value === '1' ? 1 : 0) as Player;
   const spec = strengthSelect.value;
   session = new GameSession(human, createComputer(spec, rules, generation, policy), rules);
-  evaluator = spec === 'policy' && policy !== null ? new PolicyPlayer(policy, rules) : null;
+  // The value head's bar, against the opponents that use the network.
+  evaluator =
+    opponentOf(spec.split(':')[0] ?? '').needsPolicy && policy !== null
+      ? new PolicyPlayer(policy, rules)
+      : null;
   buildBoard(human);
   moveList.replaceChildren();
   listLaps(undefined);
@@ -458,7 +462,7 @@ async function loadPolicy(): Promise<void> {
   opponentSelect.replaceChildren(
     ...OPPONENTS.map((choice) => {
       const option = new Option(choice.label, choice.kind);
-      option.disabled = choice.kind === 'policy' && policy === null;
+      option.disabled = choice.needsPolicy && policy === null;
       return option;
     }),
   );

@@ -1,18 +1,22 @@
 /**
  * The opponents the page offers: every agent kind that runs in a browser, each
  * with its strength settings (the search budget). The values are agent specs
- * as the CLI writes them (`minimax:4`, `mcts:1000`), built here from a fixed
- * list because agents/spec.ts also reaches external engines (Node only).
+ * as the CLI writes them (`minimax:4`, `mcts:1000`; `az:200` is the page's
+ * short form of `az:PATH,sims=200,batch=1`), built here from a fixed list
+ * because agents/spec.ts also reaches external engines (Node only).
  */
+import { CachedEvaluator } from '../../agents/evaluation-cache.ts';
 import { GreedyAgent } from '../../agents/greedy.ts';
 import { MctsAgent } from '../../agents/mcts.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
+import { PuctAgent } from '../../agents/puct-agent.ts';
 import { RandomAgent } from '../../agents/random.ts';
 import type { Rules } from '../../env/index.ts';
 import type { BrowserPolicy } from '../../models/export/browser-policy.ts';
+import { NetworkEvaluator } from '../../models/network-evaluator.ts';
 import { AgentPlayer, type ComputerPlayer, PolicyPlayer } from './players.ts';
 
-export type OpponentKind = 'policy' | 'random' | 'greedy' | 'minimax' | 'mcts';
+export type OpponentKind = 'policy' | 'az' | 'random' | 'greedy' | 'minimax' | 'mcts';
 
 export interface Strength {
   /** The agent spec, e.g. `minimax:4`. */
@@ -27,7 +31,12 @@ export interface OpponentChoice {
   readonly strengths: readonly Strength[];
   /** Index into `strengths` chosen when the kind is picked. */
   readonly defaultStrength: number;
+  /** True for the opponents built on the served policy (unavailable without one). */
+  readonly needsPolicy: boolean;
 }
+
+/** Evaluation cache of the page's PUCT: 2^14 entries, about 700 KB. */
+const AZ_CACHE_BITS = 14;
 
 export const OPPONENTS: readonly OpponentChoice[] = [
   {
@@ -35,6 +44,17 @@ export const OPPONENTS: readonly OpponentChoice[] = [
     label: 'Policy (network)',
     strengths: [{ spec: 'policy', label: 'top move, no search' }],
     defaultStrength: 0,
+    needsPolicy: true,
+  },
+  {
+    kind: 'az',
+    label: 'Policy + search (PUCT)',
+    strengths: [50, 200, 800, 3200].map((simulations) => ({
+      spec: `az:${simulations}`,
+      label: `${simulations.toLocaleString('en')} simulations a move`,
+    })),
+    defaultStrength: 1,
+    needsPolicy: true,
   },
   {
     kind: 'minimax',
@@ -44,6 +64,7 @@ export const OPPONENTS: readonly OpponentChoice[] = [
       label: `depth ${depth} (${depth} plies)`,
     })),
     defaultStrength: 1,
+    needsPolicy: false,
   },
   {
     kind: 'mcts',
@@ -53,18 +74,21 @@ export const OPPONENTS: readonly OpponentChoice[] = [
       label: `${iterations.toLocaleString('en')} playouts a move`,
     })),
     defaultStrength: 1,
+    needsPolicy: false,
   },
   {
     kind: 'greedy',
     label: 'Greedy (1 move)',
     strengths: [{ spec: 'greedy', label: 'biggest capture now' }],
     defaultStrength: 0,
+    needsPolicy: false,
   },
   {
     kind: 'random',
     label: 'Random',
     strengths: [{ spec: 'random', label: 'any legal move' }],
     defaultStrength: 0,
+    needsPolicy: false,
   },
 ];
 
@@ -80,8 +104,8 @@ export function opponentOf(kind: string): OpponentChoice {
 }
 
 /**
- * The computer player for one of the catalogue's specs. `policy` needs the
- * loaded network; `seed` drives the agent's ties and playouts.
+ * The computer player for one of the catalogue's specs. `policy` and `az` need
+ * the loaded network; `seed` drives the agent's ties and playouts.
  */
 export function createComputer(
   spec: string,
@@ -96,6 +120,9 @@ export function createComputer(
     case 'policy':
       if (policy === null) throw new Error('no policy is loaded');
       return new PolicyPlayer(policy, rules);
+    case 'az':
+      if (policy === null) throw new Error('no policy is loaded');
+      return new AgentPlayer(createPagePuct(spec, Number(budget), policy, rules), rules, seed);
     case 'minimax':
       return new AgentPlayer(
         new MinimaxAgent({ rules, depth: Number(budget), ttBits: 16, name: spec }),
@@ -113,4 +140,25 @@ export function createComputer(
     case 'random':
       return new AgentPlayer(new RandomAgent(spec), rules, seed);
   }
+}
+
+/**
+ * PUCT with the exported policy's priors and value, one leaf at a time on the
+ * plain Float32Array runner (no tfjs in the page), each move searched afresh
+ * (the evaluation cache, being exact, is kept): every move is the one
+ * `az:PATH,sims=N,batch=1,reuse=0` would choose, ties aside.
+ */
+function createPagePuct(
+  name: string,
+  simulations: number,
+  policy: BrowserPolicy,
+  rules: Rules,
+): PuctAgent {
+  const network = new NetworkEvaluator(policy.weights, policy.observation, rules);
+  return new PuctAgent(new CachedEvaluator(network, AZ_CACHE_BITS), {
+    name,
+    rules,
+    simulations,
+    batchSize: 1,
+  });
 }

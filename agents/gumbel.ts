@@ -1,0 +1,182 @@
+import type { Random } from '../env/index.ts';
+import type { PuctResult, PuctSearch, RootView } from './puct.ts';
+import {
+  type CompletedQOptions,
+  completedQPolicy,
+  type RootStatistics,
+  transformedCompletedQ,
+} from './search-targets.ts';
+
+const ACTIONS = 6;
+
+/**
+ * The visit count Sequential Halving considers at each simulation (mctx's
+ * `get_sequence_of_considered_visits`): each simulation goes to the best-scored
+ * action among those visited exactly that often. With m actions considered and
+ * n simulations, each of ceil(log2 m) phases gives every remaining action
+ * max(1, floor(n / (ceil(log2 m) x remaining))) visits, then halves the
+ * remaining actions (never below 2).
+ */
+export function consideredVisitSequence(maxConsidered: number, simulations: number): number[] {
+  if (!(Number.isInteger(simulations) && simulations >= 0)) {
+    throw new RangeError(`simulations must be an integer >= 0, got ${simulations}`);
+  }
+  if (maxConsidered <= 1) return Array.from({ length: simulations }, (_, i) => i);
+  const log2max = Math.ceil(Math.log2(maxConsidered));
+  const sequence: number[] = [];
+  const visits = new Array<number>(maxConsidered).fill(0);
+  let considered = maxConsidered;
+  while (sequence.length < simulations) {
+    const extra = Math.max(1, Math.floor(simulations / (log2max * considered)));
+    for (let e = 0; e < extra; e++) {
+      sequence.push(...visits.slice(0, considered));
+      for (let i = 0; i < considered; i++) visits[i] = (visits[i] as number) + 1;
+    }
+    considered = Math.max(2, Math.floor(considered / 2));
+  }
+  return sequence.slice(0, simulations);
+}
+
+export interface GumbelOptions extends CompletedQOptions {
+  /** Simulations after the root's evaluation (mctx's num_simulations); at least 1. */
+  readonly simulations: number;
+  /** Root actions sampled without replacement by Gumbel-top-k (default 16: all six). */
+  readonly maxConsidered?: number;
+  /** Scale of the Gumbel noise (default 1; 0: deterministic, for evaluation). */
+  readonly gumbelScale?: number;
+}
+
+export interface GumbelResult {
+  /** The action to play: the best survivor of Sequential Halving (a proven best if the root is solved). */
+  readonly action: number;
+  /** The improved policy softmax(logits + sigma(completed Q)): the training target. */
+  readonly policy: Float64Array;
+  /** The Gumbel noise drawn for each action (0 for illegal ones). */
+  readonly gumbel: Float64Array;
+  /** The underlying search's result (visits, Q, raw value, proof). */
+  readonly search: PuctResult;
+}
+
+/** A standard Gumbel sample, -log(-log u). */
+function sampleGumbel(rng: Random): number {
+  // 1 - next() lies in (0, 1]; its log is finite, and -log(1) = 0 is mapped away from log(0).
+  const u = 1 - rng.next();
+  return -Math.log(-Math.log(u === 1 ? 1 - Number.EPSILON : u));
+}
+
+/** Root logits from the search's priors: log p, up to a constant (softmax is unchanged by it). */
+function logitsOf(priors: ArrayLike<number>, legalMask: number, out: Float64Array): Float64Array {
+  for (let a = 0; a < ACTIONS; a++) {
+    out[a] = legalMask & (1 << a) ? Math.log(Math.max(priors[a] as number, Number.MIN_VALUE)) : 0;
+  }
+  return out;
+}
+
+/**
+ * mctx's `score_considered`: g + (logits - max logits) + sigma(completed Q),
+ * floored at -1e9, for the legal actions visited exactly `considered` times;
+ * returns the best (the lowest action on a tie), or -1 if none qualifies.
+ */
+function bestConsidered(
+  root: RootStatistics,
+  gumbel: Float64Array,
+  considered: number,
+  options: CompletedQOptions,
+): number {
+  const sigma = transformedCompletedQ(root, options);
+  let maxLogit = Number.NEGATIVE_INFINITY;
+  for (let a = 0; a < ACTIONS; a++) {
+    if (root.legalMask & (1 << a)) maxLogit = Math.max(maxLogit, root.logits[a] as number);
+  }
+  let best = -1;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (let a = 0; a < ACTIONS; a++) {
+    if ((root.legalMask & (1 << a)) === 0 || root.visits[a] !== considered) continue;
+    const score = Math.max(
+      -1e9,
+      (gumbel[a] as number) + (root.logits[a] as number) - maxLogit + (sigma[a] as number),
+    );
+    if (score > bestScore) {
+      bestScore = score;
+      best = a;
+    }
+  }
+  return best;
+}
+
+/**
+ * Gumbel MuZero's root search (Danihelka et al. 2022, as mctx's
+ * `gumbel_muzero_policy`) on a PuctSearch: Gumbel noise g(a) drawn from `rng`,
+ * the top m = min(maxConsidered, legal) actions by g + logits visited first,
+ * then Sequential Halving by g + logits + sigma(completed Q) over the
+ * simulation budget; below the root the search selects by PUCT. The root's
+ * logits are the logs of the search's priors: give the PuctSearch
+ * `priorWeight: 1` for the network's own. Works with a handful of
+ * simulations (each phase is at least one visit a remaining action), and the
+ * improved policy it returns is a training target that improves on the prior
+ * whatever the budget. The same seed gives the same result; any tree kept for
+ * reuse is dropped first (the noise belongs to a fresh root).
+ */
+export function gumbelSearch(
+  search: PuctSearch,
+  state: Uint8Array,
+  options: GumbelOptions,
+  rng: Random,
+): GumbelResult {
+  const { simulations, maxConsidered = 16, gumbelScale = 1 } = options;
+  if (!(Number.isInteger(simulations) && simulations >= 1)) {
+    throw new RangeError(
+      `Gumbel search simulations must be a positive integer, got ${simulations}`,
+    );
+  }
+  if (!(Number.isInteger(maxConsidered) && maxConsidered >= 1)) {
+    throw new RangeError(`maxConsidered must be a positive integer, got ${maxConsidered}`);
+  }
+  if (!(gumbelScale >= 0 && Number.isFinite(gumbelScale))) {
+    throw new RangeError(`gumbelScale must be a finite number >= 0, got ${gumbelScale}`);
+  }
+  const gumbel = new Float64Array(ACTIONS);
+  for (let a = 0; a < ACTIONS; a++) gumbel[a] = gumbelScale * sampleGumbel(rng);
+  const logits = new Float64Array(ACTIONS);
+  let sequence: number[] | null = null;
+
+  const chooser = (view: RootView): number => {
+    if (sequence === null) {
+      let legal = 0;
+      for (let a = 0; a < ACTIONS; a++) if (view.legalMask & (1 << a)) legal++;
+      sequence = consideredVisitSequence(Math.min(maxConsidered, legal), simulations);
+    }
+    const root = { ...view, logits: logitsOf(view.priors, view.legalMask, logits) };
+    const considered = sequence[view.simulation] as number;
+    const best = bestConsidered(root, gumbel, considered, options);
+    // Every simulation after the root's expansion visits the chosen child once, so the
+    // schedule's count is always met; the least visited stand in should that ever change.
+    return best >= 0 ? best : bestConsidered(root, gumbel, minVisits(view), options);
+  };
+
+  search.reset();
+  const result = search.search(state, { simulations: simulations + 1 }, null, chooser);
+  const legalMask = result.legalMask;
+  for (let a = 0; a < ACTIONS; a++) if ((legalMask & (1 << a)) === 0) gumbel[a] = 0;
+  const root: RootStatistics = {
+    legalMask,
+    logits: logitsOf(result.priors, legalMask, new Float64Array(ACTIONS)),
+    visits: result.visits,
+    q: result.q,
+    rawValue: result.rawValue,
+  };
+  let mostVisits = 0;
+  for (let a = 0; a < ACTIONS; a++) mostVisits = Math.max(mostVisits, result.visits[a] as number);
+  const action = result.solved
+    ? (result.bestActions[0] as number)
+    : bestConsidered(root, gumbel, mostVisits, options);
+  return { action, policy: completedQPolicy(root, options), gumbel, search: result };
+}
+
+function minVisits(view: RootView): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (let a = 0; a < ACTIONS; a++) {
+    if (view.legalMask & (1 << a)) least = Math.min(least, view.visits[a] as number);
+  }
+  return least;
+}
