@@ -150,4 +150,16 @@ describe('splitAgentList', () => {
       'random',
     ]);
   });
+
+  it('keeps a mistyped agent apart from its neighbour, so the error names it', () => {
+    expect(splitAgentList(['random,greedy,foo'])).toEqual(['random', 'greedy', 'foo']);
+    expect(splitAgentList(['minimax:4,mcst:50'])).toEqual(['minimax:4', 'mcst:50']);
+    expect(splitAgentList(['az:runs/a,sims=9,greddy'])).toEqual(['az:runs/a,sims=9', 'greddy']);
+  });
+
+  it('reports the mistyped agent by its own name', () => {
+    const run = ayoayo('--agents', 'random,greedy,foo', '--games', '2');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^ayoayo: (unknown|invalid) agent 'foo'/);
+  });
 });
