@@ -25,6 +25,7 @@ import { OpponentPool } from './opponent-pool.ts';
 import { PolicyUpdater, type UpdateStats } from './policy-update.ts';
 import { TrainingProgress } from './progress.ts';
 import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
+import { pruneRun } from './retention.ts';
 import { estimateAdvantages, RolloutBuffer } from './rollout-buffer.ts';
 import { runPaths } from './run-paths.ts';
 import { SelfPlay } from './self-play.ts';
@@ -274,6 +275,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
           payload,
         );
         writeCheckpoint(paths.latest, payload);
+        pruneRun(paths, config);
       }
       progress.update(iteration, {
         pliesPerSec: rollout.plies / rollout.seconds,
