@@ -5,6 +5,7 @@ import { AGENT_SPEC_FORMS } from '../../agents/spec.ts';
 import { DEFAULT_MAX_PLIES } from '../../eval/game.ts';
 import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
 import { gamesProgressBar } from '../../eval/progress.ts';
+import { writeRatingCharts } from '../../eval/rating-charts.ts';
 import { formatTournament, tournamentJson, writeTournament } from '../../eval/report.ts';
 import { capWorkers, runTournament } from '../../eval/tournament.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
@@ -88,7 +89,8 @@ export const evalCommand = defineCommand<EvalArgs>({
       })
       .option('out', {
         type: 'string',
-        describe: 'folder for games.csv, summary.csv, ratings.csv, results.json',
+        describe:
+          'folder for games.csv, summary.csv, ratings.csv, results.json and the charts ratings.svg/.png, scores.svg/.png',
       })
       .option('workers', {
         type: 'number',
@@ -183,6 +185,7 @@ export const evalCommand = defineCommand<EvalArgs>({
     process.stdout.write(argv.json ? tournamentJson(result) : formatTournament(result));
     if (argv.out !== undefined) {
       const written = writeTournament(argv.out, result);
+      written.push(...(await writeRatingCharts(argv.out, result)));
       process.stderr.write(`wrote ${written.join(', ')}\n`);
     }
   }),

@@ -41,15 +41,16 @@ describe('ayoayo eval', () => {
     }
     expect(stdout).toMatch(/\nrandom\s+0\s+12\s/);
     // No progress bar when stderr is not a terminal; only the list of files written.
-    expect(stderr).toBe(
-      `wrote ${['games.csv', 'summary.csv', 'ratings.csv', 'results.json'].map((f) => join(out, f)).join(', ')}\n`,
-    );
-    expect(readdirSync(out).sort()).toEqual([
-      'games.csv',
-      'ratings.csv',
-      'results.json',
-      'summary.csv',
-    ]);
+    const files = ['games.csv', 'summary.csv', 'ratings.csv', 'results.json'];
+    const charts = ['ratings.svg', 'ratings.png', 'scores.svg', 'scores.png'];
+    expect(stderr).toBe(`wrote ${[...files, ...charts].map((f) => join(out, f)).join(', ')}\n`);
+    expect(readdirSync(out).sort()).toEqual([...files, ...charts].sort());
+    // The charts name every agent; the PNGs are PNGs.
+    for (const chart of ['ratings.svg', 'scores.svg']) {
+      const svg = readFileSync(join(out, chart), 'utf8');
+      for (const agent of ['random', 'greedy', 'minimax:2']) expect(svg).toContain(agent);
+    }
+    expect(readFileSync(join(out, 'scores.png')).subarray(1, 4).toString()).toBe('PNG');
     expect(readFileSync(join(out, 'games.csv'), 'utf8').trim().split('\n')).toHaveLength(19);
   });
 
