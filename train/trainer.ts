@@ -229,7 +229,13 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
         });
         lastEvaluation = Object.fromEntries(result.rows.map((r) => [r.opponent, r.score]));
         for (const r of result.rows) {
-          curve.push({ minutes: elapsed() / 60, iteration, opponent: r.opponent, score: r.score });
+          curve.push({
+            minutes: elapsed() / 60,
+            iteration,
+            opponent: r.opponent,
+            score: r.score,
+            games: r.games,
+          });
         }
         const mean = result.rows.reduce((a, r) => a + r.score, 0) / Math.max(1, result.rows.length);
         if (best === null || mean > best.score) {
@@ -314,6 +320,12 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
     const evaluation = Object.fromEntries(finalEvaluation.rows.map((r) => [r.opponent, r.score]));
     writeFileAtomic(paths.policy, JSON.stringify(policyFileOf(iteration, evaluation)));
     writeFileAtomic(paths.finalEvaluation, `${JSON.stringify(finalEvaluation, null, 2)}\n`);
+    await writeLearningCurve(
+      paths.curve,
+      curve,
+      `${config.name}: score of the policy alone against baselines`,
+      { iteration, rows: finalEvaluation.rows },
+    );
     log('');
     log(
       `Final evaluation of ${paths.policy} (policy alone, argmax, no search) after iteration ${iteration}:`,
