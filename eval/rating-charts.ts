@@ -100,7 +100,14 @@ export function eloChartSpec(result: TournamentResult): vega.Spec {
     ],
     axes: [
       { orient: 'bottom', scale: 'x', title: 'Elo', grid: true },
-      { orient: 'left', scale: 'y', labelFontSize: 13, ticks: false, domain: false },
+      {
+        orient: 'left',
+        scale: 'y',
+        labelFontSize: 13,
+        labelLimit: 320,
+        ticks: false,
+        domain: false,
+      },
     ],
     marks: [
       {
@@ -197,10 +204,18 @@ export function scoreMatrixSpec(result: TournamentResult): vega.Spec {
         labelAngle: -30,
         labelAlign: 'left',
         labelFontSize: 12,
+        labelLimit: 320,
         ticks: false,
         domain: false,
       },
-      { orient: 'left', scale: 'y', labelFontSize: 12, ticks: false, domain: false },
+      {
+        orient: 'left',
+        scale: 'y',
+        labelFontSize: 12,
+        labelLimit: 320,
+        ticks: false,
+        domain: false,
+      },
     ],
     legends: [
       { fill: 'color', title: 'score', format: '%', orient: 'right', gradientLength: size * 0.6 },

@@ -110,7 +110,7 @@ export function wasmBackendNoteOnce(
   }
   return [
     `note: training runs on tfjs's ${backend} backend because @tensorflow/tfjs-node is not installed.`,
-    '  The native TensorFlow backend is usually several times faster on Linux, macOS and Windows (x86-64):',
+    '  The native TensorFlow backend (x86-64 Linux, macOS, Windows) is usually faster:',
     '  npm install @tensorflow/tfjs-node (its install downloads libtensorflow), then train again.',
     `  This note is shown once (delete ${marker} to see it again).`,
   ].join('\n');
