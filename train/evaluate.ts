@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { Rules } from '../env/rules.ts';
 import type { PairingResult } from '../eval/match.ts';
+import { gamesLine, lineWidth } from '../eval/progress.ts';
 import { runTournament } from '../eval/tournament.ts';
 // The gauntlet's `policy:PATH` spec needs the kind registered (see models/policy-kind.ts).
 import '../models/policy-kind.ts';
@@ -43,7 +44,15 @@ export async function evaluatePolicy(request: EvaluationRequest): Promise<Evalua
   const bar = request.onProgress
     ? new cliProgress.SingleBar(
         {
-          format: 'evaluate [{bar}] {value}/{total} games | {rate} games/s | ETA {eta_formatted}',
+          format: (_options, params, payload: { rate: string }) =>
+            gamesLine(
+              'evaluate',
+              params.value,
+              params.total,
+              payload.rate,
+              params.eta,
+              lineWidth(process.stderr),
+            ),
           noTTYOutput: true,
           notTTYSchedule: 10000,
         },

@@ -100,11 +100,11 @@ async function playInTerminal(
   const lines = rl[Symbol.asyncIterator]();
   try {
     out(
-      `You are player ${seat} (${seat === 0 ? 'south, bottom row' : 'north; the board is turned so that your row is at the bottom'}); ${agent.name} is player ${1 - seat}.`,
+      `You are player ${seat} (${seat === 0 ? 'south, bottom row' : 'north'}); ${agent.name} is player ${1 - seat}.`,
     );
-    out(
-      `Rules: ${formatRules(rules)}. Type an action number 0..5 (printed beside your row), or q to quit.`,
-    );
+    if (seat === 1) out('The board is turned round so that your row is at the bottom.');
+    out(`Rules: ${formatRules(rules)}.`);
+    out('Type an action number 0..5 (printed beside your row), or q to quit.');
     let position = initialPosition();
     agent.newGame?.();
     for (;;) {

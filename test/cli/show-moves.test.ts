@@ -44,6 +44,7 @@ describe('ayoayo show', () => {
     expect(stderr).toBe('');
     expect(status).toBe(0);
     expect(stdout).toContain(renderBoard(parsePosition(STUCK), { over: true }));
+    for (const line of stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     // A finished game has no player to move.
     expect(stdout).not.toContain('to move');
     expect(stdout).not.toMatch(/^> /m);

@@ -60,6 +60,8 @@ describe('ayoayo play', () => {
       renderBoard(final, { over: true }),
     );
     expect(stdout).not.toMatch(/to move\.\nGame over/);
+    // Everything fits an 80-column terminal.
+    for (const line of stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     // The human's moves are reported as the agent's are, captures included.
     expect(stdout).toMatch(
       /Your move \([\d, ]+\): \d\nYou play \d \(pit [0-5]\):\n {2}lap 1: lifts \d+ from pit [0-5],/,
@@ -92,7 +94,7 @@ describe('ayoayo play', () => {
     );
     expect(status).toBe(0);
     expect(stdout).toContain(
-      'You are player 1 (north; the board is turned so that your row is at the bottom); minimax:2 is player 0.',
+      'You are player 1 (north); minimax:2 is player 0.\nThe board is turned round so that your row is at the bottom.',
     );
     // North's row is drawn at the bottom, its actions 0..5 left to right as the player sees them.
     expect(stdout).toContain(renderBoard(initialPosition(), { bottom: 1 }));
