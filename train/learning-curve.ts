@@ -111,8 +111,8 @@ export function curveSpec(
       },
     ],
     axes: [
-      { orient: 'bottom', scale: 'x', title: 'iteration', format: 'd' },
-      { orient: 'top', scale: 'minutes', title: 'training time (minutes)', format: 'd' },
+      { orient: 'bottom', scale: 'x', title: 'iteration' },
+      { orient: 'top', scale: 'minutes', title: 'training time (minutes)' },
       { orient: 'left', scale: 'y', title: 'score (win = 1, draw = 0.5)', grid: true, format: '%' },
     ],
     legends: [{ fill: 'color', title: 'against', orient: 'right' }],
@@ -134,10 +134,10 @@ export function curveSpec(
         type: 'text',
         encode: {
           enter: {
-            x: { signal: 'width', offset: -4 },
+            x: { value: 4 },
             y: { scale: 'y', value: 0.5, offset: -5 },
             text: { value: '50%: even' },
-            align: { value: 'right' },
+            align: { value: 'left' },
             fontSize: { value: 11 },
             fill: { value: '#555' },
           },
