@@ -29,7 +29,7 @@ export {
   positionFromState,
 } from './position.ts';
 export { Random } from './random.ts';
-export { renderBoard } from './render.ts';
+export { type BoardView, renderBoard } from './render.ts';
 export {
   DEFAULT_RULES,
   parseRulesText,

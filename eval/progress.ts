@@ -6,23 +6,150 @@ export interface ProgressBar {
   stop(): void;
 }
 
+/** One piece of a progress line, in forms from fullest to shortest. */
+export interface LineField {
+  readonly kind: 'text';
+  /** Forms from fullest to shortest; an empty form drops the field. */
+  readonly forms: readonly string[];
+  /** Fields of lower priority give way first. */
+  readonly priority: number;
+  /** What comes before it on the line (default ' | '). */
+  readonly before?: string;
+}
+
+/** The bar itself, which shrinks to `min` cells before it gives way as a field. */
+export interface LineBar {
+  readonly kind: 'bar';
+  readonly progress: number;
+  readonly min: number;
+  readonly max: number;
+  readonly priority: number;
+  readonly before?: string;
+}
+
+const FULL = '\u2588';
+const EMPTY = '\u2591';
+
+function drawBar(progress: number, size: number): string {
+  const done = Math.max(0, Math.min(size, Math.round(progress * size)));
+  return `[${FULL.repeat(done)}${EMPTY.repeat(size - done)}]`;
+}
+
 /**
- * A cli-progress bar on stderr showing games done, games per second and ETA.
- * When stderr is not a terminal (pipes, CI, files) or `quiet` is set, nothing
- * is drawn.
+ * A progress line that fits `width` columns. Fields are granted room from the
+ * highest priority down, each in its fullest form that still fits (a field with
+ * no empty form, such as the counter or the ETA, always stays); a bar is given
+ * its smallest size in that round and grows into whatever room is left.
  */
-export function gamesProgressBar(options: { quiet?: boolean; label?: string } = {}): ProgressBar {
-  if (options.quiet === true || process.stderr.isTTY !== true)
-    return { update: () => {}, stop: () => {} };
-  const bar = new cliProgress.SingleBar(
-    {
-      format: `${options.label ?? 'games'} [{bar}] {value}/{total} | {rate} games/s | ETA {eta_formatted}`,
-      stream: process.stderr,
-      hideCursor: true,
-      etaBuffer: 50,
-    },
-    cliProgress.Presets.shades_classic,
+export function fitLine(parts: readonly (LineField | LineBar)[], width: number): string {
+  const chosen: string[] = parts.map((p) => (p.kind === 'text' ? (p.forms.at(-1) ?? '') : ''));
+  const barSize: number[] = parts.map(() => 0);
+  const piece = (i: number): string => {
+    const p = parts[i] as LineField | LineBar;
+    const text =
+      p.kind === 'bar'
+        ? barSize[i] === 0
+          ? ''
+          : drawBar(p.progress, barSize[i] as number)
+        : (chosen[i] as string);
+    return text.length === 0 ? '' : `${p.before ?? ' | '}${text}`;
+  };
+  const render = (): string =>
+    parts
+      .map((_, i) => piece(i))
+      .join('')
+      .replace(/^( \| | )/, '');
+  const order = parts
+    .map((_, i) => i)
+    .sort((a, b) => (parts[b]?.priority ?? 0) - (parts[a]?.priority ?? 0));
+  for (const i of order) {
+    const p = parts[i] as LineField | LineBar;
+    if (p.kind === 'bar') {
+      barSize[i] = p.min;
+      if (render().length > width) barSize[i] = 0;
+      continue;
+    }
+    const fallback = chosen[i] as string;
+    chosen[i] =
+      p.forms.find((form) => {
+        chosen[i] = form;
+        return render().length <= width;
+      }) ?? fallback;
+  }
+  parts.forEach((p, i) => {
+    if (p.kind !== 'bar' || barSize[i] === 0) return;
+    barSize[i] = Math.min(p.max, (barSize[i] as number) + Math.max(0, width - render().length));
+  });
+  return render();
+}
+
+/** The columns a progress line may use on `stream` (one spare, so no terminal wraps). */
+export function lineWidth(stream: NodeJS.WriteStream): number {
+  return stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0
+    ? stream.columns - 1
+    : 200;
+}
+
+/** `ETA 4m05s`, or `ETA -` while the rate is unknown. */
+export function etaText(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return 'ETA -';
+  const s = Math.round(seconds);
+  if (s < 60) return `ETA ${s}s`;
+  if (s < 3600) return `ETA ${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `ETA ${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** The tournament line: label, bar, games done, games per second, ETA. */
+export function gamesLine(
+  label: string,
+  done: number,
+  total: number,
+  rate: string,
+  etaSeconds: number,
+  width: number,
+): string {
+  return fitLine(
+    [
+      { kind: 'text', forms: [label, ''], priority: 1, before: '' },
+      {
+        kind: 'bar',
+        progress: total > 0 ? done / total : 0,
+        min: 10,
+        max: 40,
+        priority: 2,
+        before: ' ',
+      },
+      {
+        kind: 'text',
+        forms: [`${done}/${total} games`, `${done}/${total}`],
+        priority: 9,
+        before: ' ',
+      },
+      { kind: 'text', forms: [`${rate} games/s`, ''], priority: 3 },
+      { kind: 'text', forms: [etaText(etaSeconds)], priority: 10 },
+    ],
+    width,
   );
+}
+
+/**
+ * A cli-progress bar on stderr showing games done, games per second and ETA,
+ * fitted to the terminal's width. When stderr is not a terminal (pipes, CI,
+ * files) or `quiet` is set, nothing is drawn.
+ */
+export function gamesProgressBar(
+  options: { quiet?: boolean; label?: string; stream?: NodeJS.WriteStream } = {},
+): ProgressBar {
+  const stream = options.stream ?? process.stderr;
+  if (options.quiet === true || stream.isTTY !== true) return { update: () => {}, stop: () => {} };
+  const label = options.label ?? 'games';
+  const bar = new cliProgress.SingleBar({
+    format: (_options, params, payload: { rate: string }) =>
+      gamesLine(label, params.value, params.total, payload.rate, params.eta, lineWidth(stream)),
+    stream,
+    hideCursor: true,
+    etaBuffer: 50,
+  });
   const started = performance.now();
   let running = false;
   return {

@@ -1,3 +1,6 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type * as tfType from '@tensorflow/tfjs';
 import { BackendError } from './errors.ts';
 
@@ -77,6 +80,42 @@ async function importNative(): Promise<Tf | null> {
   } catch {
     return null;
   }
+}
+
+/** The per-user cache folder of ayoayo: $XDG_CACHE_HOME/ayoayo, else ~/.cache/ayoayo. */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CACHE_HOME?.length ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(base, 'ayoayo');
+}
+
+/**
+ * The note that training runs on wasm because `@tensorflow/tfjs-node` is not
+ * installed, returned once per user (a marker file in the cache folder records
+ * that it was shown); null when the native backend runs, when it was chosen
+ * away from on purpose, or when the note was shown before. Without a writable
+ * cache folder the note is shown every time rather than never.
+ */
+export function wasmBackendNoteOnce(
+  backend: string,
+  choice: BackendChoice,
+  env: NodeJS.ProcessEnv = process.env,
+): string | null {
+  if (backend === 'tensorflow' || choice !== 'auto') return null;
+  const dir = cacheDir(env);
+  const marker = join(dir, 'wasm-backend-noted');
+  if (existsSync(marker)) return null;
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(marker, `${new Date().toISOString()}\n`);
+  } catch {
+    // Shown again next time: better than never.
+  }
+  return [
+    `note: training runs on tfjs's ${backend} backend because @tensorflow/tfjs-node is not installed.`,
+    '  The native TensorFlow backend (x86-64 Linux, macOS, Windows) is usually faster:',
+    '  npm install @tensorflow/tfjs-node (its install downloads libtensorflow), then train again.',
+    `  This note is shown once (delete ${marker} to see it again).`,
+  ].join('\n');
 }
 
 interface KernelArgs {

@@ -46,6 +46,7 @@ const payloadSchema = z
           iteration: z.number(),
           opponent: z.string(),
           score: z.number(),
+          games: z.number().int().positive().optional(),
         })
         .strict(),
     ),

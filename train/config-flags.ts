@@ -1,6 +1,6 @@
 import type { Options } from 'yargs';
 import type { z } from 'zod';
-import { trainConfigSchema } from './config.ts';
+import { DEFAULT_CONFIG, type TrainConfig, trainConfigSchema } from './config.ts';
 
 type FieldKind = 'number' | 'boolean' | 'string' | 'numbers' | 'strings';
 
@@ -43,13 +43,64 @@ const fields = Object.entries(trainConfigSchema.shape).map(
   ([name, schema]) => [name, describeField(schema as z.ZodType)] as const,
 );
 
-/** yargs options for every config field, with the schema's descriptions as help. */
+/** What a setting counts, shown after its default in the help. */
+const UNITS: Partial<Record<keyof TrainConfig, string>> = {
+  iterations: 'iterations',
+  timeLimitMinutes: 'minutes',
+  numEnvs: 'games at once',
+  rolloutSteps: 'steps',
+  hidden: 'units per layer',
+  openingPlies: 'plies',
+  maxPlies: 'plies',
+  learningRate: 'per step',
+  epochs: 'passes',
+  minibatchSize: 'samples',
+  poolShare: 'of games',
+  poolSize: 'snapshots',
+  snapshotEvery: 'iterations',
+  baselineShare: 'of games',
+  checkpointEvery: 'iterations',
+  keepCheckpoints: 'checkpoints',
+  evalEvery: 'iterations',
+  evalGames: 'games',
+  evalOpeningPlies: 'plies',
+  finalEvalGames: 'games',
+  workers: 'threads',
+};
+
+/** `numEnvs` -> `num-envs`, the spelling of every other flag of the CLI. */
+export function kebabCase(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+function describeFlag(info: FieldInfo): string {
+  const list = info.kind === 'numbers' || info.kind === 'strings' ? ' (comma-separated)' : '';
+  if (!info.nullable) return `${info.description}${list}`;
+  // On the command line null is spelled 'none'.
+  return info.description.includes('(null:')
+    ? `${info.description.replace('(null:', "('none':")}${list}`
+    : `${info.description}${list} ('none' for no limit)`;
+}
+
+function defaultText(name: keyof TrainConfig): string {
+  const value = DEFAULT_CONFIG[name];
+  const unit = UNITS[name];
+  const shown = value === null ? 'none' : Array.isArray(value) ? value.join(',') : String(value);
+  return unit !== undefined && value !== null ? `${shown} ${unit}` : shown;
+}
+
+/**
+ * yargs options for every config field, named in kebab-case with the schema's
+ * descriptions, defaults and units as help. No yargs default is set, so that
+ * a flag overrides the preset and --config only when it is given; yargs also
+ * accepts the camelCase spelling and fills in the camelCase key.
+ */
 export function configFlags(): Record<string, Options> {
   const out: Record<string, Options> = {};
   for (const [name, info] of fields) {
-    const list = info.kind === 'numbers' || info.kind === 'strings';
-    out[name] = {
-      describe: `${info.description}${list ? ' (comma-separated)' : ''}${info.nullable ? " ('none' for no limit)" : ''}`,
+    out[kebabCase(name)] = {
+      describe: describeFlag(info),
+      defaultDescription: defaultText(name as keyof TrainConfig),
       type:
         info.kind === 'number' && !info.nullable
           ? 'number'

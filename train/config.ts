@@ -84,6 +84,13 @@ export const trainConfigSchema = z
       .array(z.string())
       .describe('baseline agent specs used as training opponents'),
     checkpointEvery: z.number().int().min(1).describe('iterations between checkpoints'),
+    keepCheckpoints: z
+      .number()
+      .int()
+      .min(1)
+      // Runs saved before this setting existed resume with the default.
+      .default(3)
+      .describe('newest checkpoints kept on disk (plus the best and the latest)'),
     evalEvery: z
       .number()
       .int()
@@ -160,6 +167,7 @@ export const DEFAULT_CONFIG: TrainConfig = {
   baselineShare: 0,
   baselineOpponents: ['greedy'],
   checkpointEvery: 5,
+  keepCheckpoints: 3,
   evalEvery: 10,
   evalGames: 100,
   evalOpponents: ['random', 'greedy', 'minimax:1', 'minimax:2'],

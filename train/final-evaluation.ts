@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
 import { type EvaluationResult, evaluatePolicy } from './evaluate.ts';
 import { learnerPolicyFile } from './learner.ts';
+import { writeLearningCurve } from './learning-curve.ts';
 import type { Run } from './training-loop.ts';
 
 /**
@@ -36,6 +37,12 @@ export async function finishRun(
   });
   writePolicy(Object.fromEntries(result.rows.map((r) => [r.opponent, r.score])));
   writeFileAtomic(paths.finalEvaluation, `${JSON.stringify(result, null, 2)}\n`);
+  await writeLearningCurve(
+    paths.curve,
+    state.curve,
+    `${config.name}: score of the policy alone against baselines`,
+    { iteration: state.iteration, rows: result.rows },
+  );
   const bestCheckpoint = existsSync(paths.best) ? paths.best : paths.latest;
   log('');
   log(

@@ -20,6 +20,7 @@ export const CHANGEABLE_ON_RESUME = [
   'evalOpponents',
   'evalOpeningPlies',
   'finalEvalGames',
+  'keepCheckpoints',
 ] as const satisfies readonly (keyof TrainConfig)[];
 
 /** Where the run lives comes from the command line, never from the checkpoint (runs can be copied). */

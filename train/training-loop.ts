@@ -11,6 +11,7 @@ import { writeLearningCurve } from './learning-curve.ts';
 import { evalColumn, type MetricsRow, writeMetricsCsv } from './metrics.ts';
 import type { UpdateStats } from './policy-update.ts';
 import { TrainingProgress } from './progress.ts';
+import { pruneRun } from './retention.ts';
 import { estimateAdvantages } from './rollout-buffer.ts';
 import type { RunPaths } from './run-paths.ts';
 import { type RunState, snapshotRun } from './run-state.ts';
@@ -141,7 +142,13 @@ async function evaluate(run: Run): Promise<void> {
   state.lastEvaluation = Object.fromEntries(result.rows.map((r) => [r.opponent, r.score]));
   const minutes = run.clock.seconds() / 60;
   for (const r of result.rows) {
-    state.curve.push({ minutes, iteration: state.iteration, opponent: r.opponent, score: r.score });
+    state.curve.push({
+      minutes,
+      iteration: state.iteration,
+      opponent: r.opponent,
+      score: r.score,
+      games: r.games,
+    });
   }
   const mean = result.rows.reduce((a, r) => a + r.score, 0) / Math.max(1, result.rows.length);
   if (state.best === null || mean > state.best.score) {
@@ -205,6 +212,8 @@ async function checkpoint(run: Run): Promise<void> {
   const name = `iter-${String(state.iteration).padStart(6, '0')}.json`;
   writeCheckpoint(join(paths.checkpoints, name), payload);
   writeCheckpoint(paths.latest, payload);
+  // Only once the new `latest` is complete may older checkpoints and pool files go.
+  pruneRun(paths, run.config);
 }
 
 /**

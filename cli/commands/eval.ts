@@ -5,6 +5,7 @@ import { AGENT_SPEC_FORMS } from '../../agents/spec.ts';
 import { DEFAULT_MAX_PLIES } from '../../eval/game.ts';
 import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
 import { gamesProgressBar } from '../../eval/progress.ts';
+import { writeRatingCharts } from '../../eval/rating-charts.ts';
 import { formatTournament, tournamentJson, writeTournament } from '../../eval/report.ts';
 import { capWorkers, runTournament } from '../../eval/tournament.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
@@ -28,18 +29,31 @@ interface EvalArgs {
 }
 
 const SPEC_START = /^(random|greedy|minimax:|mcts:|ext:|policy:|az:)/;
+/** An option of a network search agent (`az:PATH,sims=9`, `minimax:t=50ms,eval=PATH,k=8`). */
+const SEARCH_OPTION = /^[a-z]+=/;
+
+/**
+ * Whether `piece`, met after a comma, continues the agent `current` instead of
+ * starting a new one: an ext: command line may hold any commas, a network
+ * search agent holds `key=value` options. Anything else starts an agent of its
+ * own, so that a mistyped agent is reported by its own name.
+ */
+function continuesAgent(current: string, piece: string): boolean {
+  if (piece.length === 0 || SPEC_START.test(piece)) return false;
+  if (current.startsWith('ext:')) return true;
+  return /^(az|minimax):/.test(current) && SEARCH_OPTION.test(piece);
+}
 
 /**
  * Splits `--agents` values at commas, except commas inside an agent (an ext:
- * command line may hold some): a piece that does not start like a spec belongs
- * to the one before it.
+ * command line, the options of az: and minimax:...,eval= agents).
  */
 export function splitAgentList(values: readonly string[]): string[] {
   const specs: string[] = [];
   for (const value of values) {
     let current: string | null = null;
     for (const piece of value.split(',')) {
-      if (current !== null && piece.trim().length > 0 && !SPEC_START.test(piece.trim())) {
+      if (current !== null && continuesAgent(current.trim(), piece.trim())) {
         current = `${current},${piece}`;
         continue;
       }
@@ -75,7 +89,8 @@ export const evalCommand = defineCommand<EvalArgs>({
       })
       .option('out', {
         type: 'string',
-        describe: 'folder for games.csv, summary.csv, ratings.csv, results.json',
+        describe:
+          'folder for games.csv, summary.csv, ratings.csv, results.json and the charts ratings.svg/.png, scores.svg/.png',
       })
       .option('workers', {
         type: 'number',
@@ -170,6 +185,7 @@ export const evalCommand = defineCommand<EvalArgs>({
     process.stdout.write(argv.json ? tournamentJson(result) : formatTournament(result));
     if (argv.out !== undefined) {
       const written = writeTournament(argv.out, result);
+      written.push(...(await writeRatingCharts(argv.out, result)));
       process.stderr.write(`wrote ${written.join(', ')}\n`);
     }
   }),

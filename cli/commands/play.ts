@@ -100,17 +100,17 @@ async function playInTerminal(
   const lines = rl[Symbol.asyncIterator]();
   try {
     out(
-      `You are player ${seat} (${seat === 0 ? 'south, bottom row' : 'north, top row'}); ${agent.name} is player ${1 - seat}.`,
+      `You are player ${seat} (${seat === 0 ? 'south, bottom row' : 'north'}); ${agent.name} is player ${1 - seat}.`,
     );
-    out(
-      `Rules: ${formatRules(rules)}. Type an action number 0..5 (printed beside your row), or q to quit.`,
-    );
+    if (seat === 1) out('The board is turned round so that your row is at the bottom.');
+    out(`Rules: ${formatRules(rules)}.`);
+    out('Type an action number 0..5 (printed beside your row), or q to quit.');
     let position = initialPosition();
     agent.newGame?.();
     for (;;) {
       out();
-      out(renderBoard(position));
       const result = outcome(position, rules);
+      out(renderBoard(position, { bottom: seat, over: result !== null }));
       if (result !== null) {
         const verdict =
           result.winner === null
@@ -130,6 +130,8 @@ async function playInTerminal(
           return;
         }
         action = chosen;
+        out(`You play ${action} (pit ${seat * 6 + action}):`);
+        for (const line of describeMove(position, action, rules)) out(line);
       } else {
         action = await agent.act(position, { legal, rng, rules });
         if (!legal.includes(action)) {

@@ -30,7 +30,11 @@ export const showCommand = defineCommand<ShowArgs>({
     const rules = rulesFromArg(argv.rules);
     const pos = positionFromArg(positionText(argv.position, argv._));
     const result = outcome(pos, rules);
-    const lines = [renderBoard(pos), '', `Position: ${formatPosition(pos)}`];
+    const lines = [
+      renderBoard(pos, { over: result !== null }),
+      '',
+      `Position: ${formatPosition(pos)}`,
+    ];
     if (argv.rules !== undefined) lines.push(`Rules:    ${formatRules(rules)}`);
     lines.push(
       result === null

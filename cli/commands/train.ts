@@ -67,6 +67,9 @@ export const trainCommand = defineCommand<TrainArgs>({
     const config = argv.resume ? buildResumeConfig(layers, where) : buildConfig(layers, where);
     if (argv.overwrite && !argv.resume) removeRun(config);
     // Loaded here, not at the top, so that other commands start without tfjs and vega.
+    const { loadBackend, wasmBackendNoteOnce } = await import('../../models/backend.ts');
+    const note = wasmBackendNoteOnce((await loadBackend(config.backend)).name, config.backend);
+    if (note !== null) process.stderr.write(`${note}\n`);
     const { train } = await import('../../train/trainer.ts');
     await train(config, { resume: argv.resume });
   }),

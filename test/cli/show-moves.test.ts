@@ -43,7 +43,11 @@ describe('ayoayo show', () => {
     const { status, stdout, stderr } = ayoayo('show', STUCK, '--rules', 'leftoverTo=owner');
     expect(stderr).toBe('');
     expect(status).toBe(0);
-    expect(stdout).toContain(renderBoard(parsePosition(STUCK)));
+    expect(stdout).toContain(renderBoard(parsePosition(STUCK), { over: true }));
+    for (const line of stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    // A finished game has no player to move.
+    expect(stdout).not.toContain('to move');
+    expect(stdout).not.toMatch(/^> /m);
     expect(stdout).toContain(`Position: ${STUCK}`);
     expect(stdout).toContain('Rules:    captureSeedStays=false,leftoverTo=owner');
     // Under the default rules player 1 would win 25-23 instead.

@@ -32,4 +32,27 @@ describe('renderBoard', () => {
     expect(lines[2]?.lastIndexOf('|')).toBe(lines[4]?.lastIndexOf('|'));
     expect(lines[2]?.indexOf('|')).toBe(lines[4]?.indexOf('|'));
   });
+
+  it("turns the board round for player 1: North's row at the bottom, left to right", () => {
+    const pos = parsePosition('0,1,2,3,4,5/6,7,8,0,10,1/1-0/1');
+    expect(renderBoard(pos, { bottom: 1 })).toBe(
+      [
+        "          5     4     3     2     1     0     player 0's actions",
+        '       +-----+-----+-----+-----+-----+-----+',
+        '  P0   |   5 |   4 |   3 |   2 |   1 |   0 |   store 1',
+        '       +-----+-----+-----+-----+-----+-----+',
+        '> P1   |   6 |   7 |   8 |   0 |  10 |   1 |   store 0',
+        '       +-----+-----+-----+-----+-----+-----+',
+        "          0     1     2     3     4     5     player 1's actions",
+        'Player 1 to move.',
+      ].join('\n'),
+    );
+  });
+
+  it('marks no player to move when the game is over', () => {
+    const text = renderBoard(parsePosition('0,0,0,0,0,0/0,0,0,0,0,0/24-24/0'), { over: true });
+    expect(text).not.toContain('to move');
+    expect(text).not.toContain('>');
+    expect(text.split('\n')).toHaveLength(7);
+  });
 });

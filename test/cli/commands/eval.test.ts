@@ -41,15 +41,16 @@ describe('ayoayo eval', () => {
     }
     expect(stdout).toMatch(/\nrandom\s+0\s+12\s/);
     // No progress bar when stderr is not a terminal; only the list of files written.
-    expect(stderr).toBe(
-      `wrote ${['games.csv', 'summary.csv', 'ratings.csv', 'results.json'].map((f) => join(out, f)).join(', ')}\n`,
-    );
-    expect(readdirSync(out).sort()).toEqual([
-      'games.csv',
-      'ratings.csv',
-      'results.json',
-      'summary.csv',
-    ]);
+    const files = ['games.csv', 'summary.csv', 'ratings.csv', 'results.json'];
+    const charts = ['ratings.svg', 'ratings.png', 'scores.svg', 'scores.png'];
+    expect(stderr).toBe(`wrote ${[...files, ...charts].map((f) => join(out, f)).join(', ')}\n`);
+    expect(readdirSync(out).sort()).toEqual([...files, ...charts].sort());
+    // The charts name every agent; the PNGs are PNGs.
+    for (const chart of ['ratings.svg', 'scores.svg']) {
+      const svg = readFileSync(join(out, chart), 'utf8');
+      for (const agent of ['random', 'greedy', 'minimax:2']) expect(svg).toContain(agent);
+    }
+    expect(readFileSync(join(out, 'scores.png')).subarray(1, 4).toString()).toBe('PNG');
     expect(readFileSync(join(out, 'games.csv'), 'utf8').trim().split('\n')).toHaveLength(19);
   });
 
@@ -149,5 +150,17 @@ describe('splitAgentList', () => {
       'minimax:t=50ms,eval=runs/a,k=8',
       'random',
     ]);
+  });
+
+  it('keeps a mistyped agent apart from its neighbour, so the error names it', () => {
+    expect(splitAgentList(['random,greedy,foo'])).toEqual(['random', 'greedy', 'foo']);
+    expect(splitAgentList(['minimax:4,mcst:50'])).toEqual(['minimax:4', 'mcst:50']);
+    expect(splitAgentList(['az:runs/a,sims=9,greddy'])).toEqual(['az:runs/a,sims=9', 'greddy']);
+  });
+
+  it('reports the mistyped agent by its own name', () => {
+    const run = ayoayo('--agents', 'random,greedy,foo', '--games', '2');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^ayoayo: (unknown|invalid) agent 'foo'/);
   });
 });

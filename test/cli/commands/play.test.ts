@@ -56,7 +56,19 @@ describe('ayoayo play', () => {
     // The transcript is a legal game that ended where it says.
     const final = replay(stdout);
     expect(outcome(final)).not.toBeNull();
-    expect(stdout.trimEnd().split('\n').slice(-9, -1).join('\n')).toBe(renderBoard(final));
+    expect(stdout.trimEnd().split('\n').slice(-8, -1).join('\n')).toBe(
+      renderBoard(final, { over: true }),
+    );
+    expect(stdout).not.toMatch(/to move\.\nGame over/);
+    // Everything fits an 80-column terminal.
+    for (const line of stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    // The human's moves are reported as the agent's are, captures included.
+    expect(stdout).toMatch(
+      /Your move \([\d, ]+\): \d\nYou play \d \(pit [0-5]\):\n {2}lap 1: lifts \d+ from pit [0-5],/,
+    );
+    const mine = [...stdout.matchAll(/You play \d \(pit \d+\):\n((?: {2}lap .*\n)+)( {2}.*)/g)];
+    expect(mine.length).toBeGreaterThan(3);
+    expect(mine.some((m) => /^ {2}captures \d+ seeds from pit \d+/.test(m[2] ?? ''))).toBe(true);
   });
 
   it('re-prompts on malformed and illegal input with the legal actions', () => {
@@ -81,7 +93,14 @@ describe('ayoayo play', () => {
       'captureSeedStays=true',
     );
     expect(status).toBe(0);
-    expect(stdout).toContain('You are player 1 (north, top row); minimax:2 is player 0.');
+    expect(stdout).toContain(
+      'You are player 1 (north); minimax:2 is player 0.\nThe board is turned round so that your row is at the bottom.',
+    );
+    // North's row is drawn at the bottom, its actions 0..5 left to right as the player sees them.
+    expect(stdout).toContain(renderBoard(initialPosition(), { bottom: 1 }));
+    expect(stdout).toMatch(/^ {10}0 {5}1 {5}2 {5}3 {5}4 {5}5 {5}player 1's actions$/m);
+    expect(stdout).not.toMatch(/5 {5}4 {5}3 {5}2 {5}1 {5}0 {5}player 1's actions/);
+    expect(stdout).toMatch(/You play \d \(pit (6|7|8|9|10|11)\):/);
     expect(stdout).toContain('Rules: captureSeedStays=true,leftoverTo=opponent.');
     expect(stdout).toMatch(/minimax:2 plays \d \(pit [0-5]\) \(searched 2 plies, \d+ nodes\):/);
     const firstPrompt = stdout.indexOf('Your move');
