@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Resvg } from '@resvg/resvg-js';
 import { createObjectCsvStringifier } from 'csv-writer';
-import * as vega from 'vega';
+import type * as vega from 'vega';
 import { z } from 'zod';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { writeChart } from '../eval/chart-render.ts';
 import { table } from '../eval/report.ts';
 import type { PlannedRun, SweepConfig } from './sweep-plan.ts';
 import { RUN_DONE_FILE, readRunRecord, runDir } from './sweep-store.ts';
@@ -137,20 +137,9 @@ export async function writeSweepSummary(
   const written = [join(dir, 'summary.csv')];
   writeFileAtomic(written[0] as string, csv.getHeaderString() + csv.stringifyRecords(records));
   if (opponents.length > 0) {
-    const view = new vega.View(vega.parse(summarySpec(rows, `sweep ${sweep.name}`)), {
-      renderer: 'none',
-    });
-    const svg = await view.toSVG();
-    view.finalize();
-    writeFileAtomic(join(dir, 'summary.svg'), svg);
-    const png = new Resvg(svg, {
-      fitTo: { mode: 'width', value: 1000 },
-      font: { loadSystemFonts: true },
-    })
-      .render()
-      .asPng();
-    writeFileAtomic(join(dir, 'summary.png'), png);
-    written.push(join(dir, 'summary.svg'), join(dir, 'summary.png'));
+    written.push(
+      ...(await writeChart(join(dir, 'summary'), summarySpec(rows, `sweep ${sweep.name}`))),
+    );
   }
   return { rows, text: `${table(header, cells)}\n`, written };
 }
