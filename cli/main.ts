@@ -4,6 +4,13 @@ import { hideBin } from 'yargs/helpers';
 import { type CommandEntry, commandName, commands } from './commands/index.ts';
 import { exitWithError, UsageError } from './fail.ts';
 
+// A reader that goes away (`ayoayo moves ... | head`) has all it wanted: stop
+// quietly, as Unix tools do, rather than dying on an unhandled EPIPE.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 const args = hideBin(process.argv);
 // The top level takes no option with a value, so the first word that is not an
 // option names the command (`ayoayo --help show` asks for show's help).
