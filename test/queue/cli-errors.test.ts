@@ -1,24 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isUserError } from '../../cli/error-report.ts';
 import { QueueConnectionError, QueueError } from '../../queue/errors.ts';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-function ayoayo(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/ayoayo.js', ...args], { cwd: root });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once('close', (code) => resolve({ code, stderr }));
-  });
-}
+import { runAyoayo } from '../ayoayo-command.ts';
 
 describe('queue mistakes on the command line', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ayoayo-queue-errors-'));
@@ -39,7 +25,7 @@ describe('queue mistakes on the command line', () => {
   it.concurrent.each(rows)(
     '$case: one line, exit 1, no stack trace',
     async (row) => {
-      const { code, stderr } = await ayoayo(row.args);
+      const { code, stderr } = await runAyoayo(row.args);
       expect(stderr.startsWith(row.stderr), stderr).toBe(true);
       expect(stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(code).toBe(1);

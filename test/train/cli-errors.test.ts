@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { errorReport, isUserError } from '../../cli/error-report.ts';
 import { CheckpointError, PolicyFileError } from '../../models/errors.ts';
@@ -10,19 +8,7 @@ import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { buildConfig } from '../../train/config.ts';
 import { RunFolderError, TrainConfigError } from '../../train/errors.ts';
 import { removeRun } from '../../train/run-paths.ts';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-function ayoayo(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/ayoayo.js', ...args], { cwd: root });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once('close', (code) => resolve({ code, stderr }));
-  });
-}
+import { runAyoayo } from '../ayoayo-command.ts';
 
 /** A runs folder with run `old` whose latest checkpoint is cut short, and a policy file that is not JSON. */
 function badFiles(): { runs: string; policy: string } {
@@ -62,7 +48,7 @@ describe('errors from train/ and models/ on the command line', () => {
   it.concurrent.each(rows)(
     '$case: one line, exit 1',
     async (row) => {
-      const { code, stderr } = await ayoayo(row.args);
+      const { code, stderr } = await runAyoayo(row.args);
       expect(stderr.startsWith(row.stderr), stderr).toBe(true);
       expect(stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(code).toBe(1);
