@@ -3,9 +3,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs `ayoayo ...args` from this repository's bin, as a user would, to its end. */
+/** Runs `ayoayo ...args` from this repository's bin, as a user would, to its end, `stdin` as its input. */
 export function runAyoayo(
   args: readonly string[],
+  stdin = '',
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['bin/ayoayo.js', ...args], { cwd: root });
@@ -17,6 +18,9 @@ export function runAyoayo(
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
+    // A command that exits without reading its input must not fail the test with EPIPE.
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 }

@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExternalAgent } from '../../agents/external.ts';
 import { GreedyAgent } from '../../agents/greedy.ts';
@@ -28,37 +26,17 @@ import '../../models/policy-kind.ts';
 import { createPolicyServer } from '../../serve/http-server.ts';
 import { close, listen } from '../../serve/listen.ts';
 import { PolicyService } from '../../serve/policy-service.ts';
+import { runAyoayo } from '../ayoayo-command.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 
 // Bad input, one row each: what is given, the error text it must get (one clear
 // line naming what is wrong) and the exit code or HTTP status. The README's
 // Reliability section lists the same cases.
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const START = START_NOTATION;
 const BAD_TOTAL = '4,4,4,4,4,4/4,4,4,4,4,5/0-0/0';
 const STUCK = '1,0,0,0,1,0/0,0,0,0,0,0/23-23/0';
 const USAGE = "(run 'ayoayo --help' for usage)";
-
-function ayoayo(
-  args: readonly string[],
-  stdin = '',
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/ayoayo.js', ...args], { cwd: root });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(stdin);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 interface CliRow {
   readonly case: string;
@@ -194,7 +172,7 @@ describe('bad input on the command line: one line on stderr, the exit code', () 
   it.concurrent.each(cliRows)(
     '$case',
     async (row) => {
-      const { code, stdout, stderr } = await ayoayo(row.args, row.stdin);
+      const { code, stdout, stderr } = await runAyoayo(row.args, row.stdin);
       if (row.stderr === '') expect(stderr).toBe('');
       else {
         expect(stderr.startsWith(`ayoayo: ${row.stderr}`), stderr).toBe(true);
