@@ -1,5 +1,5 @@
 import type { Random } from '../env/index.ts';
-import type { PuctResult, PuctSearch, RootView } from './puct.ts';
+import type { PuctResult, PuctSearch, RootChooser, RootView } from './puct.ts';
 import {
   type CompletedQOptions,
   completedQPolicy,
@@ -106,16 +106,87 @@ function bestConsidered(
 
 /**
  * Gumbel MuZero's root search (Danihelka et al. 2022, as mctx's
- * `gumbel_muzero_policy`) on a PuctSearch: Gumbel noise g(a) drawn from `rng`,
- * the top m = min(maxConsidered, legal) actions by g + logits visited first,
- * then Sequential Halving by g + logits + sigma(completed Q) over the
- * simulation budget; below the root the search selects by PUCT. The root's
- * logits are the logs of the search's priors: give the PuctSearch
- * `priorWeight: 1` for the network's own. Works with a handful of
- * simulations (each phase is at least one visit a remaining action), and the
- * improved policy it returns is a training target that improves on the prior
- * whatever the budget. The same seed gives the same result; any tree kept for
- * reuse is dropped first (the noise belongs to a fresh root).
+ * `gumbel_muzero_policy`) for one root: Gumbel noise g(a) drawn from `rng`
+ * when constructed, the top m = min(maxConsidered, legal) actions by
+ * g + logits visited first, then Sequential Halving by
+ * g + logits + sigma(completed Q) over the simulation budget; below the root
+ * the search selects by PUCT. Give a PuctSearch `chooser` as its root chooser
+ * for `totalSimulations` simulations (the root's expansion and `simulations`
+ * more), then `finish` its result. `gumbelSearch` does all of it for one
+ * position; a self-play driver steps many of them at once.
+ */
+export class GumbelRoot {
+  readonly simulations: number;
+  /** Simulations to ask of the PuctSearch: the root's expansion, then `simulations`. */
+  readonly totalSimulations: number;
+  readonly chooser: RootChooser;
+  readonly #options: GumbelOptions;
+  readonly #gumbel = new Float64Array(ACTIONS);
+
+  constructor(options: GumbelOptions, rng: Random) {
+    const { simulations, maxConsidered = 16, gumbelScale = 1 } = options;
+    if (!(Number.isInteger(simulations) && simulations >= 1)) {
+      throw new RangeError(
+        `Gumbel search simulations must be a positive integer, got ${simulations}`,
+      );
+    }
+    if (!(Number.isInteger(maxConsidered) && maxConsidered >= 1)) {
+      throw new RangeError(`maxConsidered must be a positive integer, got ${maxConsidered}`);
+    }
+    if (!(gumbelScale >= 0 && Number.isFinite(gumbelScale))) {
+      throw new RangeError(`gumbelScale must be a finite number >= 0, got ${gumbelScale}`);
+    }
+    this.simulations = simulations;
+    this.totalSimulations = simulations + 1;
+    this.#options = options;
+    const gumbel = this.#gumbel;
+    for (let a = 0; a < ACTIONS; a++) gumbel[a] = gumbelScale * sampleGumbel(rng);
+    const logits = new Float64Array(ACTIONS);
+    let sequence: number[] | null = null;
+    this.chooser = (view: RootView): number => {
+      if (sequence === null) {
+        let legal = 0;
+        for (let a = 0; a < ACTIONS; a++) if (view.legalMask & (1 << a)) legal++;
+        sequence = consideredVisitSequence(Math.min(maxConsidered, legal), simulations);
+      }
+      const root = { ...view, logits: logitsOf(view.priors, view.legalMask, logits) };
+      const considered = sequence[view.simulation] as number;
+      const best = bestConsidered(root, gumbel, considered, options);
+      // Every simulation after the root's expansion visits the chosen child once, so the
+      // schedule's count is always met; the least visited stand in should that ever change.
+      return best >= 0 ? best : bestConsidered(root, gumbel, minVisits(view), options);
+    };
+  }
+
+  /** The action to play and the improved policy, from the finished search's result. */
+  finish(result: PuctResult): GumbelResult {
+    const gumbel = this.#gumbel.slice();
+    const legalMask = result.legalMask;
+    for (let a = 0; a < ACTIONS; a++) if ((legalMask & (1 << a)) === 0) gumbel[a] = 0;
+    const root: RootStatistics = {
+      legalMask,
+      logits: logitsOf(result.priors, legalMask, new Float64Array(ACTIONS)),
+      visits: result.visits,
+      q: result.q,
+      rawValue: result.rawValue,
+    };
+    let mostVisits = 0;
+    for (let a = 0; a < ACTIONS; a++) mostVisits = Math.max(mostVisits, result.visits[a] as number);
+    const action = result.solved
+      ? (result.bestActions[0] as number)
+      : bestConsidered(root, gumbel, mostVisits, this.#options);
+    return { action, policy: completedQPolicy(root, this.#options), gumbel, search: result };
+  }
+}
+
+/**
+ * One Gumbel root search of `state` (see GumbelRoot). The root's logits are
+ * the logs of the search's priors: give the PuctSearch `priorWeight: 1` for
+ * the network's own. Works with a handful of simulations (each phase is at
+ * least one visit a remaining action), and the improved policy it returns is a
+ * training target that improves on the prior whatever the budget. The same
+ * seed gives the same result; any tree kept for reuse is dropped first (the
+ * noise belongs to a fresh root).
  */
 export function gumbelSearch(
   search: PuctSearch,
@@ -123,54 +194,10 @@ export function gumbelSearch(
   options: GumbelOptions,
   rng: Random,
 ): GumbelResult {
-  const { simulations, maxConsidered = 16, gumbelScale = 1 } = options;
-  if (!(Number.isInteger(simulations) && simulations >= 1)) {
-    throw new RangeError(
-      `Gumbel search simulations must be a positive integer, got ${simulations}`,
-    );
-  }
-  if (!(Number.isInteger(maxConsidered) && maxConsidered >= 1)) {
-    throw new RangeError(`maxConsidered must be a positive integer, got ${maxConsidered}`);
-  }
-  if (!(gumbelScale >= 0 && Number.isFinite(gumbelScale))) {
-    throw new RangeError(`gumbelScale must be a finite number >= 0, got ${gumbelScale}`);
-  }
-  const gumbel = new Float64Array(ACTIONS);
-  for (let a = 0; a < ACTIONS; a++) gumbel[a] = gumbelScale * sampleGumbel(rng);
-  const logits = new Float64Array(ACTIONS);
-  let sequence: number[] | null = null;
-
-  const chooser = (view: RootView): number => {
-    if (sequence === null) {
-      let legal = 0;
-      for (let a = 0; a < ACTIONS; a++) if (view.legalMask & (1 << a)) legal++;
-      sequence = consideredVisitSequence(Math.min(maxConsidered, legal), simulations);
-    }
-    const root = { ...view, logits: logitsOf(view.priors, view.legalMask, logits) };
-    const considered = sequence[view.simulation] as number;
-    const best = bestConsidered(root, gumbel, considered, options);
-    // Every simulation after the root's expansion visits the chosen child once, so the
-    // schedule's count is always met; the least visited stand in should that ever change.
-    return best >= 0 ? best : bestConsidered(root, gumbel, minVisits(view), options);
-  };
-
+  const root = new GumbelRoot(options, rng);
   search.reset();
-  const result = search.search(state, { simulations: simulations + 1 }, null, chooser);
-  const legalMask = result.legalMask;
-  for (let a = 0; a < ACTIONS; a++) if ((legalMask & (1 << a)) === 0) gumbel[a] = 0;
-  const root: RootStatistics = {
-    legalMask,
-    logits: logitsOf(result.priors, legalMask, new Float64Array(ACTIONS)),
-    visits: result.visits,
-    q: result.q,
-    rawValue: result.rawValue,
-  };
-  let mostVisits = 0;
-  for (let a = 0; a < ACTIONS; a++) mostVisits = Math.max(mostVisits, result.visits[a] as number);
-  const action = result.solved
-    ? (result.bestActions[0] as number)
-    : bestConsidered(root, gumbel, mostVisits, options);
-  return { action, policy: completedQPolicy(root, options), gumbel, search: result };
+  const result = search.search(state, { simulations: root.totalSimulations }, null, root.chooser);
+  return root.finish(result);
 }
 
 function minVisits(view: RootView): number {

@@ -151,6 +151,14 @@ export class PuctSearch {
   #rootRawValue = 0;
   #rootChooser: RootChooser | null = null;
   #rootChoices = 0;
+  // The stepped search's progress (see begin).
+  #done = 0;
+  #waiting = 0;
+  #rootReady = false;
+  #reused = false;
+  #virtualBatch = false;
+  #noiseRng: Random | null = null;
+  #nextRootChooser: RootChooser | null = null;
   readonly #rootView = {
     legalMask: 0,
     visits: new Float64Array(ACTIONS),
@@ -224,6 +232,44 @@ export class PuctSearch {
     const start = performance.now();
     const deadline = timeMs === undefined ? Number.POSITIVE_INFINITY : start + timeMs;
     const maxSimulations = simulations ?? Number.POSITIVE_INFINITY;
+    this.begin(state, rng, rootChooser);
+    const batch = rootChooser === null ? this.#batchSize : 1;
+    try {
+      while (!this.#rootReady || (this.#done < maxSimulations && !this.rootSolved)) {
+        if (this.#rootReady && timeMs !== undefined && performance.now() >= deadline) break;
+        const waiting = this.selectLeaves(Math.min(batch, maxSimulations - this.#done));
+        if (waiting === 0) continue;
+        this.#evaluator.evaluate(
+          this.#leafStates,
+          this.#leafMasks,
+          waiting,
+          this.#leafPriors,
+          this.#leafValues,
+        );
+        this.completeLeaves();
+      }
+      return this.result(performance.now() - start);
+    } finally {
+      this.#rootChooser = null;
+    }
+  }
+
+  // The stepped interface: begin, then selectLeaves / (evaluate) / completeLeaves
+  // until enough simulations are done, then result. A driver that runs many
+  // searches at once (self-play of many games) evaluates the leaves of all of
+  // them in one batch this way; `search` is the same loop with this search's
+  // own evaluator.
+
+  /**
+   * Starts a search of an unfinished `state` (reusing the kept tree if allowed
+   * and possible). The first simulation expands the root; root noise and the
+   * root chooser apply from the next one.
+   */
+  begin(
+    state: Uint8Array,
+    rng: Random | null = null,
+    rootChooser: RootChooser | null = null,
+  ): void {
     this.#evaluations = 0;
     const reused = this.#reuseTree ? this.#findReusable(state) : -1;
     let root: number;
@@ -238,24 +284,95 @@ export class PuctSearch {
     this.#root = root;
     this.#rootChooser = null;
     this.#rootChoices = 0;
+    this.#done = 0;
+    this.#waiting = 0;
+    this.#rootReady = false;
+    this.#reused = reused >= 0;
+    this.#noiseRng = rng;
+    this.#nextRootChooser = rootChooser;
+  }
 
-    // The first simulation expands the root.
-    let done = this.#simulateBatch(1);
-    if (this.#childCount[root] === 0) throw new RangeError('cannot search a finished game');
-    if (reused >= 0)
-      this.#rootRawValue = -(this.#valueSum[root] as number) / (this.#visits[root] as number);
-    if (this.#rootNoise !== null && rng !== null && reused < 0) this.#addRootNoise(rng);
-    this.#rootChooser = rootChooser;
-    const batch = rootChooser === null ? this.#batchSize : 1;
-    try {
-      while (done < maxSimulations && this.#solved[root] === 0) {
-        if (timeMs !== undefined && performance.now() >= deadline) break;
-        done += this.#simulateBatch(Math.min(batch, maxSimulations - done));
-      }
-    } finally {
-      this.#rootChooser = null;
+  /**
+   * Selects up to `wanted` leaves (only one until the root is expanded).
+   * Simulations that end in a finished game or a proven node are backed up at
+   * once; the others wait, their states in `leafStates` and legal masks in
+   * `leafMasks`, for priors and values in `leafPriors` and `leafValues`, then
+   * `completeLeaves`. Returns the number waiting.
+   */
+  selectLeaves(wanted: number): number {
+    if (this.#waiting > 0) throw new Error('selectLeaves: the last leaves are not completed yet');
+    const limit = this.#rootReady ? Math.max(1, Math.min(wanted, this.#batchCapacity())) : 1;
+    this.#done += this.#select(limit);
+    if (this.#waiting === 0) this.#readyRoot();
+    return this.#waiting;
+  }
+
+  /** Expands the leaves `selectLeaves` left waiting with their evaluations, and backs them up. */
+  completeLeaves(): void {
+    const waiting = this.#waiting;
+    this.#evaluations += waiting;
+    const root = this.#root;
+    const virtual = this.#virtualBatch;
+    for (let i = 0; i < waiting; i++) {
+      const node = this.#leaves[i] as number;
+      if (node === root) this.#rootRawValue = this.#leafValues[i] as number;
+      this.#pending[node] = 0;
+      this.#addChildren(node, i);
+      if (virtual) this.#removeVirtualLoss(node);
+      this.#backUp(node, -(this.#leafValues[i] as number));
     }
-    return this.#result(done, performance.now() - start);
+    this.#done += waiting;
+    this.#waiting = 0;
+    this.#readyRoot();
+  }
+
+  /** The batch slots: states of the waiting leaves (16 bytes each). */
+  get leafStates(): Uint8Array {
+    return this.#leafStates;
+  }
+  /** Legal-action masks of the waiting leaves. */
+  get leafMasks(): Uint8Array {
+    return this.#leafMasks;
+  }
+  /** Where a driver writes each waiting leaf's 6 priors. */
+  get leafPriors(): Float32Array {
+    return this.#leafPriors;
+  }
+  /** Where a driver writes each waiting leaf's value for its player to move. */
+  get leafValues(): Float64Array {
+    return this.#leafValues;
+  }
+  /** Simulations completed since `begin`. */
+  get simulationsDone(): number {
+    return this.#done;
+  }
+  /** Whether the root's result is proven (searching on changes nothing). */
+  get rootSolved(): boolean {
+    return this.#solved[this.#root] === 1;
+  }
+
+  /** The search's result so far (after at least the root's expansion). */
+  result(elapsedMs = 0): PuctResult {
+    if (!this.#rootReady) throw new Error('result: the root has not been expanded yet');
+    this.#rootChooser = null;
+    return this.#result(this.#done, elapsedMs);
+  }
+
+  #batchCapacity(): number {
+    return this.#rootChooser === null ? this.#batchSize : 1;
+  }
+
+  /** After the root's expansion: checks it, then applies root noise and the root chooser. */
+  #readyRoot(): void {
+    if (this.#rootReady || this.#done === 0) return;
+    const root = this.#root;
+    if (this.#childCount[root] === 0) throw new RangeError('cannot search a finished game');
+    if (this.#reused)
+      this.#rootRawValue = -(this.#valueSum[root] as number) / (this.#visits[root] as number);
+    if (this.#rootNoise !== null && this.#noiseRng !== null && !this.#reused)
+      this.#addRootNoise(this.#noiseRng);
+    this.#rootChooser = this.#nextRootChooser;
+    this.#rootReady = true;
   }
 
   /** Forgets the tree kept for reuse (e.g. at a new game). */
@@ -329,15 +446,17 @@ export class PuctSearch {
   }
 
   /**
-   * Up to `wanted` simulations: selects leaves (each path under a virtual
-   * loss), scores finished games at once, evaluates the other leaves in one
-   * call, then expands them and backs their values up. Stops collecting at a
-   * leaf already waiting in this batch. Returns the simulations completed.
+   * Up to `wanted` simulations: selects leaves (each path under a virtual loss
+   * when more than one is wanted), scores finished games and proven nodes at
+   * once, and leaves the others waiting for their evaluation. Stops collecting
+   * at a leaf already waiting in this batch. Returns the simulations done;
+   * the number waiting goes to `#waiting`.
    */
-  #simulateBatch(wanted: number): number {
+  #select(wanted: number): number {
     let done = 0;
     let waiting = 0;
     const virtual = wanted > 1;
+    this.#virtualBatch = virtual;
     const root = this.#root;
     while (done + waiting < wanted && this.#solved[root] === 0) {
       let node = root;
@@ -346,7 +465,7 @@ export class PuctSearch {
         node =
           node === root && this.#rootChooser !== null
             ? this.#chosenChild(root)
-            : this.#select(node);
+            : this.#selectChild(node);
         if (virtual) this.#addVirtualLoss(node, 1);
       }
       if (this.#pending[node] === 1) {
@@ -363,25 +482,8 @@ export class PuctSearch {
       this.#pending[node] = 1;
       this.#leaves[waiting++] = node;
     }
-    if (waiting === 0) return done;
-
-    this.#evaluations += waiting;
-    this.#evaluator.evaluate(
-      this.#leafStates,
-      this.#leafMasks,
-      waiting,
-      this.#leafPriors,
-      this.#leafValues,
-    );
-    for (let i = 0; i < waiting; i++) {
-      const node = this.#leaves[i] as number;
-      if (node === root) this.#rootRawValue = this.#leafValues[i] as number;
-      this.#pending[node] = 0;
-      this.#addChildren(node, i);
-      if (virtual) this.#removeVirtualLoss(node);
-      this.#backUp(node, -(this.#leafValues[i] as number));
-    }
-    return done + waiting;
+    this.#waiting = waiting;
+    return done;
   }
 
   /**
@@ -478,7 +580,7 @@ export class PuctSearch {
   }
 
   /** The child maximising Q + c P sqrt(N) / (1 + n), Q from the parent's mover's side. */
-  #select(node: number): number {
+  #selectChild(node: number): number {
     const visits = this.#visits;
     const parentVisits = visits[node] as number;
     // First-play urgency: an unvisited child is worth the parent's mean value.

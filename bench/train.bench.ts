@@ -1,19 +1,22 @@
 import { Random } from '../env/random.ts';
 import { loadBackend } from '../models/backend.ts';
+import { AlphaZero } from '../train/alphazero.ts';
 import { DEFAULT_CONFIG, PRESETS, type TrainConfig } from '../train/config.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
-import { estimateAdvantages } from '../train/rollout-buffer.ts';
 import type { Emit } from './types.ts';
 
 /**
- * Self-play plies per second (VectorEnv stepping, lookahead encoding and one
- * batched tfjs inference per step included) and PPO update samples per second
- * (epochs counted), for the `quick` (npm start) and `long` (pretrained) networks.
- * Pure self-play (no pool, no baseline opponents), after two warm-up iterations.
+ * Self-play plies per second and update samples per second (epochs counted)
+ * of each preset's algorithm, after two warm-up iterations, with no pool or
+ * baseline opponents. PPO (`quick`, `long-ppo`): VectorEnv stepping, lookahead
+ * encoding and one batched tfjs inference per step. Expert iteration (`long`):
+ * searched moves per second, each behind a Gumbel search whose leaves of all
+ * games go through the network in one batched call, and those leaf
+ * evaluations per second.
  */
 export async function run(emit: Emit): Promise<void> {
   const { tf, name: backend } = await loadBackend('auto');
-  for (const preset of ['quick', 'long'] as const) {
+  for (const preset of ['quick', 'long', 'long-ppo'] as const) {
     const config: TrainConfig = {
       ...DEFAULT_CONFIG,
       ...PRESETS[preset],
@@ -22,19 +25,22 @@ export async function run(emit: Emit): Promise<void> {
       baselineShare: 0,
     };
     const learner = await buildLearner(tf, config);
-    const { selfPlay, updater, buffer } = learner;
+    const { algorithm } = learner;
     const rng = Random.fromSeed(1);
-    selfPlay.reset(1, rng);
+    algorithm.reset(1, rng);
     let plies = 0;
     let rolloutSeconds = 0;
     let samples = 0;
     let updateSeconds = 0;
+    const searchSelfPlay = algorithm instanceof AlphaZero ? algorithm.selfPlay : null;
+    let evaluations = 0;
     for (let i = 0; i < 8; i++) {
-      const rollout = await selfPlay.collect(config.rolloutSteps, buffer, rng);
-      estimateAdvantages(buffer, config);
-      const update = updater.update(buffer, rng);
+      const evaluationsBefore = searchSelfPlay?.evaluations ?? 0;
+      const rollout = await algorithm.collect(rng);
+      const update = algorithm.update(rng);
       if (i < 2) continue;
       plies += rollout.plies;
+      evaluations += (searchSelfPlay?.evaluations ?? 0) - evaluationsBefore;
       rolloutSeconds += rollout.seconds;
       samples += update.samples;
       updateSeconds += update.seconds;
@@ -43,9 +49,16 @@ export async function run(emit: Emit): Promise<void> {
       name: 'self-play',
       preset,
       backend,
+      algorithm: config.algorithm,
       hidden: config.hidden.join('x'),
       numEnvs: config.numEnvs,
       selfPlayPliesPerSec: Math.round(plies / rolloutSeconds),
+      ...(searchSelfPlay
+        ? {
+            searchSimulations: config.searchSimulations,
+            leafEvaluationsPerSec: Math.round(evaluations / rolloutSeconds),
+          }
+        : {}),
       updateSamplesPerSec: Math.round(samples / updateSeconds),
     });
     disposeLearner(learner);

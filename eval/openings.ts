@@ -30,13 +30,18 @@ const searches = new Map<string, MinimaxSearch>();
  * such an opening decides the game whoever plays it, which only adds noise.
  */
 function balanced(position: Position, rules: Rules): boolean {
+  return isBalancedState(position.toState(), rules);
+}
+
+/** `balanced` on an engine state (16 bytes); also used for training openings. */
+export function isBalancedState(state: Uint8Array, rules: Rules): boolean {
   const key = `${rules.captureSeedStays}|${rules.leftoverTo}`;
   let search = searches.get(key);
   if (search === undefined) {
     search = new MinimaxSearch({ rules, ttBits: 0 });
     searches.set(key, search);
   }
-  const { value } = search.search(position.toState(), { depth: BALANCE_DEPTH });
+  const { value } = search.search(state, { depth: BALANCE_DEPTH });
   return Math.abs(value) <= MAX_OPENING_IMBALANCE;
 }
 

@@ -51,6 +51,8 @@ const UNITS: Partial<Record<keyof TrainConfig, string>> = {
   rolloutSteps: 'steps',
   hidden: 'units per layer',
   openingPlies: 'plies',
+  openingPliesMax: 'plies',
+  searchSimulations: 'simulations',
   maxPlies: 'plies',
   learningRate: 'per step',
   epochs: 'passes',
@@ -64,6 +66,7 @@ const UNITS: Partial<Record<keyof TrainConfig, string>> = {
   evalEvery: 'iterations',
   evalGames: 'games',
   evalOpeningPlies: 'plies',
+  extraEvalOpeningPlies: 'plies',
   finalEvalGames: 'games',
   workers: 'threads',
 };

@@ -36,7 +36,28 @@ export async function finishRun(
     onProgress: config.progress,
   });
   writePolicy(Object.fromEntries(result.rows.map((r) => [r.opponent, r.score])));
-  writeFileAtomic(paths.finalEvaluation, `${JSON.stringify(result, null, 2)}\n`);
+  // A policy can be strong from one opening depth only: the other depths get tables of their own.
+  const otherDepths: { openingPlies: number; result: EvaluationResult }[] = [];
+  for (const openingPlies of new Set(config.extraEvalOpeningPlies)) {
+    if (openingPlies === config.evalOpeningPlies) continue;
+    const other = await evaluatePolicy({
+      policyPath: paths.policy,
+      opponents: config.evalOpponents,
+      games: config.finalEvalGames,
+      seed: config.seed * 15485863 + 1 + openingPlies,
+      workers: run.workers,
+      rules: learner.rules,
+      openingPlies,
+      onProgress: config.progress,
+    });
+    otherDepths.push({ openingPlies, result: other });
+  }
+  const saved = {
+    ...result,
+    openingPlies: config.evalOpeningPlies,
+    otherOpeningDepths: otherDepths.map(({ openingPlies, result: r }) => ({ openingPlies, ...r })),
+  };
+  writeFileAtomic(paths.finalEvaluation, `${JSON.stringify(saved, null, 2)}\n`);
   await writeLearningCurve(
     paths.curve,
     state.curve,
@@ -46,9 +67,14 @@ export async function finishRun(
   const bestCheckpoint = existsSync(paths.best) ? paths.best : paths.latest;
   log('');
   log(
-    `Final evaluation of ${paths.policy} (policy alone, argmax, no search) after iteration ${state.iteration}:`,
+    `Final evaluation of ${paths.policy} (policy alone, argmax, no search) after iteration ${state.iteration}, from ${config.evalOpeningPlies}-ply openings:`,
   );
   log(result.table);
+  for (const { openingPlies, result: other } of otherDepths) {
+    log('');
+    log(`From ${openingPlies}-ply openings:`);
+    log(other.table);
+  }
   log(
     `Learning curve: ${paths.curve}.svg / .png; metrics: ${paths.metrics}; best checkpoint: ${bestCheckpoint}`,
   );

@@ -6,23 +6,28 @@ import type { Rules } from '../env/rules.ts';
 import type { Tf } from '../models/backend.ts';
 import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
+import { AlphaZero } from './alphazero.ts';
 import { rulesOf, type TrainConfig } from './config.ts';
 import { OpponentPool } from './opponent-pool.ts';
+import { PolicyGradient } from './policy-gradient.ts';
 import { PolicyUpdater } from './policy-update.ts';
 import { RolloutBuffer } from './rollout-buffer.ts';
+import { SearchBuffer } from './search-buffer.ts';
+import { SearchSelfPlay } from './search-self-play.ts';
+import { SearchTargetUpdater } from './search-update.ts';
 import { SelfPlay } from './self-play.ts';
+import type { TrainingAlgorithm } from './training-algorithm.ts';
+import { TrainingOpenings } from './training-openings.ts';
 
-/** Everything that learns or plays in a run: the network, its optimiser, the updater and self-play. */
+/** Everything that learns or plays in a run: the network, its optimiser, the algorithm's self-play and update. */
 export interface Learner {
   readonly tf: Tf;
   readonly rules: Rules;
   readonly obsSize: number;
   readonly model: tfType.LayersModel;
   readonly optimizer: tfType.AdamOptimizer;
-  readonly updater: PolicyUpdater;
   readonly pool: OpponentPool;
-  readonly selfPlay: SelfPlay;
-  readonly buffer: RolloutBuffer;
+  readonly algorithm: TrainingAlgorithm;
 }
 
 /**
@@ -41,8 +46,30 @@ export async function buildLearner(tf: Tf, config: TrainConfig): Promise<Learner
     config.seed,
   );
   const optimizer = tf.train.adam(config.learningRate);
-  const updater = new PolicyUpdater(tf, model, optimizer, config, obsSize);
   const pool = new OpponentPool(config.poolSize);
+  const algorithm =
+    config.algorithm === 'alphazero'
+      ? expertIteration(tf, model, optimizer, config, obsSize, rules)
+      : await policyGradient(tf, model, optimizer, config, obsSize, rules, pool);
+  return { tf, rules, obsSize, model, optimizer, pool, algorithm };
+}
+
+async function policyGradient(
+  tf: Tf,
+  model: tfType.LayersModel,
+  optimizer: tfType.AdamOptimizer,
+  config: TrainConfig,
+  obsSize: number,
+  rules: Rules,
+  pool: OpponentPool,
+): Promise<PolicyGradient> {
+  const updater = new PolicyUpdater(
+    tf,
+    model,
+    optimizer,
+    { ...config, algorithm: config.algorithm === 'reinforce' ? 'reinforce' : 'ppo' },
+    obsSize,
+  );
   const baselines: Agent[] = [];
   if (config.baselineShare > 0) {
     for (const spec of config.baselineOpponents)
@@ -66,7 +93,42 @@ export async function buildLearner(tf: Tf, config: TrainConfig): Promise<Learner
     rules,
   );
   const buffer = new RolloutBuffer(config.numEnvs * config.rolloutSteps, obsSize);
-  return { tf, rules, obsSize, model, optimizer, updater, pool, selfPlay, buffer };
+  return new PolicyGradient(selfPlay, buffer, updater, config);
+}
+
+function expertIteration(
+  tf: Tf,
+  model: tfType.LayersModel,
+  optimizer: tfType.AdamOptimizer,
+  config: TrainConfig,
+  obsSize: number,
+  rules: Rules,
+): AlphaZero {
+  const openings = new TrainingOpenings(
+    {
+      minPlies: config.openingPlies,
+      maxPlies: config.openingPliesMax ?? config.openingPlies,
+      balanced: config.balancedOpenings,
+    },
+    rules,
+  );
+  const selfPlay = new SearchSelfPlay(
+    tf,
+    model,
+    {
+      numEnvs: config.numEnvs,
+      rules,
+      observation: { encoding: config.encoding, lookahead: config.lookahead },
+      maxPlies: config.maxPlies,
+      simulations: config.searchSimulations,
+      policyTarget: config.policyTarget,
+    },
+    openings,
+  );
+  const moves = config.numEnvs * config.rolloutSteps;
+  const buffer = new SearchBuffer(moves, obsSize);
+  const updater = new SearchTargetUpdater(tf, model, optimizer, config, obsSize);
+  return new AlphaZero(selfPlay, buffer, updater, moves);
 }
 
 /** Frees the learner's tensors. */

@@ -19,8 +19,9 @@ export interface UpdateStats {
   policyLoss: number;
   valueLoss: number;
   entropy: number;
-  approxKl: number;
-  clipFraction: number;
+  /** PPO's diagnostics; null for an algorithm without them. */
+  approxKl: number | null;
+  clipFraction: number | null;
   samples: number;
   seconds: number;
 }

@@ -19,6 +19,7 @@ export const CHANGEABLE_ON_RESUME = [
   'evalGames',
   'evalOpponents',
   'evalOpeningPlies',
+  'extraEvalOpeningPlies',
   'finalEvalGames',
   'keepCheckpoints',
 ] as const satisfies readonly (keyof TrainConfig)[];

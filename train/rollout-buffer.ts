@@ -1,4 +1,5 @@
 import { NUM_ACTIONS } from '../models/mlp-runner.ts';
+import type { TrainConfig } from './config.ts';
 
 /**
  * Samples of one rollout, allocated once at full size. Each sample is one move
@@ -97,7 +98,7 @@ export function computeAdvantages(buffer: RolloutBuffer, gamma: number, lambda: 
 export function estimateAdvantages(
   buffer: RolloutBuffer,
   config: {
-    readonly algorithm: 'ppo' | 'reinforce';
+    readonly algorithm: TrainConfig['algorithm'];
     readonly gamma: number;
     readonly gaeLambda: number;
   },

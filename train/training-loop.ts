@@ -12,7 +12,6 @@ import { evalColumn, type MetricsRow, writeMetricsCsv } from './metrics.ts';
 import type { UpdateStats } from './policy-update.ts';
 import { TrainingProgress } from './progress.ts';
 import { pruneRun } from './retention.ts';
-import { estimateAdvantages } from './rollout-buffer.ts';
 import type { RunPaths } from './run-paths.ts';
 import { type RunState, snapshotRun } from './run-state.ts';
 import type { RolloutStats } from './self-play.ts';
@@ -50,7 +49,7 @@ export interface Run {
 
 /**
  * Iterations until the run is done, the time is up or `stopAfter` iterations
- * of this process have passed. Each iteration: rollout, targets, update, pool
+ * of this process have passed. Each iteration: games and targets, update, pool
  * snapshot, evaluation, logging, checkpoint, in that order (the order of the
  * random draws is what makes resume exact).
  */
@@ -63,7 +62,6 @@ export async function trainingLoop(run: Run, stopAfter?: number): Promise<void> 
       const learningRate = startIteration(run, iterationsThisProcess === 0);
       iterationsThisProcess++;
       const rollout = await collectRollout(run);
-      computeTargets(run);
       const update = updatePolicy(run, rollout);
       snapshotToPool(run);
       const lastIteration = state.iteration >= config.iterations || run.clock.timeUp();
@@ -87,7 +85,7 @@ export async function trainingLoop(run: Run, stopAfter?: number): Promise<void> 
 function startIteration(run: Run, firstOfProcess: boolean): number {
   const { config, state, learner } = run;
   if (firstOfProcess || state.iteration % config.checkpointEvery === 0) {
-    learner.selfPlay.reset(config.seed * 7919 + state.iteration, state.rng);
+    learner.algorithm.reset(config.seed * 7919 + state.iteration, state.rng);
   }
   state.iteration++;
   const fraction = (state.iteration - 1) / config.iterations;
@@ -97,17 +95,14 @@ function startIteration(run: Run, firstOfProcess: boolean): number {
   return learningRate;
 }
 
+/** The iteration's games, and the targets the update learns from. */
 function collectRollout(run: Run): Promise<RolloutStats> {
-  return run.learner.selfPlay.collect(run.config.rolloutSteps, run.learner.buffer, run.state.rng);
-}
-
-function computeTargets(run: Run): void {
-  estimateAdvantages(run.learner.buffer, run.config);
+  return run.learner.algorithm.collect(run.state.rng);
 }
 
 function updatePolicy(run: Run, rollout: RolloutStats): UpdateStats {
   const { learner, state } = run;
-  const update = learner.updater.update(learner.buffer, state.rng);
+  const update = learner.algorithm.update(state.rng);
   assertFiniteUpdate(run, update);
   state.counters.games += rollout.games;
   state.counters.plies += rollout.plies;
@@ -183,8 +178,8 @@ function logIteration(
     'losses/policy': update.policyLoss,
     'losses/value': update.valueLoss,
     'losses/entropy': update.entropy,
-    'losses/approx_kl': update.approxKl,
-    'losses/clip_fraction': update.clipFraction,
+    'losses/approx_kl': update.approxKl ?? '',
+    'losses/clip_fraction': update.clipFraction ?? '',
     'charts/learning_rate': learningRate,
     'charts/mean_game_plies': rollout.meanGamePlies,
     'charts/score_vs_pool': rollout.poolGames > 0 ? rollout.poolScore : '',

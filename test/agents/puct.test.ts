@@ -214,3 +214,50 @@ describe('PuctSearch', () => {
     expect(() => puct().search(winAvailable.toState(), {})).toThrow(/simulations or a time/);
   });
 });
+
+describe('PuctSearch, stepped by a driver', () => {
+  it('gives the same result as search() when the driver evaluates the leaves itself', () => {
+    const evaluator = new StoreDifferenceEvaluator();
+    for (const pos of randomPositions(41, 12, rules)) {
+      const state = pos.toState();
+      const direct = new PuctSearch(evaluator, { rules, batchSize: 4 }).search(state, {
+        simulations: 200,
+      });
+      // The stepped search's own evaluator must never be called.
+      const stepped = new PuctSearch(
+        {
+          evaluate() {
+            throw new Error('the driver evaluates');
+          },
+        },
+        { rules, batchSize: 4 },
+      );
+      stepped.begin(state);
+      while (stepped.simulationsDone < 200 && !stepped.rootSolved) {
+        const waiting = stepped.selectLeaves(Math.min(4, 200 - stepped.simulationsDone));
+        if (waiting === 0) continue;
+        evaluator.evaluate(
+          stepped.leafStates,
+          stepped.leafMasks,
+          waiting,
+          stepped.leafPriors,
+          stepped.leafValues,
+        );
+        stepped.completeLeaves();
+      }
+      const result = stepped.result();
+      expect(result.simulations).toBe(direct.simulations);
+      expect([...result.visits]).toEqual([...direct.visits]);
+      expect([...result.q]).toEqual([...direct.q]);
+      expect(result.bestActions).toEqual(direct.bestActions);
+    }
+  });
+
+  it('refuses to select again before the waiting leaves are completed, and a result before the root is expanded', () => {
+    const search = new PuctSearch(new StoreDifferenceEvaluator(), { rules });
+    search.begin(winAvailable.toState());
+    expect(() => search.result()).toThrow(/not been expanded/);
+    expect(search.selectLeaves(1)).toBe(1);
+    expect(() => search.selectLeaves(1)).toThrow(/not completed/);
+  });
+});

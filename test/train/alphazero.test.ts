@@ -1,0 +1,211 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { core, DEFAULT_RULES, Random } from '../../env/index.ts';
+import { isBalancedState } from '../../eval/openings.ts';
+import { loadBackend, type Tf } from '../../models/backend.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { createPolicyValueModel } from '../../models/policy-value-model.ts';
+import { readPolicyFile } from '../../models/read-policy-file.ts';
+import { readCheckpoint } from '../../train/checkpoint.ts';
+import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
+import { TrainConfigError } from '../../train/errors.ts';
+import { buildLearner, disposeLearner } from '../../train/learner.ts';
+import { runPaths } from '../../train/run-paths.ts';
+import { SearchBuffer } from '../../train/search-buffer.ts';
+import { SearchSelfPlay } from '../../train/search-self-play.ts';
+import { SearchTargetUpdater } from '../../train/search-update.ts';
+import { train } from '../../train/trainer.ts';
+import { TrainingOpenings } from '../../train/training-openings.ts';
+
+const rules = DEFAULT_RULES;
+const observation = { encoding: 'counts', lookahead: true } as const;
+let tf: Tf;
+
+beforeAll(async () => {
+  tf = (await loadBackend('auto')).tf;
+});
+
+function selfPlay(
+  policyTarget: 'completed-q' | 'visits',
+  seed = 1,
+): { play: SearchSelfPlay; buffer: SearchBuffer; dispose: () => void } {
+  const model = createPolicyValueModel(tf, 146, { hidden: [16], activation: 'relu' }, seed);
+  const openings = new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, rules);
+  const play = new SearchSelfPlay(
+    tf,
+    model,
+    { numEnvs: 8, rules, observation, maxPlies: 200, simulations: 6, policyTarget },
+    openings,
+  );
+  return { play, buffer: new SearchBuffer(64, 146), dispose: () => model.dispose() };
+}
+
+describe('search self-play', () => {
+  it.each(['completed-q', 'visits'] as const)(
+    '%s: targets are distributions over the legal actions and outcomes are each mover’s result',
+    (target) => {
+      const { play, buffer, dispose } = selfPlay(target);
+      const rng = Random.fromSeed(3);
+      play.reset(rng);
+      const stats = play.collect(400, buffer, rng);
+      expect(stats.plies).toBeGreaterThanOrEqual(400);
+      expect(stats.games).toBeGreaterThan(0);
+      expect(buffer.size).toBe(stats.learnerSamples);
+      expect(buffer.size).toBeGreaterThan(0);
+      for (let row = 0; row < buffer.size; row++) {
+        let sum = 0;
+        for (let a = 0; a < NUM_ACTIONS; a++) {
+          const p = buffer.policies[row * NUM_ACTIONS + a] as number;
+          if (buffer.masks[row * NUM_ACTIONS + a] === 0) expect(p).toBe(0);
+          expect(p).toBeGreaterThanOrEqual(0);
+          sum += p;
+        }
+        expect(sum).toBeCloseTo(1, 5);
+        expect([-1, 0, 1]).toContain(buffer.outcomes[row]);
+      }
+      // Zero-sum: summed over whole games, the two sides' outcomes cancel except for
+      // the sides' unequal move counts; every game's samples are of one result.
+      expect(stats.meanGamePlies).toBeGreaterThan(0);
+      dispose();
+    },
+  );
+
+  it('the same seed plays the same games and produces the same targets', () => {
+    const run = () => {
+      const { play, buffer, dispose } = selfPlay('completed-q');
+      const rng = Random.fromSeed(9);
+      play.reset(rng);
+      play.collect(200, buffer, rng);
+      const out = {
+        size: buffer.size,
+        policies: [...buffer.policies.subarray(0, buffer.size * NUM_ACTIONS)],
+        outcomes: [...buffer.outcomes.subarray(0, buffer.size)],
+        rng: rng.getState(),
+      };
+      dispose();
+      return out;
+    };
+    expect(run()).toEqual(run());
+  });
+});
+
+describe('training openings', () => {
+  it('draws every depth of the range, and only balanced positions when asked', () => {
+    const rng = Random.fromSeed(4);
+    const plain = new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, rules);
+    const state = new Uint8Array(core.STATE_SIZE);
+    const counts = new Array<number>(9).fill(0);
+    for (let i = 0; i < 900; i++) {
+      const plies = plain.draw(state, rng);
+      counts[plies] = (counts[plies] as number) + 1;
+    }
+    // Uniform over 0..8 (an opening that would end the game stops early, which is rare this soon).
+    for (const count of counts) expect(count).toBeGreaterThan(60);
+    const balanced = new TrainingOpenings({ minPlies: 4, maxPlies: 4, balanced: true }, rules);
+    for (let i = 0; i < 20; i++) {
+      balanced.draw(state, rng);
+      expect(isBalancedState(state, rules)).toBe(true);
+    }
+  });
+
+  it('refuses a range whose maximum is below its minimum, in the config too', () => {
+    expect(
+      () => new TrainingOpenings({ minPlies: 4, maxPlies: 2, balanced: false }, rules),
+    ).toThrow(/max 2 is below min 4/);
+    expect(() => buildConfig([{ openingPlies: 4, openingPliesMax: 2 }])).toThrow(TrainConfigError);
+    expect(() => buildConfig([{ openingPlies: 4, openingPliesMax: 2 }])).toThrow(/openingPliesMax/);
+  });
+});
+
+describe('the search-target update', () => {
+  it('moves the policy towards the targets and the value towards the outcomes', () => {
+    const model = createPolicyValueModel(tf, 146, { hidden: [32], activation: 'relu' }, 5);
+    const updater = new SearchTargetUpdater(
+      tf,
+      model,
+      tf.train.adam(3e-3),
+      { epochs: 4, minibatchSize: 64, valueCoef: 1, maxGradNorm: 5 },
+      146,
+    );
+    const { play, buffer, dispose } = selfPlay('completed-q', 6);
+    const rng = Random.fromSeed(6);
+    play.reset(rng);
+    play.collect(300, buffer, rng);
+    const first = updater.update(buffer, rng);
+    let last = first;
+    for (let i = 0; i < 20; i++) last = updater.update(buffer, rng);
+    expect(last.policyLoss).toBeLessThan(first.policyLoss);
+    expect(last.valueLoss).toBeLessThan(first.valueLoss);
+    expect(last.approxKl).toBeNull();
+    expect(last.samples).toBe(buffer.size * 4);
+    model.dispose();
+    dispose();
+  });
+});
+
+function tinyAlphaZero(
+  runsDir: string,
+  name: string,
+  extra: Partial<TrainConfig> = {},
+): TrainConfig {
+  return buildConfig([
+    PRESETS.smoke,
+    {
+      runsDir,
+      name,
+      algorithm: 'alphazero',
+      searchSimulations: 4,
+      numEnvs: 8,
+      rolloutSteps: 12,
+      openingPlies: 0,
+      openingPliesMax: 6,
+      balancedOpenings: true,
+      minibatchSize: 32,
+      epochs: 2,
+      ...extra,
+    },
+  ]);
+}
+
+describe('alphazero training', () => {
+  it('a tiny run trains, evaluates and writes a usable policy', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-az-'));
+    const config = tinyAlphaZero(dir, 'smoke', { extraEvalOpeningPlies: [2] });
+    const result = await train(config, { resume: false, log: () => {} });
+    expect(result.iteration).toBe(2);
+    const latest = readCheckpoint(runPaths(config).latest);
+    expect(latest.counters.samples).toBeGreaterThan(0);
+    for (const row of latest.metrics) {
+      expect(Number.isFinite(row['losses/policy'])).toBe(true);
+      expect(Number.isFinite(row['losses/value'])).toBe(true);
+      expect(row['losses/approx_kl']).toBe('');
+    }
+    expect(readPolicyFile(result.policyPath).weights.hidden[0]?.outputSize).toBe(16);
+    expect(result.finalEvaluation?.rows.map((r) => r.opponent)).toEqual(['random']);
+    const saved = JSON.parse(readFileSync(runPaths(config).finalEvaluation, 'utf8')) as {
+      openingPlies: number;
+      otherOpeningDepths: { openingPlies: number; rows: { opponent: string }[] }[];
+    };
+    expect(saved.openingPlies).toBe(config.evalOpeningPlies);
+    expect(saved.otherOpeningDepths.map((d) => d.openingPlies)).toEqual([2]);
+    expect(saved.otherOpeningDepths[0]?.rows.map((r) => r.opponent)).toEqual(['random']);
+  });
+
+  it('leaks no tensors from one iteration to the next', async () => {
+    const config = tinyAlphaZero('unused', 'leak');
+    const learner = await buildLearner(tf, config);
+    const rng = Random.fromSeed(2);
+    learner.algorithm.reset(1, rng);
+    await learner.algorithm.collect(rng);
+    learner.algorithm.update(rng);
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 3; i++) {
+      await learner.algorithm.collect(rng);
+      learner.algorithm.update(rng);
+    }
+    expect(tf.memory().numTensors).toBe(before);
+    disposeLearner(learner);
+  });
+});

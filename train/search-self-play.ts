@@ -1,0 +1,295 @@
+import type * as tfType from '@tensorflow/tfjs';
+import type { Evaluator } from '../agents/evaluator.ts';
+import { GumbelRoot } from '../agents/gumbel.ts';
+import { type PuctResult, PuctSearch } from '../agents/puct.ts';
+import { visitCountTargets } from '../agents/search-targets.ts';
+import { ObservationEncoder } from '../env/gym/observation.ts';
+import { core, type Random, type Rules } from '../env/index.ts';
+import type { Tf } from '../models/backend.ts';
+import { predictBatch } from '../models/batched-inference.ts';
+import { maskedSoftmax, NUM_ACTIONS } from '../models/mlp-runner.ts';
+import type { SearchBuffer } from './search-buffer.ts';
+import type { RolloutStats } from './self-play.ts';
+import type { TrainingOpenings } from './training-openings.ts';
+
+const { STATE_SIZE, TO_MOVE, finalScores, legalMask, playInPlace } = core;
+
+/** Searched moves of a game whose action is sampled from the visit counts (visits targets only). */
+const SAMPLED_MOVES = 10;
+/** Root noise of the visit-count search (AlphaZero's exploration; Gumbel needs none). */
+const ROOT_NOISE = { alpha: 1, fraction: 0.25 } as const;
+
+/** The searches here are stepped by the driver, which evaluates their leaves itself. */
+const DRIVER_EVALUATES: Evaluator = {
+  evaluate() {
+    throw new Error('SearchSelfPlay evaluates the leaves of its searches itself');
+  },
+};
+
+export interface SearchSelfPlayOptions {
+  readonly numEnvs: number;
+  readonly rules: Rules;
+  readonly observation: {
+    readonly encoding: 'counts' | 'onehot' | 'thermometer';
+    readonly lookahead: boolean;
+  };
+  /** Plies after which a game is stopped and scored as a draw (opening included). */
+  readonly maxPlies: number;
+  /** Simulations after the root's expansion. */
+  readonly simulations: number;
+  readonly policyTarget: 'completed-q' | 'visits';
+}
+
+/**
+ * Expert iteration's self-play: `numEnvs` games at once, every move chosen by
+ * a search with the network at its leaves. Each search is stepped one
+ * simulation at a time and the leaves of all games go through the network in
+ * one batched tfjs call, which is what makes a search behind every move
+ * affordable. With `completed-q` each move is Gumbel MuZero's root search
+ * (Sequential Halving; the noise explores, the completed-Q policy is the
+ * target); with `visits` it is PUCT with Dirichlet root noise, the visit
+ * counts the target, and the first moves sampled from them. A position and
+ * its target enter the buffer when its game ends, with the outcome for the
+ * player who moved there.
+ */
+export class SearchSelfPlay {
+  readonly #n: number;
+  readonly #encoder: ObservationEncoder;
+  readonly #searches: PuctSearch[];
+  readonly #roots: (GumbelRoot | null)[];
+  readonly #searching: Uint8Array;
+  readonly #states: Uint8Array;
+  readonly #gamePlies: Int32Array;
+  // Each game's searched positions so far: state, target policy (the mover is in the state).
+  readonly #logStates: Uint8Array;
+  readonly #logPolicies: Float32Array;
+  readonly #logCount: Int32Array;
+  // The batch of leaves: which game each row is, the observations, the network's outputs.
+  readonly #rowGame: Int32Array;
+  readonly #observations: Float32Array;
+  readonly #logits: Float32Array;
+  readonly #values: Float32Array;
+  readonly #mask = new Uint8Array(NUM_ACTIONS);
+  readonly #scores = new Int32Array(2);
+  readonly #captureSeedStays: boolean;
+  readonly #leftoverToOwner: boolean;
+  /** Positions run through the network so far (for benchmarks). */
+  evaluations = 0;
+
+  constructor(
+    private readonly tf: Tf,
+    private readonly model: tfType.LayersModel,
+    private readonly options: SearchSelfPlayOptions,
+    private readonly openings: TrainingOpenings,
+  ) {
+    const n = options.numEnvs;
+    this.#n = n;
+    this.#encoder = new ObservationEncoder(options.observation, options.rules);
+    const visits = options.policyTarget === 'visits';
+    this.#searches = Array.from(
+      { length: n },
+      () =>
+        new PuctSearch(DRIVER_EVALUATES, {
+          rules: options.rules,
+          // The network's own priors: the targets train them, and Gumbel's logits are read from them.
+          priorWeight: 1,
+          ...(visits ? { rootNoise: ROOT_NOISE } : {}),
+        }),
+    );
+    this.#roots = new Array<GumbelRoot | null>(n).fill(null);
+    this.#searching = new Uint8Array(n);
+    this.#states = new Uint8Array(n * STATE_SIZE);
+    this.#gamePlies = new Int32Array(n);
+    this.#logStates = new Uint8Array(n * options.maxPlies * STATE_SIZE);
+    this.#logPolicies = new Float32Array(n * options.maxPlies * NUM_ACTIONS);
+    this.#logCount = new Int32Array(n);
+    this.#rowGame = new Int32Array(n);
+    this.#observations = new Float32Array(n * this.#encoder.size);
+    this.#logits = new Float32Array(n * NUM_ACTIONS);
+    this.#values = new Float32Array(n);
+    this.#captureSeedStays = options.rules.captureSeedStays;
+    this.#leftoverToOwner = options.rules.leftoverTo === 'owner';
+  }
+
+  /** Starts fresh games everywhere (at run start and each checkpoint boundary). */
+  reset(rng: Random): void {
+    for (let g = 0; g < this.#n; g++) this.#newGame(g, rng);
+  }
+
+  /**
+   * Plays until `moves` searched moves have been made in all, putting the
+   * positions of the games that end into `buffer` (cleared first), and on
+   * past `moves` until at least one game has ended (so that an update always
+   * has data). Games still going on carry on at the next call.
+   */
+  collect(moves: number, buffer: SearchBuffer, rng: Random): RolloutStats {
+    const start = performance.now();
+    buffer.clear();
+    const stats: RolloutStats = {
+      plies: 0,
+      games: 0,
+      learnerSamples: 0,
+      seconds: 0,
+      poolGames: 0,
+      poolScore: 0,
+      baselineGames: 0,
+      baselineScore: 0,
+      meanGamePlies: 0,
+    };
+    let finishedPlies = 0;
+    // A search interrupted by the end of the last call starts again from its root.
+    this.#searching.fill(0);
+    while (stats.plies < moves || stats.games === 0) {
+      const rows = this.#selectLeaves(rng);
+      if (rows > 0) this.#evaluateLeaves(rows);
+      for (let g = 0; g < this.#n; g++) {
+        if (stats.plies >= moves && stats.games > 0) break;
+        const search = this.#searches[g] as PuctSearch;
+        if (this.#searching[g] === 0 || !this.#searchDone(search)) continue;
+        this.#searching[g] = 0;
+        this.#move(g, search.result(), rng);
+        stats.plies++;
+        const ended = this.#gameEnd(g);
+        if (ended === null) continue;
+        stats.games++;
+        finishedPlies += this.#gamePlies[g] as number;
+        this.#storeGame(g, ended, buffer);
+        this.#newGame(g, rng);
+      }
+    }
+    stats.learnerSamples = buffer.size;
+    stats.seconds = (performance.now() - start) / 1000;
+    stats.meanGamePlies = stats.games > 0 ? finishedPlies / stats.games : 0;
+    return stats;
+  }
+
+  #newGame(g: number, rng: Random): void {
+    const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+    this.openings.draw(state, rng);
+    this.#gamePlies[g] = 0;
+    this.#logCount[g] = 0;
+    this.#searching[g] = 0;
+    (this.#searches[g] as PuctSearch).reset();
+  }
+
+  /** Begins searches where none runs, then one simulation's leaf per game; returns the rows to evaluate. */
+  #selectLeaves(rng: Random): number {
+    let rows = 0;
+    for (let g = 0; g < this.#n; g++) {
+      const search = this.#searches[g] as PuctSearch;
+      if (this.#searching[g] === 0) {
+        const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+        if (this.options.policyTarget === 'completed-q') {
+          const root = new GumbelRoot({ simulations: this.options.simulations }, rng);
+          this.#roots[g] = root;
+          search.begin(state, null, root.chooser);
+        } else {
+          search.begin(state, rng, null);
+        }
+        this.#searching[g] = 1;
+      }
+      if (this.#searchDone(search)) continue;
+      if (search.selectLeaves(1) === 0) continue;
+      this.#encoder.encode(
+        search.leafStates.subarray(0, STATE_SIZE),
+        this.#observations,
+        rows * this.#encoder.size,
+      );
+      this.#rowGame[rows++] = g;
+    }
+    return rows;
+  }
+
+  /** One forward pass for every waiting leaf; each search takes its priors and value. */
+  #evaluateLeaves(rows: number): void {
+    this.evaluations += rows;
+    predictBatch(
+      this.tf,
+      this.model,
+      this.#observations,
+      rows,
+      this.#encoder.size,
+      this.#logits,
+      this.#values,
+    );
+    for (let r = 0; r < rows; r++) {
+      const search = this.#searches[this.#rowGame[r] as number] as PuctSearch;
+      const mask = search.leafMasks[0] as number;
+      for (let a = 0; a < NUM_ACTIONS; a++) this.#mask[a] = (mask >> a) & 1;
+      maskedSoftmax(this.#logits, r * NUM_ACTIONS, this.#mask, 0, search.leafPriors, 0);
+      search.leafValues[0] = this.#values[r] as number;
+      search.completeLeaves();
+    }
+  }
+
+  #searchDone(search: PuctSearch): boolean {
+    if (search.rootSolved) return search.simulationsDone > 0;
+    return search.simulationsDone >= this.options.simulations + 1;
+  }
+
+  /** Logs the searched position with its target, then plays the search's move. */
+  #move(g: number, result: PuctResult, rng: Random): void {
+    const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+    const k = g * this.options.maxPlies + (this.#logCount[g] as number);
+    this.#logStates.set(state, k * STATE_SIZE);
+    let action: number;
+    let target: Float64Array;
+    if (this.options.policyTarget === 'completed-q') {
+      const gumbel = (this.#roots[g] as GumbelRoot).finish(result);
+      action = gumbel.action;
+      target = gumbel.policy;
+    } else {
+      target = visitCountTargets(result.visits, result.legalMask, 1);
+      action =
+        (this.#logCount[g] as number) < SAMPLED_MOVES && !result.solved
+          ? sampleAction(target, rng)
+          : (result.bestActions[0] as number);
+    }
+    for (let a = 0; a < NUM_ACTIONS; a++)
+      this.#logPolicies[k * NUM_ACTIONS + a] = target[a] as number;
+    this.#logCount[g] = (this.#logCount[g] as number) + 1;
+    playInPlace(state, action, this.#captureSeedStays);
+    this.#gamePlies[g] = (this.#gamePlies[g] as number) + 1;
+  }
+
+  /** Player 0's result (+1, 0, -1) if game `g` is over (a capped game is a draw), else null. */
+  #gameEnd(g: number): number | null {
+    const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+    const mask = legalMask(state, this.#captureSeedStays);
+    if (finalScores(state, mask, this.#leftoverToOwner, this.#scores)) {
+      return Math.sign((this.#scores[0] as number) - (this.#scores[1] as number));
+    }
+    const capped = (this.#logCount[g] as number) >= this.options.maxPlies;
+    return capped ? 0 : null;
+  }
+
+  /** Moves a finished game's positions into the buffer with the outcome for each mover. */
+  #storeGame(g: number, result0: number, buffer: SearchBuffer): void {
+    const size = this.#encoder.size;
+    const base = g * this.options.maxPlies;
+    for (let i = 0; i < (this.#logCount[g] as number); i++) {
+      const k = base + i;
+      const state = this.#logStates.subarray(k * STATE_SIZE, (k + 1) * STATE_SIZE);
+      const row = buffer.addRow();
+      const mask = this.#encoder.encode(state, buffer.observations, row * size);
+      for (let a = 0; a < NUM_ACTIONS; a++) {
+        buffer.masks[row * NUM_ACTIONS + a] = (mask >> a) & 1;
+        buffer.policies[row * NUM_ACTIONS + a] = this.#logPolicies[k * NUM_ACTIONS + a] as number;
+      }
+      buffer.outcomes[row] = state[TO_MOVE] === 0 ? result0 : -result0;
+    }
+  }
+}
+
+function sampleAction(policy: Float64Array, rng: Random): number {
+  let u = rng.next();
+  let last = -1;
+  for (let a = 0; a < NUM_ACTIONS; a++) {
+    const p = policy[a] as number;
+    if (p <= 0) continue;
+    last = a;
+    u -= p;
+    if (u < 0) return a;
+  }
+  return last;
+}
