@@ -8,15 +8,15 @@ import type { Emit } from './types.ts';
 /**
  * Self-play plies per second and update samples per second (epochs counted)
  * of each preset's algorithm, after two warm-up iterations, with no pool or
- * baseline opponents. PPO (`quick`, `long-ppo`): VectorEnv stepping, lookahead
- * encoding and one batched tfjs inference per step. Expert iteration (`long`):
+ * baseline opponents. PPO (`quick-ppo`, `long-ppo`): VectorEnv stepping, lookahead
+ * encoding and one batched tfjs inference per step. Expert iteration (`quick`, `long`):
  * searched moves per second, each behind a Gumbel search whose leaves of all
  * games go through the network in one batched call, and those leaf
  * evaluations per second.
  */
 export async function run(emit: Emit): Promise<void> {
   const { tf, name: backend } = await loadBackend('auto');
-  for (const preset of ['quick', 'long', 'long-ppo'] as const) {
+  for (const preset of ['quick', 'quick-ppo', 'long', 'long-ppo'] as const) {
     const config: TrainConfig = {
       ...DEFAULT_CONFIG,
       ...PRESETS[preset],
