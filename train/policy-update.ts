@@ -3,6 +3,7 @@ import type { Random } from '../env/random.ts';
 import type { Tf } from '../models/backend.ts';
 import { NUM_ACTIONS } from '../models/mlp-runner.ts';
 import { maskedLogits } from '../models/policy-value-model.ts';
+import { applyClippedGradients, shuffledOrder } from './gradient-step.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
 
 export interface UpdateSettings {
@@ -68,13 +69,7 @@ export class PolicyUpdater {
     const totals = { policyLoss: 0, valueLoss: 0, entropy: 0, approxKl: 0, clipFraction: 0 };
     let steps = 0;
     for (let epoch = 0; epoch < epochs; epoch++) {
-      for (let i = 0; i < n; i++) order[i] = i;
-      for (let i = n - 1; i > 0; i--) {
-        const j = rng.int(i + 1);
-        const t = order[i] as number;
-        order[i] = order[j] as number;
-        order[j] = t;
-      }
+      shuffledOrder(order, n, rng);
       for (let startRow = 0; startRow < n; startRow += this.settings.minibatchSize) {
         const size = Math.min(this.settings.minibatchSize, n - startRow);
         // A tail much smaller than a minibatch gives noisy normalised advantages.
@@ -177,12 +172,7 @@ export class PolicyUpdater {
           tf.mul(-entropyCoef, entropy),
         ) as tfType.Scalar;
       }, this.variables);
-      const names = Object.keys(grads);
-      const norm = tf.sqrt(tf.addN(names.map((k) => tf.sum(tf.square(grads[k] as tfType.Tensor)))));
-      const scale = tf.minimum(1, tf.div(maxGradNorm, tf.add(norm, 1e-6)));
-      this.optimizer.applyGradients(
-        names.map((name) => ({ name, tensor: tf.mul(grads[name] as tfType.Tensor, scale) })),
-      );
+      applyClippedGradients(tf, this.optimizer, grads, maxGradNorm);
       const out = tf.stack(parts);
       for (const p of parts) p.dispose();
       return out;

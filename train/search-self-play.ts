@@ -9,7 +9,7 @@ import type { Tf } from '../models/backend.ts';
 import { predictBatch } from '../models/batched-inference.ts';
 import { maskedSoftmax, NUM_ACTIONS } from '../models/mlp-runner.ts';
 import type { SearchBuffer } from './search-buffer.ts';
-import type { RolloutStats } from './self-play.ts';
+import { emptyRolloutStats, type RolloutStats } from './self-play.ts';
 import type { TrainingOpenings } from './training-openings.ts';
 
 const { STATE_SIZE, TO_MOVE, finalScores, legalMask, playInPlace } = core;
@@ -125,17 +125,7 @@ export class SearchSelfPlay {
   collect(moves: number, buffer: SearchBuffer, rng: Random): RolloutStats {
     const start = performance.now();
     buffer.clear();
-    const stats: RolloutStats = {
-      plies: 0,
-      games: 0,
-      learnerSamples: 0,
-      seconds: 0,
-      poolGames: 0,
-      poolScore: 0,
-      baselineGames: 0,
-      baselineScore: 0,
-      meanGamePlies: 0,
-    };
+    const stats = emptyRolloutStats();
     let finishedPlies = 0;
     // A search interrupted by the end of the last call starts again from its root.
     this.#searching.fill(0);

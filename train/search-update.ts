@@ -3,6 +3,7 @@ import type { Random } from '../env/random.ts';
 import type { Tf } from '../models/backend.ts';
 import { NUM_ACTIONS } from '../models/mlp-runner.ts';
 import { maskedLogits } from '../models/policy-value-model.ts';
+import { applyClippedGradients, shuffledOrder } from './gradient-step.ts';
 import type { UpdateStats } from './policy-update.ts';
 import type { SearchBuffer } from './search-buffer.ts';
 
@@ -53,13 +54,7 @@ export class SearchTargetUpdater {
     let steps = 0;
     let samples = 0;
     for (let epoch = 0; epoch < epochs; epoch++) {
-      for (let i = 0; i < n; i++) order[i] = i;
-      for (let i = n - 1; i > 0; i--) {
-        const j = rng.int(i + 1);
-        const t = order[i] as number;
-        order[i] = order[j] as number;
-        order[j] = t;
-      }
+      shuffledOrder(order, n, rng);
       for (let from = 0; from < n; from += minibatchSize) {
         const size = Math.min(minibatchSize, n - from);
         this.fillMinibatch(buffer, order, from, size);
@@ -118,12 +113,7 @@ export class SearchTargetUpdater {
         parts = [policyLoss, valueLoss, entropy].map((t) => tf.keep(t));
         return tf.add(policyLoss, tf.mul(valueCoef, valueLoss)) as tfType.Scalar;
       }, this.variables);
-      const names = Object.keys(grads);
-      const norm = tf.sqrt(tf.addN(names.map((k) => tf.sum(tf.square(grads[k] as tfType.Tensor)))));
-      const scale = tf.minimum(1, tf.div(maxGradNorm, tf.add(norm, 1e-6)));
-      this.optimizer.applyGradients(
-        names.map((name) => ({ name, tensor: tf.mul(grads[name] as tfType.Tensor, scale) })),
-      );
+      applyClippedGradients(tf, this.optimizer, grads, maxGradNorm);
       const out = tf.stack(parts);
       for (const p of parts) p.dispose();
       return out;

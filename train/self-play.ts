@@ -33,6 +33,21 @@ export interface RolloutStats {
   meanGamePlies: number;
 }
 
+/** Statistics of a rollout that has not started. */
+export function emptyRolloutStats(): RolloutStats {
+  return {
+    plies: 0,
+    games: 0,
+    learnerSamples: 0,
+    seconds: 0,
+    poolGames: 0,
+    poolScore: 0,
+    baselineGames: 0,
+    baselineScore: 0,
+    meanGamePlies: 0,
+  };
+}
+
 /**
  * Self-play rollouts through a VectorEnv: every step makes one batched
  * inference call for all environments, then each environment's mover acts —
@@ -139,17 +154,7 @@ export class SelfPlay {
     const env = this.env;
     buffer.clear();
     this.pending.fill(-1);
-    const stats: RolloutStats = {
-      plies: 0,
-      games: 0,
-      learnerSamples: 0,
-      seconds: 0,
-      poolGames: 0,
-      poolScore: 0,
-      baselineGames: 0,
-      baselineScore: 0,
-      meanGamePlies: 0,
-    };
+    const stats = emptyRolloutStats();
     let gamePlies = 0;
     for (let t = 0; t < steps; t++) {
       this.inferAll();

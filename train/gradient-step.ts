@@ -1,0 +1,32 @@
+import type * as tfType from '@tensorflow/tfjs';
+import type { Random } from '../env/random.ts';
+import type { Tf } from '../models/backend.ts';
+
+/** Writes 0..n-1 into `order` and shuffles it (Fisher-Yates, `n - 1` draws from `rng`). */
+export function shuffledOrder(order: Int32Array, n: number, rng: Random): void {
+  for (let i = 0; i < n; i++) order[i] = i;
+  for (let i = n - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    const t = order[i] as number;
+    order[i] = order[j] as number;
+    order[j] = t;
+  }
+}
+
+/**
+ * Applies `grads` with `optimizer` after scaling them down to a global norm of
+ * at most `maxGradNorm` (inside the caller's tf.tidy).
+ */
+export function applyClippedGradients(
+  tf: Tf,
+  optimizer: tfType.Optimizer,
+  grads: tfType.NamedTensorMap,
+  maxGradNorm: number,
+): void {
+  const names = Object.keys(grads);
+  const norm = tf.sqrt(tf.addN(names.map((k) => tf.sum(tf.square(grads[k] as tfType.Tensor)))));
+  const scale = tf.minimum(1, tf.div(maxGradNorm, tf.add(norm, 1e-6)));
+  optimizer.applyGradients(
+    names.map((name) => ({ name, tensor: tf.mul(grads[name] as tfType.Tensor, scale) })),
+  );
+}
