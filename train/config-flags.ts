@@ -88,8 +88,9 @@ function describeFlag(info: FieldInfo): string {
 function defaultText(name: keyof TrainConfig): string {
   const value = DEFAULT_CONFIG[name];
   const unit = UNITS[name];
-  const shown = value === null ? 'none' : Array.isArray(value) ? value.join(',') : String(value);
-  return unit !== undefined && value !== null ? `${shown} ${unit}` : shown;
+  const empty = value === null || (Array.isArray(value) && value.length === 0);
+  const shown = empty ? 'none' : Array.isArray(value) ? value.join(',') : String(value);
+  return unit !== undefined && !empty ? `${shown} ${unit}` : shown;
 }
 
 /**

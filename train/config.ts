@@ -73,7 +73,7 @@ export const trainConfigSchema = z
       .nullable()
       .default(null)
       .describe(
-        "with a number, each training game's random opening plies are drawn uniformly from openingPlies..openingPliesMax (null: always openingPlies)",
+        "alphazero: with a number, each training game's random opening plies are drawn uniformly from openingPlies..openingPliesMax (null: always openingPlies)",
       ),
     balancedOpenings: z
       .boolean()
@@ -163,6 +163,21 @@ export const trainConfigSchema = z
         path: ['baselineShare'],
         message: `is ${config.baselineShare} but baselineOpponents is empty: name baseline opponents or set baselineShare to 0`,
       });
+    }
+    // PPO's VectorEnv plays a fixed number of opening plies: refuse rather than ignore these.
+    if (config.algorithm !== 'alphazero') {
+      for (const [field, set] of [
+        ['openingPliesMax', config.openingPliesMax !== null],
+        ['balancedOpenings', config.balancedOpenings],
+      ] as const) {
+        if (set) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `applies to --algorithm alphazero only (the run's algorithm is ${config.algorithm})`,
+          });
+        }
+      }
     }
     if (config.openingPliesMax !== null && config.openingPliesMax < config.openingPlies) {
       ctx.addIssue({

@@ -114,8 +114,23 @@ describe('training openings', () => {
     expect(
       () => new TrainingOpenings({ minPlies: 4, maxPlies: 2, balanced: false }, rules),
     ).toThrow(/max 2 is below min 4/);
-    expect(() => buildConfig([{ openingPlies: 4, openingPliesMax: 2 }])).toThrow(TrainConfigError);
-    expect(() => buildConfig([{ openingPlies: 4, openingPliesMax: 2 }])).toThrow(/openingPliesMax/);
+    const az = { algorithm: 'alphazero' } as const;
+    expect(() => buildConfig([{ ...az, openingPlies: 4, openingPliesMax: 2 }])).toThrow(
+      TrainConfigError,
+    );
+    expect(() => buildConfig([{ ...az, openingPlies: 4, openingPliesMax: 2 }])).toThrow(
+      /openingPliesMax: is 2, below openingPlies \(4\)/,
+    );
+  });
+
+  it('refuses opening ranges and balancing for PPO, whose environments play a fixed number of opening plies', () => {
+    expect(() => buildConfig([{ openingPliesMax: 8 }])).toThrow(
+      /openingPliesMax: applies to --algorithm alphazero only \(the run's algorithm is ppo\)/,
+    );
+    expect(() => buildConfig([{ algorithm: 'reinforce', balancedOpenings: true }])).toThrow(
+      /balancedOpenings: applies to --algorithm alphazero only/,
+    );
+    expect(buildConfig([{ algorithm: 'alphazero', openingPliesMax: 8 }]).openingPliesMax).toBe(8);
   });
 });
 
