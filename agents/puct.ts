@@ -233,11 +233,11 @@ export class PuctSearch {
     const deadline = timeMs === undefined ? Number.POSITIVE_INFINITY : start + timeMs;
     const maxSimulations = simulations ?? Number.POSITIVE_INFINITY;
     this.begin(state, rng, rootChooser);
-    const batch = rootChooser === null ? this.#batchSize : 1;
     try {
       while (!this.#rootReady || (this.#done < maxSimulations && !this.rootSolved)) {
         if (this.#rootReady && timeMs !== undefined && performance.now() >= deadline) break;
-        const waiting = this.selectLeaves(Math.min(batch, maxSimulations - this.#done));
+        // selectLeaves caps this at the batch size (1 under a root chooser).
+        const waiting = this.selectLeaves(maxSimulations - this.#done);
         if (waiting === 0) continue;
         this.#evaluator.evaluate(
           this.#leafStates,

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,4 +24,18 @@ export function runAyoayo(
     child.stdin.end(stdin);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Runs `ayoayo ...args` and checks that it ends as a user's mistake should:
+ * exit 1 and one line on stderr, starting with `stderrStart` (no stack trace).
+ */
+export async function expectOneLineError(
+  args: readonly string[],
+  stderrStart: string,
+): Promise<void> {
+  const { code, stderr } = await runAyoayo(args);
+  expect(stderr.startsWith(stderrStart), stderr).toBe(true);
+  expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(code).toBe(1);
 }

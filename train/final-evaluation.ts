@@ -25,37 +25,30 @@ export async function finishRun(
   const finished = state.iteration >= config.iterations || run.clock.timeUp();
   writePolicy(state.lastEvaluation ?? undefined);
   if (!finished) return null;
-  const result = await evaluatePolicy({
-    policyPath: paths.policy,
-    opponents: config.evalOpponents,
-    games: config.finalEvalGames,
-    seed: config.seed * 15485863 + 1,
-    workers: run.workers,
-    rules: learner.rules,
-    openingPlies: config.evalOpeningPlies,
-    onProgress: config.progress,
-  });
-  writePolicy(Object.fromEntries(result.rows.map((r) => [r.opponent, r.score])));
-  // A policy can be strong from one opening depth only: the other depths get tables of their own.
-  const otherDepths: { openingPlies: number; result: EvaluationResult }[] = [];
-  for (const openingPlies of new Set(config.extraEvalOpeningPlies)) {
-    if (openingPlies === config.evalOpeningPlies) continue;
-    const other = await evaluatePolicy({
+  const seed = config.seed * 15485863 + 1;
+  const evaluateFrom = (openingPlies: number, gamesSeed: number) =>
+    evaluatePolicy({
       policyPath: paths.policy,
       opponents: config.evalOpponents,
       games: config.finalEvalGames,
-      seed: config.seed * 15485863 + 1 + openingPlies,
+      seed: gamesSeed,
       workers: run.workers,
       rules: learner.rules,
       openingPlies,
       onProgress: config.progress,
     });
-    otherDepths.push({ openingPlies, result: other });
+  const result = await evaluateFrom(config.evalOpeningPlies, seed);
+  writePolicy(Object.fromEntries(result.rows.map((r) => [r.opponent, r.score])));
+  // A policy can be strong from one opening depth only: the other depths get tables of their own.
+  const otherDepths: (EvaluationResult & { readonly openingPlies: number })[] = [];
+  for (const openingPlies of new Set(config.extraEvalOpeningPlies)) {
+    if (openingPlies === config.evalOpeningPlies) continue;
+    otherDepths.push({ openingPlies, ...(await evaluateFrom(openingPlies, seed + openingPlies)) });
   }
   const saved = {
     ...result,
     openingPlies: config.evalOpeningPlies,
-    otherOpeningDepths: otherDepths.map(({ openingPlies, result: r }) => ({ openingPlies, ...r })),
+    otherOpeningDepths: otherDepths,
   };
   writeFileAtomic(paths.finalEvaluation, `${JSON.stringify(saved, null, 2)}\n`);
   await writeLearningCurve(
@@ -70,9 +63,9 @@ export async function finishRun(
     `Final evaluation of ${paths.policy} (policy alone, argmax, no search) after iteration ${state.iteration}, from ${config.evalOpeningPlies}-ply openings:`,
   );
   log(result.table);
-  for (const { openingPlies, result: other } of otherDepths) {
+  for (const other of otherDepths) {
     log('');
-    log(`From ${openingPlies}-ply openings:`);
+    log(`From ${other.openingPlies}-ply openings:`);
     log(other.table);
   }
   log(

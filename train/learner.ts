@@ -47,21 +47,20 @@ export async function buildLearner(tf: Tf, config: TrainConfig): Promise<Learner
   );
   const optimizer = tf.train.adam(config.learningRate);
   const pool = new OpponentPool(config.poolSize);
+  const parts = { tf, rules, obsSize, model, optimizer, pool };
   const algorithm =
     config.algorithm === 'alphazero'
-      ? expertIteration(tf, model, optimizer, config, obsSize, rules)
-      : await policyGradient(tf, model, optimizer, config, obsSize, rules, pool);
-  return { tf, rules, obsSize, model, optimizer, pool, algorithm };
+      ? expertIteration(parts, config)
+      : await policyGradient(parts, config);
+  return { ...parts, algorithm };
 }
 
+/** What every algorithm is built from. */
+type LearnerParts = Omit<Learner, 'algorithm'>;
+
 async function policyGradient(
-  tf: Tf,
-  model: tfType.LayersModel,
-  optimizer: tfType.AdamOptimizer,
+  { tf, rules, obsSize, model, optimizer, pool }: LearnerParts,
   config: TrainConfig,
-  obsSize: number,
-  rules: Rules,
-  pool: OpponentPool,
 ): Promise<PolicyGradient> {
   const updater = new PolicyUpdater(
     tf,
@@ -97,12 +96,8 @@ async function policyGradient(
 }
 
 function expertIteration(
-  tf: Tf,
-  model: tfType.LayersModel,
-  optimizer: tfType.AdamOptimizer,
+  { tf, rules, obsSize, model, optimizer }: LearnerParts,
   config: TrainConfig,
-  obsSize: number,
-  rules: Rules,
 ): AlphaZero {
   const openings = new TrainingOpenings(
     {

@@ -3,7 +3,7 @@ import type { Evaluator } from '../agents/evaluator.ts';
 import { GumbelRoot } from '../agents/gumbel.ts';
 import { type PuctResult, PuctSearch } from '../agents/puct.ts';
 import { visitCountTargets } from '../agents/search-targets.ts';
-import { ObservationEncoder } from '../env/gym/observation.ts';
+import { type ObservationConfig, ObservationEncoder } from '../env/gym/observation.ts';
 import { core, type Random, type Rules } from '../env/index.ts';
 import type { Tf } from '../models/backend.ts';
 import { predictBatch } from '../models/batched-inference.ts';
@@ -29,11 +29,8 @@ const DRIVER_EVALUATES: Evaluator = {
 export interface SearchSelfPlayOptions {
   readonly numEnvs: number;
   readonly rules: Rules;
-  readonly observation: {
-    readonly encoding: 'counts' | 'onehot' | 'thermometer';
-    readonly lookahead: boolean;
-  };
-  /** Plies after which a game is stopped and scored as a draw (opening included). */
+  readonly observation: ObservationConfig;
+  /** Searched moves after which a game is stopped and scored as a draw (the random opening not counted). */
   readonly maxPlies: number;
   /** Simulations after the root's expansion. */
   readonly simulations: number;
@@ -59,8 +56,7 @@ export class SearchSelfPlay {
   readonly #roots: (GumbelRoot | null)[];
   readonly #searching: Uint8Array;
   readonly #states: Uint8Array;
-  readonly #gamePlies: Int32Array;
-  // Each game's searched positions so far: state, target policy (the mover is in the state).
+  // Each game's searched positions so far (its searched moves): state, target policy (the mover is in the state).
   readonly #logStates: Uint8Array;
   readonly #logPolicies: Float32Array;
   readonly #logCount: Int32Array;
@@ -99,7 +95,6 @@ export class SearchSelfPlay {
     this.#roots = new Array<GumbelRoot | null>(n).fill(null);
     this.#searching = new Uint8Array(n);
     this.#states = new Uint8Array(n * STATE_SIZE);
-    this.#gamePlies = new Int32Array(n);
     this.#logStates = new Uint8Array(n * options.maxPlies * STATE_SIZE);
     this.#logPolicies = new Float32Array(n * options.maxPlies * NUM_ACTIONS);
     this.#logCount = new Int32Array(n);
@@ -142,7 +137,7 @@ export class SearchSelfPlay {
         const ended = this.#gameEnd(g);
         if (ended === null) continue;
         stats.games++;
-        finishedPlies += this.#gamePlies[g] as number;
+        finishedPlies += this.#logCount[g] as number;
         this.#storeGame(g, ended, buffer);
         this.#newGame(g, rng);
       }
@@ -156,7 +151,6 @@ export class SearchSelfPlay {
   #newGame(g: number, rng: Random): void {
     const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
     this.openings.draw(state, rng);
-    this.#gamePlies[g] = 0;
     this.#logCount[g] = 0;
     this.#searching[g] = 0;
     (this.#searches[g] as PuctSearch).reset();
@@ -239,7 +233,6 @@ export class SearchSelfPlay {
       this.#logPolicies[k * NUM_ACTIONS + a] = target[a] as number;
     this.#logCount[g] = (this.#logCount[g] as number) + 1;
     playInPlace(state, action, this.#captureSeedStays);
-    this.#gamePlies[g] = (this.#gamePlies[g] as number) + 1;
   }
 
   /** Player 0's result (+1, 0, -1) if game `g` is over (a capped game is a draw), else null. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isUserError } from '../../cli/error-report.ts';
 import { QueueConnectionError, QueueError } from '../../queue/errors.ts';
-import { runAyoayo } from '../ayoayo-command.ts';
+import { expectOneLineError } from '../ayoayo-command.ts';
 
 describe('queue mistakes on the command line', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ayoayo-queue-errors-'));
@@ -24,12 +24,7 @@ describe('queue mistakes on the command line', () => {
   ];
   it.concurrent.each(rows)(
     '$case: one line, exit 1, no stack trace',
-    async (row) => {
-      const { code, stderr } = await runAyoayo(row.args);
-      expect(stderr.startsWith(row.stderr), stderr).toBe(true);
-      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
-      expect(code).toBe(1);
-    },
+    (row) => expectOneLineError(row.args, row.stderr),
     60_000,
   );
 
