@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { ExternalAgent } from '../../agents/external.ts';
 import { RandomAgent } from '../../agents/random.ts';
 import { DEFAULT_RULES, initialPosition, legalActions, Random } from '../../env/index.ts';
 import { playMatch } from '../../eval/match.ts';
+import { pidsRunning } from '../processes.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/ext-engines/', import.meta.url));
 const engine = (file: string, args = ''): string => `node ${join(fixtures, file)}${args}`;
@@ -22,20 +23,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** Pids of processes whose command line mentions `text` (Linux /proc). */
-function pidsRunning(text: string): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(text);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 const ctx = (legal: readonly number[]) => ({

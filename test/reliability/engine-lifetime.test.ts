@@ -1,8 +1,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pidsRunning } from '../processes.ts';
 
 // Engines must not outlive the `ayoayo` that started them, however it ends:
 // SIGTERM (signal handlers kill the engines' groups), an error (the agent is
@@ -12,19 +13,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = join(root, 'test/fixtures/ext-engines');
 
-/** Pids of hang.mjs engines started with argument `tag` (Linux /proc; arguments are NUL-separated there). */
-function pidsRunning(tag: string): number[] {
-  const text = `hang.mjs\0${tag}`;
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(text);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+/** Pids of hang.mjs engines started with argument `tag`. */
+function enginesTagged(tag: string): number[] {
+  return pidsRunning(`hang.mjs\0${tag}`);
 }
 
 /** The process group of a pid (field 5 of /proc/PID/stat). */
@@ -88,8 +79,8 @@ async function hungTournament(tag: string, workers: number) {
     '600000',
     '--quiet',
   ]);
-  await waitFor(() => pidsRunning(tag).length > 0, 'the engine started');
-  const [engine] = pidsRunning(tag) as [number];
+  await waitFor(() => enginesTagged(tag).length > 0, 'the engine started');
+  const [engine] = enginesTagged(tag) as [number];
   const group = groupOf(engine);
   groups.push(group);
   // The engine has a group of its own, not ayoayo's.
@@ -103,7 +94,7 @@ describe('engines do not outlive ayoayo', () => {
     child.kill('SIGTERM');
     expect((await ended).signal).toBe('SIGTERM');
     await waitFor(() => !groupAlive(group), 'the engine group is gone');
-    expect(pidsRunning('--lifetime-term')).toEqual([]);
+    expect(enginesTagged('--lifetime-term')).toEqual([]);
   }, 60_000);
 
   it('kill -9, engine in a worker thread: the watchdog kills the engine group', async () => {
@@ -111,7 +102,7 @@ describe('engines do not outlive ayoayo', () => {
     child.kill('SIGKILL');
     expect((await ended).signal).toBe('SIGKILL');
     await waitFor(() => !groupAlive(group), 'the engine group is gone');
-    expect(pidsRunning('--lifetime-kill')).toEqual([]);
+    expect(enginesTagged('--lifetime-kill')).toEqual([]);
   }, 60_000);
 
   it('an error mid-game: ayoayo fails in one line and takes the engine group with it', async () => {
@@ -120,8 +111,8 @@ describe('engines do not outlive ayoayo', () => {
     const { child, ended } = ayoayo(['play', '--against', `ext:${engine}`, '--seat', '0']);
     // One move (the engine starts to answer it), then the input ends before the game does.
     child.stdin.write('0\n');
-    await waitFor(() => pidsRunning('--lifetime-error').length > 0, 'the engine started');
-    const group = groupOf(pidsRunning('--lifetime-error')[0] as number);
+    await waitFor(() => enginesTagged('--lifetime-error').length > 0, 'the engine started');
+    const group = groupOf(enginesTagged('--lifetime-error')[0] as number);
     groups.push(group);
     child.stdin.end();
     const { code, stderr } = await ended;
