@@ -1,16 +1,18 @@
 import type { Random } from '../env/random.ts';
 import type { UpdateStats } from './policy-update.ts';
-import type { SearchBuffer } from './search-buffer.ts';
+import type { SearchBuffer, SearchBufferContents } from './search-buffer.ts';
 import type { SearchSelfPlay } from './search-self-play.ts';
 import type { SearchTargetUpdater } from './search-update.ts';
 import type { RolloutStats } from './self-play.ts';
 import type { TrainingAlgorithm } from './training-algorithm.ts';
 
 /**
- * Expert iteration (AlphaZero without its replay buffer): every self-play
- * move comes from a search that uses the current network, and the network
- * learns the search's improved policy and the games' outcomes. Each
- * iteration trains on the positions of the games that ended in it.
+ * Expert iteration (AlphaZero at a small scale): every self-play move comes
+ * from a search that uses the current network, and the network learns the
+ * search's improved policy and the games' outcomes (optionally mixed with the
+ * search's root values). Each iteration trains on the positions of the games
+ * that ended in its replay window of recent iterations, which checkpoints
+ * keep so that resume stays exact.
  */
 export class AlphaZero implements TrainingAlgorithm {
   constructor(
@@ -30,5 +32,14 @@ export class AlphaZero implements TrainingAlgorithm {
 
   update(rng: Random): UpdateStats {
     return this.updater.update(this.buffer, rng);
+  }
+
+  replay(): SearchBufferContents {
+    return this.buffer.contents();
+  }
+
+  restoreReplay(saved: SearchBufferContents | null): void {
+    if (saved === null) this.buffer.clear();
+    else this.buffer.restore(saved);
   }
 }

@@ -52,6 +52,18 @@ const payloadSchema = z
     ),
     best: z.object({ iteration: z.number().int(), score: z.number() }).strict().nullable(),
     lastEvaluation: z.record(z.string(), z.number()).nullable(),
+    /** Expert iteration's replay window: positions, search policies and value targets. */
+    replay: z
+      .object({
+        iterationRows: z.array(z.number().int().nonnegative()),
+        states: tensorSchema,
+        policies: tensorSchema,
+        values: tensorSchema,
+      })
+      .strict()
+      .nullable()
+      // Checkpoints from before replay windows hold none.
+      .default(null),
   })
   .strict();
 export type CheckpointPayload = z.infer<typeof payloadSchema>;
@@ -69,7 +81,9 @@ function validatePayload(payload: unknown, path: string): CheckpointPayload {
     );
   }
   // Decoding rejects NaN and Infinity: a run must not resume from broken weights.
-  for (const t of [...parsed.data.weights, ...parsed.data.optimizer])
+  const { replay } = parsed.data;
+  const replayTensors = replay === null ? [] : [replay.states, replay.policies, replay.values];
+  for (const t of [...parsed.data.weights, ...parsed.data.optimizer, ...replayTensors])
     loadTensorData(t, `checkpoint ${path}`);
   return parsed.data;
 }

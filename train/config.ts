@@ -42,6 +42,23 @@ export const trainConfigSchema = z
       .describe(
         "alphazero: the policy target, Gumbel MuZero's completed-Q improved policy or AlphaZero's visit counts",
       ),
+    replayIterations: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(1)
+      .describe(
+        'alphazero: each update trains on the positions of the games that ended in the last N iterations',
+      ),
+    searchValueWeight: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0)
+      .describe(
+        "alphazero: weight of the search's root value in the value target, the rest being the game's outcome",
+      ),
     iterations: z.number().int().positive().describe('training iterations (rollout + update each)'),
     timeLimitMinutes: z
       .number()
@@ -164,11 +181,13 @@ export const trainConfigSchema = z
         message: `is ${config.baselineShare} but baselineOpponents is empty: name baseline opponents or set baselineShare to 0`,
       });
     }
-    // PPO's VectorEnv plays a fixed number of opening plies: refuse rather than ignore these.
+    // PPO has fixed openings and no search or replay window: refuse rather than ignore these.
     if (config.algorithm !== 'alphazero') {
       for (const [field, set] of [
         ['openingPliesMax', config.openingPliesMax !== null],
         ['balancedOpenings', config.balancedOpenings],
+        ['replayIterations', config.replayIterations !== 1],
+        ['searchValueWeight', config.searchValueWeight !== 0],
       ] as const) {
         if (set) {
           ctx.addIssue({
@@ -198,6 +217,8 @@ export const DEFAULT_CONFIG: TrainConfig = {
   algorithm: 'ppo',
   searchSimulations: 16,
   policyTarget: 'completed-q',
+  replayIterations: 1,
+  searchValueWeight: 0,
   iterations: 60,
   timeLimitMinutes: null,
   numEnvs: 256,

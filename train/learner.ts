@@ -1,7 +1,7 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Agent } from '../agents/agent.ts';
 import { createAgent } from '../agents/spec.ts';
-import { observationSize } from '../env/gym/observation.ts';
+import { ObservationEncoder, observationSize } from '../env/gym/observation.ts';
 import type { Rules } from '../env/rules.ts';
 import type { Tf } from '../models/backend.ts';
 import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
@@ -107,21 +107,27 @@ function expertIteration(
     },
     rules,
   );
+  const observation = { encoding: config.encoding, lookahead: config.lookahead };
   const selfPlay = new SearchSelfPlay(
     tf,
     model,
     {
       numEnvs: config.numEnvs,
       rules,
-      observation: { encoding: config.encoding, lookahead: config.lookahead },
+      observation,
       maxPlies: config.maxPlies,
       simulations: config.searchSimulations,
       policyTarget: config.policyTarget,
+      searchValueWeight: config.searchValueWeight,
     },
     openings,
   );
   const moves = config.numEnvs * config.rolloutSteps;
-  const buffer = new SearchBuffer(moves, obsSize);
+  const buffer = new SearchBuffer(
+    moves * config.replayIterations,
+    new ObservationEncoder(observation, rules),
+    config.replayIterations,
+  );
   const updater = new SearchTargetUpdater(tf, model, optimizer, config, obsSize);
   return new AlphaZero(selfPlay, buffer, updater, moves);
 }

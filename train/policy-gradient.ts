@@ -2,6 +2,7 @@ import type { Random } from '../env/random.ts';
 import type { TrainConfig } from './config.ts';
 import type { PolicyUpdater, UpdateStats } from './policy-update.ts';
 import { estimateAdvantages, type RolloutBuffer } from './rollout-buffer.ts';
+import type { SearchBufferContents } from './search-buffer.ts';
 import type { RolloutStats, SelfPlay } from './self-play.ts';
 import type { TrainingAlgorithm } from './training-algorithm.ts';
 
@@ -30,5 +31,15 @@ export class PolicyGradient implements TrainingAlgorithm {
 
   update(rng: Random): UpdateStats {
     return this.updater.update(this.buffer, rng);
+  }
+
+  /** Each PPO iteration learns from its own games only. */
+  replay(): null {
+    return null;
+  }
+
+  restoreReplay(saved: SearchBufferContents | null): void {
+    if (saved !== null)
+      throw new RangeError('holds a replay window, which PPO and REINFORCE never keep');
   }
 }

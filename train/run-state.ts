@@ -1,7 +1,14 @@
 import { join } from 'node:path';
+import { STATE_SIZE } from '../env/core.ts';
 import { Random } from '../env/random.ts';
+import { NUM_ACTIONS } from '../models/mlp-runner.ts';
 import { readPolicyFile } from '../models/read-policy-file.ts';
-import type { CheckpointPayload } from './checkpoint.ts';
+import {
+  CheckpointError,
+  type CheckpointPayload,
+  loadTensorData,
+  saveTensor,
+} from './checkpoint.ts';
 import type { TrainConfig } from './config.ts';
 import type { Learner } from './learner.ts';
 import {
@@ -37,8 +44,9 @@ export function freshState(config: TrainConfig): RunState {
 }
 
 /**
- * Puts a checkpoint back: the learner's weights, Adam's state and the opponent
- * pool (from its snapshot files in `runDir`), and returns the run's state.
+ * Puts a checkpoint back: the learner's weights, Adam's state, the opponent
+ * pool (from its snapshot files in `runDir`) and the algorithm's replay
+ * window, and returns the run's state.
  */
 export async function restoreRun(
   learner: Learner,
@@ -51,6 +59,7 @@ export async function restoreRun(
   for (const entry of payload.pool) {
     learner.pool.add(entry.iteration, entry.path, readPolicyFile(join(runDir, entry.path)).weights);
   }
+  restoreReplay(learner, payload.replay, path);
   return {
     iteration: payload.iteration,
     counters: { ...payload.counters },
@@ -80,5 +89,37 @@ export async function snapshotRun(
     curve: state.curve,
     best: state.best,
     lastEvaluation: state.lastEvaluation,
+    replay: savedReplay(learner),
   };
+}
+
+function savedReplay(learner: Learner): CheckpointPayload['replay'] {
+  const replay = learner.algorithm.replay();
+  if (replay === null) return null;
+  const { iterationRows, states, policies, values } = replay;
+  const rows = values.length;
+  return {
+    iterationRows: [...iterationRows],
+    states: saveTensor('replay/states', [rows, STATE_SIZE], states),
+    policies: saveTensor('replay/policies', [rows, NUM_ACTIONS], policies),
+    values: saveTensor('replay/values', [rows], values),
+  };
+}
+
+function restoreReplay(learner: Learner, saved: CheckpointPayload['replay'], path: string): void {
+  try {
+    learner.algorithm.restoreReplay(
+      saved === null
+        ? null
+        : {
+            iterationRows: saved.iterationRows,
+            states: loadTensorData(saved.states, `checkpoint ${path}`),
+            policies: loadTensorData(saved.policies, `checkpoint ${path}`),
+            values: loadTensorData(saved.values, `checkpoint ${path}`),
+          },
+    );
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new CheckpointError(`checkpoint ${path} is corrupt: its replay window ${error.message}`);
+  }
 }

@@ -35,6 +35,12 @@ export interface SearchSelfPlayOptions {
   /** Simulations after the root's expansion. */
   readonly simulations: number;
   readonly policyTarget: 'completed-q' | 'visits';
+  /**
+   * Weight of the search's root value in the value target, the rest being the
+   * game's outcome: the root value is less noisy than one game's result, the
+   * outcome unbiased by the network (0: outcome only).
+   */
+  readonly searchValueWeight: number;
 }
 
 /**
@@ -59,6 +65,7 @@ export class SearchSelfPlay {
   // Each game's searched positions so far (its searched moves): state, target policy (the mover is in the state).
   readonly #logStates: Uint8Array;
   readonly #logPolicies: Float32Array;
+  readonly #logValues: Float32Array;
   readonly #logCount: Int32Array;
   // The batch of leaves: which game each row is, the observations, the network's outputs.
   readonly #rowGame: Int32Array;
@@ -97,6 +104,7 @@ export class SearchSelfPlay {
     this.#states = new Uint8Array(n * STATE_SIZE);
     this.#logStates = new Uint8Array(n * options.maxPlies * STATE_SIZE);
     this.#logPolicies = new Float32Array(n * options.maxPlies * NUM_ACTIONS);
+    this.#logValues = new Float32Array(n * options.maxPlies);
     this.#logCount = new Int32Array(n);
     this.#rowGame = new Int32Array(n);
     this.#observations = new Float32Array(n * this.#encoder.size);
@@ -113,13 +121,14 @@ export class SearchSelfPlay {
 
   /**
    * Plays until `moves` searched moves have been made in all, putting the
-   * positions of the games that end into `buffer` (cleared first), and on
+   * positions of the games that end into `buffer` (as a new iteration of its
+   * replay window), and on
    * past `moves` until at least one game has ended (so that an update always
    * has data). Games still going on carry on at the next call.
    */
   collect(moves: number, buffer: SearchBuffer, rng: Random): RolloutStats {
     const start = performance.now();
-    buffer.clear();
+    buffer.startIteration();
     const stats = emptyRolloutStats();
     let finishedPlies = 0;
     // A search interrupted by the end of the last call starts again from its root.
@@ -142,7 +151,7 @@ export class SearchSelfPlay {
         this.#newGame(g, rng);
       }
     }
-    stats.learnerSamples = buffer.size;
+    stats.learnerSamples = buffer.newestRows;
     stats.seconds = (performance.now() - start) / 1000;
     stats.meanGamePlies = stats.games > 0 ? finishedPlies / stats.games : 0;
     return stats;
@@ -211,7 +220,7 @@ export class SearchSelfPlay {
     return search.simulationsDone >= this.options.simulations + 1;
   }
 
-  /** Logs the searched position with its target, then plays the search's move. */
+  /** Logs the searched position with its targets, then plays the search's move. */
   #move(g: number, result: PuctResult, rng: Random): void {
     const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
     const k = g * this.options.maxPlies + (this.#logCount[g] as number);
@@ -231,6 +240,7 @@ export class SearchSelfPlay {
     }
     for (let a = 0; a < NUM_ACTIONS; a++)
       this.#logPolicies[k * NUM_ACTIONS + a] = target[a] as number;
+    this.#logValues[k] = result.value;
     this.#logCount[g] = (this.#logCount[g] as number) + 1;
     playInPlace(state, action, this.#captureSeedStays);
   }
@@ -246,20 +256,16 @@ export class SearchSelfPlay {
     return capped ? 0 : null;
   }
 
-  /** Moves a finished game's positions into the buffer with the outcome for each mover. */
+  /** Moves a finished game's positions into the buffer with each mover's value target. */
   #storeGame(g: number, result0: number, buffer: SearchBuffer): void {
-    const size = this.#encoder.size;
+    const w = this.options.searchValueWeight;
     const base = g * this.options.maxPlies;
     for (let i = 0; i < (this.#logCount[g] as number); i++) {
       const k = base + i;
       const state = this.#logStates.subarray(k * STATE_SIZE, (k + 1) * STATE_SIZE);
-      const row = buffer.addRow();
-      const mask = this.#encoder.encode(state, buffer.observations, row * size);
-      for (let a = 0; a < NUM_ACTIONS; a++) {
-        buffer.masks[row * NUM_ACTIONS + a] = (mask >> a) & 1;
-        buffer.policies[row * NUM_ACTIONS + a] = this.#logPolicies[k * NUM_ACTIONS + a] as number;
-      }
-      buffer.outcomes[row] = state[TO_MOVE] === 0 ? result0 : -result0;
+      const outcome = state[TO_MOVE] === 0 ? result0 : -result0;
+      const value = (1 - w) * outcome + w * (this.#logValues[k] as number);
+      buffer.add(state, this.#logPolicies, k * NUM_ACTIONS, value);
     }
   }
 }

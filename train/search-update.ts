@@ -17,7 +17,7 @@ export interface SearchUpdateSettings {
 /**
  * Expert iteration's update: the policy head towards the search's improved
  * policy (cross-entropy over the legal actions) and the value head towards
- * the game's outcome (squared error), for several epochs of shuffled
+ * its value target (squared error), for several epochs of shuffled
  * minibatches sliced in JS (tf.gather is slow on wasm), with gradients
  * clipped by global norm.
  */
@@ -26,7 +26,7 @@ export class SearchTargetUpdater {
   private readonly mbObs: Float32Array;
   private readonly mbMasks: Float32Array;
   private readonly mbPolicies: Float32Array;
-  private readonly mbOutcomes: Float32Array;
+  private readonly mbValues: Float32Array;
   private order = new Int32Array(0);
 
   constructor(
@@ -41,7 +41,7 @@ export class SearchTargetUpdater {
     this.mbObs = new Float32Array(m * obsSize);
     this.mbMasks = new Float32Array(m * NUM_ACTIONS);
     this.mbPolicies = new Float32Array(m * NUM_ACTIONS);
-    this.mbOutcomes = new Float32Array(m);
+    this.mbValues = new Float32Array(m);
   }
 
   update(buffer: SearchBuffer, rng: Random): UpdateStats {
@@ -84,7 +84,7 @@ export class SearchTargetUpdater {
       const at = k * NUM_ACTIONS;
       this.mbMasks.set(buffer.masks.subarray(at, at + NUM_ACTIONS), r * NUM_ACTIONS);
       this.mbPolicies.set(buffer.policies.subarray(at, at + NUM_ACTIONS), r * NUM_ACTIONS);
-      this.mbOutcomes[r] = buffer.outcomes[k] as number;
+      this.mbValues[r] = buffer.values[k] as number;
     }
   }
 
@@ -99,7 +99,7 @@ export class SearchTargetUpdater {
         size,
         NUM_ACTIONS,
       ]);
-      const outcomes = tf.tensor1d(this.mbOutcomes.subarray(0, size));
+      const valueTargets = tf.tensor1d(this.mbValues.subarray(0, size));
       let parts: tfType.Tensor[] = [];
       const { grads } = tf.variableGrads(() => {
         const [logits, value] = this.model.apply(obs, { training: true }) as tfType.Tensor[];
@@ -107,7 +107,7 @@ export class SearchTargetUpdater {
         // Targets are exactly 0 on illegal actions, whose masked log-probabilities are very negative but finite.
         const policyLoss = tf.neg(tf.mean(tf.sum(tf.mul(targets, logProbs), 1)));
         const valueLoss = tf.mean(
-          tf.square(tf.sub(tf.reshape(value as tfType.Tensor, [-1]), outcomes)),
+          tf.square(tf.sub(tf.reshape(value as tfType.Tensor, [-1]), valueTargets)),
         );
         const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logProbs), logProbs), 1)));
         parts = [policyLoss, valueLoss, entropy].map((t) => tf.keep(t));

@@ -1,5 +1,6 @@
 import type { Random } from '../env/random.ts';
 import type { UpdateStats } from './policy-update.ts';
+import type { SearchBufferContents } from './search-buffer.ts';
 import type { RolloutStats } from './self-play.ts';
 
 /**
@@ -15,4 +16,8 @@ export interface TrainingAlgorithm {
   collect(rng: Random): Promise<RolloutStats>;
   /** Gradient steps on what the last `collect` kept. */
   update(rng: Random): UpdateStats;
+  /** Training data that outlives an iteration (expert iteration's replay window), for checkpoints; null if none. */
+  replay(): SearchBufferContents | null;
+  /** Puts a checkpoint's `replay()` back (throws a RangeError naming a mismatch). */
+  restoreReplay(saved: SearchBufferContents | null): void;
 }

@@ -1,14 +1,16 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { core, DEFAULT_RULES, Random } from '../../env/index.ts';
 import { isBalancedState } from '../../eval/openings.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
+import { encodeCheckpoint } from '../../models/checkpoint-file.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { createPolicyValueModel } from '../../models/policy-value-model.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
-import { readCheckpoint } from '../../train/checkpoint.ts';
+import { CheckpointError, readCheckpoint } from '../../train/checkpoint.ts';
 import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
 import { TrainConfigError } from '../../train/errors.ts';
 import { buildLearner, disposeLearner } from '../../train/learner.ts';
@@ -30,16 +32,29 @@ beforeAll(async () => {
 function selfPlay(
   policyTarget: 'completed-q' | 'visits',
   seed = 1,
+  searchValueWeight = 0,
 ): { play: SearchSelfPlay; buffer: SearchBuffer; dispose: () => void } {
   const model = createPolicyValueModel(tf, 146, { hidden: [16], activation: 'relu' }, seed);
   const openings = new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, rules);
   const play = new SearchSelfPlay(
     tf,
     model,
-    { numEnvs: 8, rules, observation, maxPlies: 200, simulations: 6, policyTarget },
+    {
+      numEnvs: 8,
+      rules,
+      observation,
+      maxPlies: 200,
+      simulations: 6,
+      policyTarget,
+      searchValueWeight,
+    },
     openings,
   );
-  return { play, buffer: new SearchBuffer(64, 146), dispose: () => model.dispose() };
+  return {
+    play,
+    buffer: new SearchBuffer(64, new ObservationEncoder(observation, rules)),
+    dispose: () => model.dispose(),
+  };
 }
 
 describe('search self-play', () => {
@@ -63,7 +78,7 @@ describe('search self-play', () => {
           sum += p;
         }
         expect(sum).toBeCloseTo(1, 5);
-        expect([-1, 0, 1]).toContain(buffer.outcomes[row]);
+        expect([-1, 0, 1]).toContain(buffer.values[row]);
       }
       // Zero-sum: summed over whole games, the two sides' outcomes cancel except for
       // the sides' unequal move counts; every game's samples are of one result.
@@ -81,13 +96,108 @@ describe('search self-play', () => {
       const out = {
         size: buffer.size,
         policies: [...buffer.policies.subarray(0, buffer.size * NUM_ACTIONS)],
-        outcomes: [...buffer.outcomes.subarray(0, buffer.size)],
+        values: [...buffer.values.subarray(0, buffer.size)],
         rng: rng.getState(),
       };
       dispose();
       return out;
     };
     expect(run()).toEqual(run());
+  });
+});
+
+describe('the replay window and the value targets', () => {
+  it('keeps the positions of the last N iterations, oldest first, and drops older ones', () => {
+    const { play, dispose } = selfPlay('completed-q', 2);
+    const buffer = new SearchBuffer(16, new ObservationEncoder(observation, rules), 2);
+    const rng = Random.fromSeed(5);
+    play.reset(rng);
+    const newest: Uint8Array[] = [];
+    for (let i = 0; i < 3; i++) {
+      const stats = play.collect(150, buffer, rng);
+      expect(buffer.newestRows).toBe(stats.learnerSamples);
+      const from = buffer.size - buffer.newestRows;
+      newest.push(buffer.states.slice(from * core.STATE_SIZE, buffer.size * core.STATE_SIZE));
+    }
+    // After three iterations a window of two holds the second's rows, then the third's.
+    const [, second, third] = newest as [Uint8Array, Uint8Array, Uint8Array];
+    expect(buffer.iterationRows).toEqual([
+      second.length / core.STATE_SIZE,
+      third.length / core.STATE_SIZE,
+    ]);
+    expect(buffer.size * core.STATE_SIZE).toBe(second.length + third.length);
+    expect(buffer.states.subarray(0, second.length)).toEqual(second);
+    // Every row's observation and mask are its own state's, after the shift too.
+    const encoder = new ObservationEncoder(observation, rules);
+    const obs = new Float32Array(encoder.size);
+    for (let row = 0; row < buffer.size; row++) {
+      const state = buffer.states.subarray(row * core.STATE_SIZE, (row + 1) * core.STATE_SIZE);
+      const mask = encoder.encode(state, obs, 0);
+      expect(buffer.observations.subarray(row * encoder.size, (row + 1) * encoder.size)).toEqual(
+        obs,
+      );
+      for (let a = 0; a < NUM_ACTIONS; a++) {
+        expect(buffer.masks[row * NUM_ACTIONS + a]).toBe((mask >> a) & 1);
+      }
+    }
+    dispose();
+  });
+
+  it('a checkpoint copy of the window restores the same rows, and a mismatched one is refused', () => {
+    const { play, buffer, dispose } = selfPlay('visits', 3);
+    const rng = Random.fromSeed(8);
+    play.reset(rng);
+    play.collect(120, buffer, rng);
+    const saved = buffer.contents();
+    const copy = new SearchBuffer(4, new ObservationEncoder(observation, rules), 1);
+    copy.restore(saved);
+    expect(copy.size).toBe(buffer.size);
+    expect(copy.iterationRows).toEqual(buffer.iterationRows);
+    for (const key of ['states', 'observations', 'masks', 'policies', 'values'] as const) {
+      expect(copy[key].subarray(0, buffer[key].length)).toEqual(
+        buffer[key].subarray(0, (buffer[key].length / 64) * buffer.size),
+      );
+    }
+    expect(() => copy.restore({ ...saved, values: saved.values.subarray(1) })).toThrow(
+      /replay values hold \d+ numbers, expected \d+/,
+    );
+    expect(() => copy.restore({ ...saved, iterationRows: [1, 1] })).toThrow(
+      /holds 2 iterations, more than the run's 1/,
+    );
+    dispose();
+  });
+
+  it("mixes the search's root value into the value target by the given weight", () => {
+    const valuesWith = (weight: number): Float32Array => {
+      const { play, buffer, dispose } = selfPlay('completed-q', 4, weight);
+      const rng = Random.fromSeed(12);
+      play.reset(rng);
+      play.collect(200, buffer, rng);
+      dispose();
+      return buffer.values.slice(0, buffer.size);
+    };
+    // The weight changes the targets only, never the games: the same seed plays the same moves.
+    const outcome = valuesWith(0);
+    const root = valuesWith(1);
+    const half = valuesWith(0.5);
+    expect(root.length).toBe(outcome.length);
+    expect(root.some((v) => v !== 0 && v !== 1 && v !== -1)).toBe(true);
+    for (let i = 0; i < outcome.length; i++) {
+      expect(Math.abs(root[i] as number)).toBeLessThanOrEqual(1);
+      expect(half[i]).toBeCloseTo(((outcome[i] as number) + (root[i] as number)) / 2, 5);
+    }
+  });
+
+  it('refuses a replay window and root-value targets for PPO', () => {
+    expect(() => buildConfig([{ replayIterations: 4 }])).toThrow(
+      /replayIterations: applies to --algorithm alphazero only/,
+    );
+    expect(() => buildConfig([{ searchValueWeight: 0.5 }])).toThrow(
+      /searchValueWeight: applies to --algorithm alphazero only/,
+    );
+    expect(() => buildConfig([{ algorithm: 'alphazero', searchValueWeight: 1.5 }])).toThrow(
+      /searchValueWeight/,
+    );
   });
 });
 
@@ -206,6 +316,25 @@ describe('alphazero training', () => {
     expect(saved.openingPlies).toBe(config.evalOpeningPlies);
     expect(saved.otherOpeningDepths.map((d) => d.openingPlies)).toEqual([2]);
     expect(saved.otherOpeningDepths[0]?.rows.map((r) => r.opponent)).toEqual(['random']);
+  });
+
+  it('refuses to resume from a checkpoint whose replay window does not add up, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-az-replay-'));
+    const config = tinyAlphaZero(dir, 'replay', { replayIterations: 2 });
+    await train(config, { resume: false, log: () => {} });
+    const latest = runPaths(config).latest;
+    const payload = readCheckpoint(latest);
+    expect(payload.replay?.iterationRows.length).toBe(2);
+    const replay = payload.replay as NonNullable<typeof payload.replay>;
+    writeFileSync(
+      latest,
+      encodeCheckpoint({ ...payload, replay: { ...replay, iterationRows: [1, 1] } }),
+    );
+    const resumed = { ...config, iterations: 3 };
+    await expect(train(resumed, { resume: true, log: () => {} })).rejects.toThrow(CheckpointError);
+    await expect(train(resumed, { resume: true, log: () => {} })).rejects.toThrow(
+      /checkpoint .*latest.* is corrupt: its replay window replay states hold \d+ numbers, expected 32/,
+    );
   });
 
   it('leaks no tensors from one iteration to the next', async () => {

@@ -86,44 +86,54 @@ describe('resume is exact', () => {
 });
 
 describe('resume is exact with alphazero', () => {
-  it('an expert-iteration run stopped and resumed ends identical to an uninterrupted one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-exact-az-'));
-    const config = (name: string) =>
-      buildConfig([
-        PRESETS.smoke,
-        {
-          runsDir: dir,
-          name,
-          algorithm: 'alphazero',
-          iterations: 6,
-          searchSimulations: 4,
-          numEnvs: 8,
-          rolloutSteps: 10,
-          openingPlies: 0,
-          openingPliesMax: 8,
-          balancedOpenings: true,
-          epochs: 2,
-          minibatchSize: 32,
-          checkpointEvery: 2,
-          evalEvery: 3,
-          learningRateDecay: true,
-        },
-      ]);
-    const whole = config('whole');
-    await train(whole, { resume: false, ...quiet });
-    const stopAt = 3 + Random.fromSeed('exact-resume-az').int(3);
-    const split = config('split');
-    await train(split, { resume: false, stopAfter: stopAt, ...quiet });
-    await train(split, { resume: true, ...quiet });
+  it.each([
+    { replayIterations: 1, searchValueWeight: 0 },
+    // A window longer than the checkpoint interval: resume must bring the window back.
+    { replayIterations: 3, searchValueWeight: 0.5 },
+  ])(
+    'an expert-iteration run (%o) stopped and resumed ends identical to an uninterrupted one',
+    async (targets) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ayoayo-exact-az-'));
+      const config = (name: string) =>
+        buildConfig([
+          PRESETS.smoke,
+          {
+            runsDir: dir,
+            name,
+            algorithm: 'alphazero',
+            iterations: 6,
+            searchSimulations: 4,
+            numEnvs: 8,
+            rolloutSteps: 10,
+            openingPlies: 0,
+            openingPliesMax: 8,
+            balancedOpenings: true,
+            epochs: 2,
+            minibatchSize: 32,
+            checkpointEvery: 2,
+            evalEvery: 3,
+            learningRateDecay: true,
+            ...targets,
+          },
+        ]);
+      const whole = config('whole');
+      await train(whole, { resume: false, ...quiet });
+      const stopAt = 3 + Random.fromSeed('exact-resume-az').int(3);
+      const split = config('split');
+      await train(split, { resume: false, stopAfter: stopAt, ...quiet });
+      await train(split, { resume: true, ...quiet });
 
-    const a = readCheckpoint(runPaths(whole).latest);
-    const b = readCheckpoint(runPaths(split).latest);
-    expect(b.iteration).toBe(6);
-    expect(b.weights).toEqual(a.weights);
-    expect(b.optimizer).toEqual(a.optimizer);
-    expect(b.rngState).toEqual(a.rngState);
-    expect(b.counters.samples).toBe(a.counters.samples);
-    expect(trainingMetrics(b)).toEqual(trainingMetrics(a));
-    expect(b.lastEvaluation).toEqual(a.lastEvaluation);
-  });
+      const a = readCheckpoint(runPaths(whole).latest);
+      const b = readCheckpoint(runPaths(split).latest);
+      expect(b.iteration).toBe(6);
+      expect(b.weights).toEqual(a.weights);
+      expect(b.optimizer).toEqual(a.optimizer);
+      expect(b.rngState).toEqual(a.rngState);
+      expect(b.counters.samples).toBe(a.counters.samples);
+      expect(trainingMetrics(b)).toEqual(trainingMetrics(a));
+      expect(b.lastEvaluation).toEqual(a.lastEvaluation);
+      expect(b.replay).toEqual(a.replay);
+      expect(b.replay?.iterationRows.length).toBe(targets.replayIterations);
+    },
+  );
 });
