@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Random } from '../env/random.ts';
 import { loadBackend } from '../models/backend.ts';
 import { AlphaZero } from '../train/alphazero.ts';
@@ -24,7 +25,9 @@ export async function run(emit: Emit): Promise<void> {
       poolShare: 0,
       baselineShare: 0,
     };
-    const learner = await buildLearner(tf, config);
+    // Expert iteration's shards play on worker threads as in a run (one per core at most).
+    const workers = Math.min(config.workers, availableParallelism());
+    const learner = await buildLearner(tf, config, { workers });
     const { algorithm } = learner;
     const rng = Random.fromSeed(1);
     algorithm.reset(1, rng);
@@ -56,11 +59,13 @@ export async function run(emit: Emit): Promise<void> {
       ...(searchSelfPlay
         ? {
             searchSimulations: config.searchSimulations,
+            selfPlayShards: config.selfPlayShards,
+            workers,
             leafEvaluationsPerSec: Math.round(evaluations / rolloutSeconds),
           }
         : {}),
       updateSamplesPerSec: Math.round(samples / updateSeconds),
     });
-    disposeLearner(learner);
+    await disposeLearner(learner);
   }
 }

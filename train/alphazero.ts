@@ -1,9 +1,9 @@
 import type { Random } from '../env/random.ts';
 import type { UpdateStats } from './policy-update.ts';
 import type { SearchBuffer, SearchBufferContents } from './search-buffer.ts';
-import type { SearchSelfPlay } from './search-self-play.ts';
 import type { SearchTargetUpdater } from './search-update.ts';
 import type { RolloutStats } from './self-play.ts';
+import type { ShardedSelfPlay } from './sharded-self-play.ts';
 import type { TrainingAlgorithm } from './training-algorithm.ts';
 
 /**
@@ -16,7 +16,7 @@ import type { TrainingAlgorithm } from './training-algorithm.ts';
  */
 export class AlphaZero implements TrainingAlgorithm {
   constructor(
-    readonly selfPlay: SearchSelfPlay,
+    readonly selfPlay: ShardedSelfPlay,
     readonly buffer: SearchBuffer,
     readonly updater: SearchTargetUpdater,
     private readonly movesPerIteration: number,
@@ -27,7 +27,7 @@ export class AlphaZero implements TrainingAlgorithm {
   }
 
   collect(rng: Random): Promise<RolloutStats> {
-    return Promise.resolve(this.selfPlay.collect(this.movesPerIteration, this.buffer, rng));
+    return this.selfPlay.collect(this.movesPerIteration, this.buffer, rng);
   }
 
   update(rng: Random): UpdateStats {
@@ -41,5 +41,9 @@ export class AlphaZero implements TrainingAlgorithm {
   restoreReplay(saved: SearchBufferContents | null): void {
     if (saved === null) this.buffer.clear();
     else this.buffer.restore(saved);
+  }
+
+  dispose(): Promise<void> {
+    return this.selfPlay.dispose();
   }
 }

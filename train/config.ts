@@ -59,6 +59,15 @@ export const trainConfigSchema = z
       .describe(
         "alphazero: weight of the search's root value in the value target, the rest being the game's outcome",
       ),
+    selfPlayShards: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(1)
+      .describe(
+        'alphazero: the self-play games are split into this many shards, each with its own random generator, played at once on up to `workers` threads (the run is the same for any number of workers)',
+      ),
     iterations: z.number().int().positive().describe('training iterations (rollout + update each)'),
     timeLimitMinutes: z
       .number()
@@ -169,7 +178,9 @@ export const trainConfigSchema = z
       .number()
       .int()
       .min(0)
-      .describe('worker threads for evaluation games (0: in-process)'),
+      .describe(
+        "worker threads for evaluation games and expert iteration's self-play shards (0: in-process)",
+      ),
     progress: z.boolean().describe('show a progress bar'),
   })
   .strict()
@@ -188,6 +199,7 @@ export const trainConfigSchema = z
         ['balancedOpenings', config.balancedOpenings],
         ['replayIterations', config.replayIterations !== 1],
         ['searchValueWeight', config.searchValueWeight !== 0],
+        ['selfPlayShards', config.selfPlayShards !== 1],
       ] as const) {
         if (set) {
           ctx.addIssue({
@@ -197,6 +209,13 @@ export const trainConfigSchema = z
           });
         }
       }
+    }
+    if (config.selfPlayShards > config.numEnvs) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['selfPlayShards'],
+        message: `is ${config.selfPlayShards}, more than numEnvs (${config.numEnvs}): every shard needs a game`,
+      });
     }
     if (config.openingPliesMax !== null && config.openingPliesMax < config.openingPlies) {
       ctx.addIssue({
@@ -219,6 +238,7 @@ export const DEFAULT_CONFIG: TrainConfig = {
   policyTarget: 'completed-q',
   replayIterations: 1,
   searchValueWeight: 0,
+  selfPlayShards: 1,
   iterations: 60,
   timeLimitMinutes: null,
   numEnvs: 256,

@@ -3,7 +3,7 @@ import type { Agent } from '../agents/agent.ts';
 import { createAgent } from '../agents/spec.ts';
 import { ObservationEncoder, observationSize } from '../env/gym/observation.ts';
 import type { Rules } from '../env/rules.ts';
-import type { Tf } from '../models/backend.ts';
+import { BACKEND_CHOICES, type BackendChoice, type Tf } from '../models/backend.ts';
 import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
 import { AlphaZero } from './alphazero.ts';
@@ -16,6 +16,8 @@ import { SearchBuffer } from './search-buffer.ts';
 import { SearchSelfPlay } from './search-self-play.ts';
 import { SearchTargetUpdater } from './search-update.ts';
 import { SelfPlay } from './self-play.ts';
+import type { ShardSetup } from './self-play-shard.ts';
+import { ShardedSelfPlay } from './sharded-self-play.ts';
 import type { TrainingAlgorithm } from './training-algorithm.ts';
 import { TrainingOpenings } from './training-openings.ts';
 
@@ -33,10 +35,15 @@ export interface Learner {
 /**
  * Builds a fresh learner for `config`: the network seeded with the run's seed,
  * Adam at the configured rate, an empty opponent pool and the baseline
- * opponents (only when some games are played against them). The trainer and
- * the self-play benchmark both start from here.
+ * opponents (only when some games are played against them), and expert
+ * iteration's self-play shards on up to `workers` threads. The trainer and
+ * the self-play benchmark both start from here; disposeLearner ends it.
  */
-export async function buildLearner(tf: Tf, config: TrainConfig): Promise<Learner> {
+export async function buildLearner(
+  tf: Tf,
+  config: TrainConfig,
+  options: { readonly workers?: number } = {},
+): Promise<Learner> {
   const rules = rulesOf(config);
   const obsSize = observationSize({ encoding: config.encoding, lookahead: config.lookahead });
   const model = createPolicyValueModel(
@@ -50,7 +57,7 @@ export async function buildLearner(tf: Tf, config: TrainConfig): Promise<Learner
   const parts = { tf, rules, obsSize, model, optimizer, pool };
   const algorithm =
     config.algorithm === 'alphazero'
-      ? expertIteration(parts, config)
+      ? expertIteration(parts, config, options.workers ?? 0)
       : await policyGradient(parts, config);
   return { ...parts, algorithm };
 }
@@ -98,21 +105,23 @@ async function policyGradient(
 function expertIteration(
   { tf, rules, obsSize, model, optimizer }: LearnerParts,
   config: TrainConfig,
+  workers: number,
 ): AlphaZero {
-  const openings = new TrainingOpenings(
-    {
-      minPlies: config.openingPlies,
-      maxPlies: config.openingPliesMax ?? config.openingPlies,
-      balanced: config.balancedOpenings,
-    },
-    rules,
-  );
+  const openingDistribution = {
+    minPlies: config.openingPlies,
+    maxPlies: config.openingPliesMax ?? config.openingPlies,
+    balanced: config.balancedOpenings,
+  };
+  const openings = new TrainingOpenings(openingDistribution, rules);
   const observation = { encoding: config.encoding, lookahead: config.lookahead };
-  const selfPlay = new SearchSelfPlay(
-    tf,
-    model,
-    {
-      numEnvs: config.numEnvs,
+  const shards = config.selfPlayShards;
+  const setups: ShardSetup[] = Array.from({ length: shards }, (_, i) => ({
+    backend: backendChoiceOf(tf),
+    obsSize,
+    network: { hidden: config.hidden, activation: config.activation },
+    selfPlay: {
+      numEnvs:
+        Math.floor((config.numEnvs * (i + 1)) / shards) - Math.floor((config.numEnvs * i) / shards),
       rules,
       observation,
       maxPlies: config.maxPlies,
@@ -120,8 +129,10 @@ function expertIteration(
       policyTarget: config.policyTarget,
       searchValueWeight: config.searchValueWeight,
     },
-    openings,
-  );
+    openings: openingDistribution,
+  }));
+  const local = setups.map((setup) => new SearchSelfPlay(tf, model, setup.selfPlay, openings));
+  const selfPlay = new ShardedSelfPlay(model, local, setups, workers);
   const moves = config.numEnvs * config.rolloutSteps;
   const buffer = new SearchBuffer(
     moves * config.replayIterations,
@@ -132,10 +143,19 @@ function expertIteration(
   return new AlphaZero(selfPlay, buffer, updater, moves);
 }
 
-/** Frees the learner's tensors. */
-export function disposeLearner(learner: Learner): void {
+/** Frees the learner's tensors and stops its self-play worker threads. */
+export async function disposeLearner(learner: Learner): Promise<void> {
+  await learner.algorithm.dispose();
   learner.optimizer.dispose();
   learner.model.dispose();
+}
+
+/** The backend tfjs runs on, for worker threads to load the same one (and compute the same numbers). */
+function backendChoiceOf(tf: Tf): BackendChoice {
+  const name = tf.getBackend();
+  const choice = BACKEND_CHOICES.find((c) => c === name);
+  if (choice === undefined) throw new RangeError(`unknown tfjs backend ${name}`);
+  return choice;
 }
 
 /** The learner's current weights as a policy file, stamped with the run and iteration. */

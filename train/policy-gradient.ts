@@ -42,4 +42,8 @@ export class PolicyGradient implements TrainingAlgorithm {
     if (saved !== null)
       throw new RangeError('holds a replay window, which PPO and REINFORCE never keep');
   }
+
+  dispose(): Promise<void> {
+    return Promise.resolve();
+  }
 }

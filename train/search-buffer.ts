@@ -1,6 +1,7 @@
 import type { ObservationEncoder } from '../env/gym/observation.ts';
 import { core } from '../env/index.ts';
 import { NUM_ACTIONS } from '../models/mlp-runner.ts';
+import type { PositionSink } from './position-log.ts';
 
 const { STATE_SIZE } = core;
 
@@ -25,7 +26,7 @@ export interface SearchBufferContents {
  * only the newest. Rows are stored oldest first: dropping an iteration shifts
  * the rest down, a cheap copy next to the searches that produced them.
  */
-export class SearchBuffer {
+export class SearchBuffer implements PositionSink {
   size = 0;
   states: Uint8Array;
   observations: Float32Array;

@@ -8,7 +8,7 @@ import { core, type Random, type Rules } from '../env/index.ts';
 import type { Tf } from '../models/backend.ts';
 import { predictBatch } from '../models/batched-inference.ts';
 import { maskedSoftmax, NUM_ACTIONS } from '../models/mlp-runner.ts';
-import type { SearchBuffer } from './search-buffer.ts';
+import type { PositionSink } from './position-log.ts';
 import { emptyRolloutStats, type RolloutStats } from './self-play.ts';
 import type { TrainingOpenings } from './training-openings.ts';
 
@@ -41,6 +41,22 @@ export interface SearchSelfPlayOptions {
    * outcome unbiased by the network (0: outcome only).
    */
   readonly searchValueWeight: number;
+}
+
+/**
+ * The games of a SearchSelfPlay between two `collect`s, as plain arrays (a
+ * search in progress restarts from its root anyway), so that another thread
+ * can carry them on.
+ */
+export interface GamesInProgress {
+  /** STATE_SIZE bytes per game: its current position. */
+  readonly states: Uint8Array;
+  /** Searched moves logged per game. */
+  readonly logCount: Int32Array;
+  /** Per game, `maxPlies` slots of: the searched position, its policy target, the search's root value. */
+  readonly logStates: Uint8Array;
+  readonly logPolicies: Float32Array;
+  readonly logValues: Float32Array;
 }
 
 /**
@@ -119,16 +135,45 @@ export class SearchSelfPlay {
     for (let g = 0; g < this.#n; g++) this.#newGame(g, rng);
   }
 
+  /** The games in progress (copies), to carry them on elsewhere with `importGames`. */
+  exportGames(): GamesInProgress {
+    return {
+      states: this.#states.slice(),
+      logCount: this.#logCount.slice(),
+      logStates: this.#logStates.slice(),
+      logPolicies: this.#logPolicies.slice(),
+      logValues: this.#logValues.slice(),
+    };
+  }
+
+  /** Takes over games exported by a SearchSelfPlay of the same options. */
+  importGames(games: GamesInProgress): void {
+    for (const [name, to, from] of [
+      ['states', this.#states, games.states],
+      ['logCount', this.#logCount, games.logCount],
+      ['logStates', this.#logStates, games.logStates],
+      ['logPolicies', this.#logPolicies, games.logPolicies],
+      ['logValues', this.#logValues, games.logValues],
+    ] as const) {
+      if (to.length !== from.length) {
+        throw new RangeError(
+          `games in progress: ${name} has ${from.length} entries, expected ${to.length}`,
+        );
+      }
+      to.set(from);
+    }
+    for (const search of this.#searches) search.reset();
+    this.#searching.fill(0);
+  }
+
   /**
    * Plays until `moves` searched moves have been made in all, putting the
-   * positions of the games that end into `buffer` (as a new iteration of its
-   * replay window), and on
-   * past `moves` until at least one game has ended (so that an update always
-   * has data). Games still going on carry on at the next call.
+   * positions of the games that end into `sink`, and on past `moves` until
+   * at least one game has ended (so that an update always has data). Games
+   * still going on carry on at the next call.
    */
-  collect(moves: number, buffer: SearchBuffer, rng: Random): RolloutStats {
+  collect(moves: number, sink: PositionSink, rng: Random): RolloutStats {
     const start = performance.now();
-    buffer.startIteration();
     const stats = emptyRolloutStats();
     let finishedPlies = 0;
     // A search interrupted by the end of the last call starts again from its root.
@@ -147,11 +192,10 @@ export class SearchSelfPlay {
         if (ended === null) continue;
         stats.games++;
         finishedPlies += this.#logCount[g] as number;
-        this.#storeGame(g, ended, buffer);
+        stats.learnerSamples += this.#storeGame(g, ended, sink);
         this.#newGame(g, rng);
       }
     }
-    stats.learnerSamples = buffer.newestRows;
     stats.seconds = (performance.now() - start) / 1000;
     stats.meanGamePlies = stats.games > 0 ? finishedPlies / stats.games : 0;
     return stats;
@@ -256,8 +300,8 @@ export class SearchSelfPlay {
     return capped ? 0 : null;
   }
 
-  /** Moves a finished game's positions into the buffer with each mover's value target. */
-  #storeGame(g: number, result0: number, buffer: SearchBuffer): void {
+  /** Moves a finished game's positions into `sink` with each mover's value target; returns how many. */
+  #storeGame(g: number, result0: number, sink: PositionSink): number {
     const w = this.options.searchValueWeight;
     const base = g * this.options.maxPlies;
     for (let i = 0; i < (this.#logCount[g] as number); i++) {
@@ -265,8 +309,9 @@ export class SearchSelfPlay {
       const state = this.#logStates.subarray(k * STATE_SIZE, (k + 1) * STATE_SIZE);
       const outcome = state[TO_MOVE] === 0 ? result0 : -result0;
       const value = (1 - w) * outcome + w * (this.#logValues[k] as number);
-      buffer.add(state, this.#logPolicies, k * NUM_ACTIONS, value);
+      sink.add(state, this.#logPolicies, k * NUM_ACTIONS, value);
     }
+    return this.#logCount[g] as number;
   }
 }
 

@@ -49,7 +49,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
     `ayoayo train: run ${paths.dir}, tfjs backend ${backend}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
   );
   const workers = capWorkers(config.workers, log);
-  const learner = await buildLearner(tf, config);
+  const learner = await buildLearner(tf, config, { workers });
   try {
     const state = resumeFrom
       ? await restoreRun(learner, resumeFrom, paths.dir)
@@ -66,6 +66,6 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
       policyPath: paths.policy,
     };
   } finally {
-    disposeLearner(learner);
+    await disposeLearner(learner);
   }
 }

@@ -20,4 +20,6 @@ export interface TrainingAlgorithm {
   replay(): SearchBufferContents | null;
   /** Puts a checkpoint's `replay()` back (throws a RangeError naming a mismatch). */
   restoreReplay(saved: SearchBufferContents | null): void;
+  /** Stops what the algorithm runs besides tensors (self-play worker threads). */
+  dispose(): Promise<void>;
 }

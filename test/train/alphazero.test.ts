@@ -114,6 +114,7 @@ describe('the replay window and the value targets', () => {
     play.reset(rng);
     const newest: Uint8Array[] = [];
     for (let i = 0; i < 3; i++) {
+      buffer.startIteration();
       const stats = play.collect(150, buffer, rng);
       expect(buffer.newestRows).toBe(stats.learnerSamples);
       const from = buffer.size - buffer.newestRows;
@@ -350,6 +351,6 @@ describe('alphazero training', () => {
       learner.algorithm.update(rng);
     }
     expect(tf.memory().numTensors).toBe(before);
-    disposeLearner(learner);
+    await disposeLearner(learner);
   });
 });

@@ -1,0 +1,80 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Random } from '../../env/index.ts';
+import { loadBackend, type Tf } from '../../models/backend.ts';
+import type { AlphaZero } from '../../train/alphazero.ts';
+import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
+import { buildLearner, disposeLearner } from '../../train/learner.ts';
+
+let tf: Tf;
+
+beforeAll(async () => {
+  tf = (await loadBackend('auto')).tf;
+});
+
+const config = (extra: Partial<TrainConfig> = {}): TrainConfig =>
+  buildConfig([
+    PRESETS.smoke,
+    {
+      algorithm: 'alphazero',
+      searchSimulations: 4,
+      numEnvs: 10,
+      rolloutSteps: 12,
+      openingPlies: 0,
+      openingPliesMax: 6,
+      selfPlayShards: 3,
+      replayIterations: 2,
+      searchValueWeight: 0.5,
+      minibatchSize: 32,
+      ...extra,
+    },
+  ]);
+
+/** Three iterations of games and updates; what the buffer and the generator hold after each. */
+async function iterate(workers: number, extra: Partial<TrainConfig> = {}) {
+  const learner = await buildLearner(tf, config(extra), { workers });
+  const algorithm = learner.algorithm as AlphaZero;
+  const rng = Random.fromSeed(21);
+  const out: unknown[] = [];
+  try {
+    algorithm.reset(1, rng);
+    for (let i = 0; i < 3; i++) {
+      const stats = await algorithm.collect(rng);
+      const update = algorithm.update(rng);
+      const { seconds: _s, ...counts } = stats;
+      const replay = algorithm.replay();
+      out.push({ counts, policyLoss: update.policyLoss, replay, rng: rng.getState() });
+    }
+    return { out, evaluations: algorithm.selfPlay.evaluations };
+  } finally {
+    await disposeLearner(learner);
+  }
+}
+
+describe('sharded self-play', () => {
+  it('plays the same games and trains the same whether shards run in this thread or on workers', async () => {
+    const inProcess = await iterate(0);
+    const onWorkers = await iterate(2);
+    expect(onWorkers.out).toEqual(inProcess.out);
+    expect(onWorkers.evaluations).toBe(inProcess.evaluations);
+    const first = inProcess.out[0] as { counts: { plies: number; games: number } };
+    // Every shard plays its share of the moves and finishes at least one game.
+    expect(first.counts.plies).toBeGreaterThanOrEqual(10 * 12);
+    expect(first.counts.games).toBeGreaterThanOrEqual(3);
+  });
+
+  it('splits the games between the shards, each with its own generator', async () => {
+    const one = await iterate(0, { selfPlayShards: 1 });
+    const three = await iterate(0);
+    // Different shards draw different openings and Gumbel noise: the games differ.
+    expect(three.out).not.toEqual(one.out);
+  });
+
+  it('refuses more shards than games, and shards for PPO', () => {
+    expect(() => config({ selfPlayShards: 11 })).toThrow(
+      /selfPlayShards: is 11, more than numEnvs \(10\): every shard needs a game/,
+    );
+    expect(() => buildConfig([{ selfPlayShards: 2 }])).toThrow(
+      /selfPlayShards: applies to --algorithm alphazero only/,
+    );
+  });
+});

@@ -1,0 +1,147 @@
+import { fileURLToPath } from 'node:url';
+import type * as tfType from '@tensorflow/tfjs';
+import { Piscina } from 'piscina';
+import { Random } from '../env/random.ts';
+import { addPositions } from './position-log.ts';
+import type { SearchBuffer } from './search-buffer.ts';
+import type { GamesInProgress, SearchSelfPlay } from './search-self-play.ts';
+import { emptyRolloutStats, type RolloutStats } from './self-play.ts';
+import {
+  type ShardResult,
+  type ShardSetup,
+  type ShardTask,
+  weightArrays,
+} from './self-play-shard.ts';
+
+const WORKER_FILE = fileURLToPath(new URL('./self-play-worker.js', import.meta.url));
+
+interface Shard {
+  /** Plays the shard in this thread (no worker threads), else null. */
+  readonly local: SearchSelfPlay | null;
+  /** The shard's games between iterations when a worker plays it (null: fresh games at the next). */
+  games: GamesInProgress | null;
+  rng: Random;
+}
+
+/**
+ * Expert iteration's self-play split into shards of games, each with its own
+ * random generator, so that worker threads can play them at once (the
+ * searches are most of an iteration's time, and a laptop has more than one
+ * core). The positions are added shard by shard in a fixed order, so the run
+ * is the same whether the shards are played by 0, 1 or more workers; one
+ * shard is plain in-process self-play drawing from the run's generator.
+ */
+export class ShardedSelfPlay {
+  readonly #shards: Shard[];
+  readonly #pool: Piscina<ShardTask, ShardResult> | null;
+  /** Positions run through the network so far (for benchmarks). */
+  evaluations = 0;
+
+  /**
+   * `local[i]` plays shard i in this thread with the learner's own network;
+   * with `threads` > 0 the shards go to that many worker threads instead,
+   * each building its network from `setups[i]`.
+   */
+  constructor(
+    private readonly model: tfType.LayersModel,
+    local: readonly SearchSelfPlay[],
+    private readonly setups: readonly ShardSetup[],
+    threads: number,
+  ) {
+    if (local.length !== setups.length || local.length === 0) {
+      throw new RangeError(
+        `sharded self-play needs one setup per shard (${local.length} / ${setups.length})`,
+      );
+    }
+    const pooled = threads > 0 && local.length > 1;
+    this.#shards = local.map((selfPlay) => ({
+      local: pooled ? null : selfPlay,
+      games: null,
+      rng: Random.fromSeed(0),
+    }));
+    this.#pool = pooled
+      ? new Piscina<ShardTask, ShardResult>({
+          filename: WORKER_FILE,
+          minThreads: Math.min(threads, local.length),
+          maxThreads: Math.min(threads, local.length),
+        })
+      : null;
+  }
+
+  get shardCount(): number {
+    return this.#shards.length;
+  }
+
+  /** Starts fresh games in every shard; several shards each get a generator seeded from `rng`. */
+  reset(rng: Random): void {
+    for (const shard of this.#shards) {
+      if (this.#shards.length > 1) shard.rng = Random.fromSeed(rng.int(0x7fffffff));
+      shard.games = null;
+      shard.local?.reset(this.#shards.length > 1 ? shard.rng : rng);
+    }
+  }
+
+  /**
+   * Plays `moves` searched moves split over the shards (see
+   * SearchSelfPlay.collect) and adds the finished games' positions to
+   * `buffer` as a new iteration of its replay window, shard after shard.
+   */
+  async collect(moves: number, buffer: SearchBuffer, rng: Random): Promise<RolloutStats> {
+    const start = performance.now();
+    buffer.startIteration();
+    const n = this.#shards.length;
+    const share = (i: number): number =>
+      Math.floor((moves * (i + 1)) / n) - Math.floor((moves * i) / n);
+    const results: RolloutStats[] = [];
+    if (this.#pool === null) {
+      this.#shards.forEach((shard, i) => {
+        const local = shard.local as SearchSelfPlay;
+        const before = local.evaluations;
+        results.push(local.collect(share(i), buffer, n > 1 ? shard.rng : rng));
+        this.evaluations += local.evaluations - before;
+      });
+    } else {
+      const pool = this.#pool;
+      const weights = weightArrays(this.model);
+      const done = await Promise.all(
+        this.#shards.map((shard, i) =>
+          pool.run({
+            setup: this.setups[i] as ShardSetup,
+            weights,
+            games: shard.games,
+            rngState: shard.rng.getState(),
+            moves: share(i),
+          }),
+        ),
+      );
+      done.forEach((result, i) => {
+        const shard = this.#shards[i] as Shard;
+        shard.games = result.games;
+        shard.rng = Random.fromState(result.rngState);
+        addPositions(result.positions, buffer);
+        results.push(result.stats);
+        this.evaluations += result.evaluations;
+      });
+    }
+    return mergeStats(results, (performance.now() - start) / 1000);
+  }
+
+  /** Stops the worker threads. */
+  async dispose(): Promise<void> {
+    await this.#pool?.destroy();
+  }
+}
+
+function mergeStats(parts: readonly RolloutStats[], seconds: number): RolloutStats {
+  const out = emptyRolloutStats();
+  let finishedPlies = 0;
+  for (const p of parts) {
+    out.plies += p.plies;
+    out.games += p.games;
+    out.learnerSamples += p.learnerSamples;
+    finishedPlies += p.meanGamePlies * p.games;
+  }
+  out.meanGamePlies = out.games > 0 ? finishedPlies / out.games : 0;
+  out.seconds = seconds;
+  return out;
+}
