@@ -53,6 +53,8 @@ const UNITS: Partial<Record<keyof TrainConfig, string>> = {
   openingPlies: 'plies',
   openingPliesMax: 'plies',
   searchSimulations: 'simulations',
+  replayIterations: 'iterations',
+  selfPlayShards: 'shards',
   maxPlies: 'plies',
   learningRate: 'per step',
   epochs: 'passes',

@@ -46,24 +46,26 @@ export function weightArrays(model: tfType.LayersModel): Float32Array[] {
 }
 
 interface ShardPlayer {
-  readonly key: string;
   readonly tf: Tf;
   readonly model: tfType.LayersModel;
   readonly selfPlay: SearchSelfPlay;
 }
 
-// A worker thread plays shards of one run: it builds its network and searches once.
-let player: ShardPlayer | null = null;
+// A worker thread plays shards of one run (a pool lives as long as its run):
+// it builds a network and searches once per distinct setup (shards differ
+// only when the games do not split evenly) and reuses them at every task.
+const players = new Map<string, ShardPlayer>();
 
 async function playerFor(setup: ShardSetup): Promise<ShardPlayer> {
   const key = JSON.stringify(setup);
-  if (player?.key === key) return player;
-  player?.model.dispose();
+  const known = players.get(key);
+  if (known !== undefined) return known;
   const { tf } = await loadBackend(setup.backend);
   // The seed is irrelevant: every task brings the learner's weights.
   const model = createPolicyValueModel(tf, setup.obsSize, setup.network, 0);
   const openings = new TrainingOpenings(setup.openings, setup.selfPlay.rules);
-  player = { key, tf, model, selfPlay: new SearchSelfPlay(tf, model, setup.selfPlay, openings) };
+  const player = { tf, model, selfPlay: new SearchSelfPlay(tf, model, setup.selfPlay, openings) };
+  players.set(key, player);
   return player;
 }
 
