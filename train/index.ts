@@ -1,6 +1,7 @@
 /**
- * Training: PPO self-play against an opponent pool, checkpoints and metrics
- * of a run, the policy's evaluation against the baselines.
+ * Training: PPO self-play against an opponent pool, or expert iteration
+ * (self-play searched with the network), checkpoints and metrics of a run,
+ * the policy's evaluation against the baselines.
  */
 export {
   buildConfig,
