@@ -17,7 +17,7 @@ import { SearchSelfPlay } from './search-self-play.ts';
 import { SearchTargetUpdater } from './search-update.ts';
 import { SelfPlay } from './self-play.ts';
 import type { ShardSetup } from './self-play-shard.ts';
-import { ShardedSelfPlay } from './sharded-self-play.ts';
+import { ShardedSelfPlay, shareOf } from './sharded-self-play.ts';
 import type { TrainingAlgorithm } from './training-algorithm.ts';
 import { TrainingOpenings } from './training-openings.ts';
 
@@ -120,8 +120,7 @@ function expertIteration(
     obsSize,
     network: { hidden: config.hidden, activation: config.activation },
     selfPlay: {
-      numEnvs:
-        Math.floor((config.numEnvs * (i + 1)) / shards) - Math.floor((config.numEnvs * i) / shards),
+      numEnvs: shareOf(config.numEnvs, shards, i),
       rules,
       observation,
       maxPlies: config.maxPlies,
@@ -131,8 +130,12 @@ function expertIteration(
     },
     openings: openingDistribution,
   }));
-  const local = setups.map((setup) => new SearchSelfPlay(tf, model, setup.selfPlay, openings));
-  const selfPlay = new ShardedSelfPlay(model, local, setups, workers);
+  const selfPlay = new ShardedSelfPlay(
+    model,
+    setups,
+    workers,
+    (setup) => new SearchSelfPlay(tf, model, setup.selfPlay, openings),
+  );
   const moves = config.numEnvs * config.rolloutSteps;
   const buffer = new SearchBuffer(
     moves * config.replayIterations,

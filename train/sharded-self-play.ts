@@ -38,32 +38,29 @@ export class ShardedSelfPlay {
   evaluations = 0;
 
   /**
-   * `local[i]` plays shard i in this thread with the learner's own network;
-   * with `threads` > 0 the shards go to that many worker threads instead,
-   * each building its network from `setups[i]`.
+   * One shard per setup. With `threads` > 0 (and more than one shard) the
+   * shards go to that many worker threads, each building its network from
+   * the shard's setup; otherwise `playLocally` makes each shard's self-play
+   * in this thread, with the learner's own network.
    */
   constructor(
     private readonly model: tfType.LayersModel,
-    local: readonly SearchSelfPlay[],
     private readonly setups: readonly ShardSetup[],
     threads: number,
+    playLocally: (setup: ShardSetup) => SearchSelfPlay,
   ) {
-    if (local.length !== setups.length || local.length === 0) {
-      throw new RangeError(
-        `sharded self-play needs one setup per shard (${local.length} / ${setups.length})`,
-      );
-    }
-    const pooled = threads > 0 && local.length > 1;
-    this.#shards = local.map((selfPlay) => ({
-      local: pooled ? null : selfPlay,
+    if (setups.length === 0) throw new RangeError('sharded self-play needs at least one shard');
+    const pooled = threads > 0 && setups.length > 1;
+    this.#shards = setups.map((setup) => ({
+      local: pooled ? null : playLocally(setup),
       games: null,
       rng: Random.fromSeed(0),
     }));
     this.#pool = pooled
       ? new Piscina<ShardTask, ShardResult>({
           filename: WORKER_FILE,
-          minThreads: Math.min(threads, local.length),
-          maxThreads: Math.min(threads, local.length),
+          minThreads: Math.min(threads, setups.length),
+          maxThreads: Math.min(threads, setups.length),
         })
       : null;
   }
@@ -90,14 +87,12 @@ export class ShardedSelfPlay {
     const start = performance.now();
     buffer.startIteration();
     const n = this.#shards.length;
-    const share = (i: number): number =>
-      Math.floor((moves * (i + 1)) / n) - Math.floor((moves * i) / n);
     const results: RolloutStats[] = [];
     if (this.#pool === null) {
       this.#shards.forEach((shard, i) => {
         const local = shard.local as SearchSelfPlay;
         const before = local.evaluations;
-        results.push(local.collect(share(i), buffer, n > 1 ? shard.rng : rng));
+        results.push(local.collect(shareOf(moves, n, i), buffer, n > 1 ? shard.rng : rng));
         this.evaluations += local.evaluations - before;
       });
     } else {
@@ -110,7 +105,7 @@ export class ShardedSelfPlay {
             weights,
             games: shard.games,
             rngState: shard.rng.getState(),
-            moves: share(i),
+            moves: shareOf(moves, n, i),
           }),
         ),
       );
@@ -130,6 +125,11 @@ export class ShardedSelfPlay {
   async dispose(): Promise<void> {
     await this.#pool?.destroy();
   }
+}
+
+/** Shard i's part of `total` split as evenly as whole numbers allow over `parts` shards. */
+export function shareOf(total: number, parts: number, i: number): number {
+  return Math.floor((total * (i + 1)) / parts) - Math.floor((total * i) / parts);
 }
 
 function mergeStats(parts: readonly RolloutStats[], seconds: number): RolloutStats {

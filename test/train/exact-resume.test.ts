@@ -87,9 +87,10 @@ describe('resume is exact', () => {
 
 describe('resume is exact with alphazero', () => {
   it.each([
-    { replayIterations: 1, searchValueWeight: 0 },
-    // A window longer than the checkpoint interval: resume must bring the window back.
-    { replayIterations: 3, searchValueWeight: 0.5 },
+    { replayIterations: 1, searchValueWeight: 0, selfPlayShards: 1 },
+    // A window longer than the checkpoint interval: resume must bring the window back;
+    // shards draw from generators seeded at each checkpoint boundary.
+    { replayIterations: 3, searchValueWeight: 0.5, selfPlayShards: 2 },
   ])(
     'an expert-iteration run (%o) stopped and resumed ends identical to an uninterrupted one',
     async (targets) => {
