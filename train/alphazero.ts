@@ -26,8 +26,9 @@ export class AlphaZero implements TrainingAlgorithm {
     this.selfPlay.reset(rng);
   }
 
-  collect(rng: Random): Promise<RolloutStats> {
-    return this.selfPlay.collect(this.movesPerIteration, this.buffer, rng);
+  collect(_rng: Random): Promise<RolloutStats> {
+    // The shards draw from generators seeded at `reset`.
+    return this.selfPlay.collect(this.movesPerIteration, this.buffer);
   }
 
   update(rng: Random): UpdateStats {

@@ -280,34 +280,42 @@ export const DEFAULT_CONFIG: TrainConfig = {
   progress: true,
 };
 
+/**
+ * Expert iteration as `npm start` and the pretrained policy run it: its
+ * searches on both cores (two self-play shards), each update two epochs over
+ * the last two iterations' games, value targets half outcome, half search
+ * value, openings of 0-8 random plies, balanced.
+ */
+const EXPERT_ITERATION: Partial<TrainConfig> = {
+  algorithm: 'alphazero',
+  searchSimulations: 16,
+  selfPlayShards: 2,
+  searchValueWeight: 0.5,
+  replayIterations: 2,
+  epochs: 2,
+  learningRate: 1e-3,
+  learningRateDecay: true,
+  valueCoef: 1,
+  openingPlies: 0,
+  openingPliesMax: 8,
+  balancedOpenings: true,
+  poolShare: 0,
+  extraEvalOpeningPlies: [2],
+};
+
 /** Named starting points; flags and --config files override them. */
 export const PRESETS: Record<string, Partial<TrainConfig>> = {
   /**
    * `npm start`: a small agent in under 10 minutes on 2 cores, by expert
-   * iteration, its searches on both cores (two self-play shards), each
-   * update over the last two iterations' games, value targets half outcome,
-   * half search value. A fixed number of iterations keeps the run
-   * reproducible; the time limit is only a safety net.
+   * iteration. A fixed number of iterations keeps the run reproducible; the
+   * time limit is only a safety net.
    */
   quick: {
+    ...EXPERT_ITERATION,
     name: 'quickstart',
-    algorithm: 'alphazero',
-    searchSimulations: 16,
-    selfPlayShards: 2,
-    searchValueWeight: 0.5,
-    replayIterations: 2,
-    epochs: 2,
     iterations: 240,
     timeLimitMinutes: 8.5,
-    learningRate: 1e-3,
-    learningRateDecay: true,
-    valueCoef: 1,
-    openingPlies: 0,
-    openingPliesMax: 8,
-    balancedOpenings: true,
-    poolShare: 0,
     evalEvery: 40,
-    extraEvalOpeningPlies: [2],
   },
   /** The PPO run `npm start` made before (5 min 21 s here), for comparison. */
   'quick-ppo': {
@@ -320,32 +328,17 @@ export const PRESETS: Record<string, Partial<TrainConfig>> = {
   },
   /**
    * The shipped pretrained policy (under an hour on 2 cores): expert iteration
-   * as `quick` with a wider network, a Gumbel search of 16 simulations behind
-   * every self-play move, from openings of 0-8 random plies, evaluated from
-   * 4-ply and 2-ply openings.
+   * as `quick` with a wider network, evaluated against minimax:4 too.
    */
   long: {
+    ...EXPERT_ITERATION,
     name: 'pretrained',
-    algorithm: 'alphazero',
-    searchSimulations: 16,
-    selfPlayShards: 2,
-    searchValueWeight: 0.5,
-    replayIterations: 2,
-    epochs: 2,
     iterations: 1150,
     timeLimitMinutes: 58,
     hidden: [256, 256],
-    learningRate: 1e-3,
-    learningRateDecay: true,
-    valueCoef: 1,
-    openingPlies: 0,
-    openingPliesMax: 8,
-    balancedOpenings: true,
-    poolShare: 0,
     checkpointEvery: 10,
     evalEvery: 50,
     evalOpponents: ['random', 'greedy', 'minimax:2', 'minimax:4'],
-    extraEvalOpeningPlies: [2],
   },
   /** The PPO run that made the earlier pretrained policy (43.9 minutes here), for comparison. */
   'long-ppo': {

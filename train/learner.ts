@@ -3,7 +3,7 @@ import type { Agent } from '../agents/agent.ts';
 import { createAgent } from '../agents/spec.ts';
 import { ObservationEncoder, observationSize } from '../env/gym/observation.ts';
 import type { Rules } from '../env/rules.ts';
-import { BACKEND_CHOICES, type BackendChoice, type Tf } from '../models/backend.ts';
+import type { Tf } from '../models/backend.ts';
 import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
 import { AlphaZero } from './alphazero.ts';
@@ -116,7 +116,8 @@ function expertIteration(
   const observation = { encoding: config.encoding, lookahead: config.lookahead };
   const shards = config.selfPlayShards;
   const setups: ShardSetup[] = Array.from({ length: shards }, (_, i) => ({
-    backend: backendChoiceOf(tf),
+    // The workers load the run's backend, as this thread did.
+    backend: config.backend,
     obsSize,
     network: { hidden: config.hidden, activation: config.activation },
     selfPlay: {
@@ -151,14 +152,6 @@ export async function disposeLearner(learner: Learner): Promise<void> {
   await learner.algorithm.dispose();
   learner.optimizer.dispose();
   learner.model.dispose();
-}
-
-/** The backend tfjs runs on, for worker threads to load the same one (and compute the same numbers). */
-function backendChoiceOf(tf: Tf): BackendChoice {
-  const name = tf.getBackend();
-  const choice = BACKEND_CHOICES.find((c) => c === name);
-  if (choice === undefined) throw new RangeError(`unknown tfjs backend ${name}`);
-  return choice;
 }
 
 /** The learner's current weights as a policy file, stamped with the run and iteration. */

@@ -118,20 +118,19 @@ export class SearchBuffer implements PositionSink {
         );
       }
     }
-    this.clear();
-    if (rows > this.capacity) this.#grow(rows);
-    for (let i = 0; i < saved.states.length; i++) {
-      const v = saved.states[i] as number;
+    const states = new Uint8Array(saved.states.length);
+    saved.states.forEach((v, i) => {
       if (!(Number.isInteger(v) && v >= 0 && v <= 255)) {
         throw new RangeError(`replay states hold ${v} at ${i}, not a board count`);
       }
-      this.states[i] = v;
+      states[i] = v;
+    });
+    this.clear();
+    for (let row = 0; row < rows; row++) {
+      const state = states.subarray(row * STATE_SIZE, (row + 1) * STATE_SIZE);
+      this.add(state, saved.policies, row * NUM_ACTIONS, saved.values[row] as number);
     }
-    this.policies.set(saved.policies);
-    this.values.set(saved.values);
-    this.size = rows;
-    this.iterationRows.push(...iterationRows);
-    for (let row = 0; row < rows; row++) this.#encodeRow(row);
+    this.iterationRows.splice(0, this.iterationRows.length, ...iterationRows);
   }
 
   #encodeRow(row: number): void {

@@ -28,8 +28,7 @@ interface Shard {
  * random generator, so that worker threads can play them at once (the
  * searches are most of an iteration's time, and a laptop has more than one
  * core). The positions are added shard by shard in a fixed order, so the run
- * is the same whether the shards are played by 0, 1 or more workers; one
- * shard is plain in-process self-play drawing from the run's generator.
+ * is the same whether the shards are played by 0, 1 or more workers.
  */
 export class ShardedSelfPlay {
   readonly #shards: Shard[];
@@ -65,16 +64,12 @@ export class ShardedSelfPlay {
       : null;
   }
 
-  get shardCount(): number {
-    return this.#shards.length;
-  }
-
-  /** Starts fresh games in every shard; several shards each get a generator seeded from `rng`. */
+  /** Starts fresh games in every shard, each with a generator seeded from `rng`. */
   reset(rng: Random): void {
     for (const shard of this.#shards) {
-      if (this.#shards.length > 1) shard.rng = Random.fromSeed(rng.int(0x7fffffff));
+      shard.rng = Random.fromSeed(rng.int(0x7fffffff));
       shard.games = null;
-      shard.local?.reset(this.#shards.length > 1 ? shard.rng : rng);
+      shard.local?.reset(shard.rng);
     }
   }
 
@@ -82,8 +77,9 @@ export class ShardedSelfPlay {
    * Plays `moves` searched moves split over the shards (see
    * SearchSelfPlay.collect) and adds the finished games' positions to
    * `buffer` as a new iteration of its replay window, shard after shard.
+   * Everything random comes from the shards' generators.
    */
-  async collect(moves: number, buffer: SearchBuffer, rng: Random): Promise<RolloutStats> {
+  async collect(moves: number, buffer: SearchBuffer): Promise<RolloutStats> {
     const start = performance.now();
     buffer.startIteration();
     const n = this.#shards.length;
@@ -92,7 +88,7 @@ export class ShardedSelfPlay {
       this.#shards.forEach((shard, i) => {
         const local = shard.local as SearchSelfPlay;
         const before = local.evaluations;
-        results.push(local.collect(shareOf(moves, n, i), buffer, n > 1 ? shard.rng : rng));
+        results.push(local.collect(shareOf(moves, n, i), buffer, shard.rng));
         this.evaluations += local.evaluations - before;
       });
     } else {

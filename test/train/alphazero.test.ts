@@ -154,10 +154,16 @@ describe('the replay window and the value targets', () => {
     copy.restore(saved);
     expect(copy.size).toBe(buffer.size);
     expect(copy.iterationRows).toEqual(buffer.iterationRows);
-    for (const key of ['states', 'observations', 'masks', 'policies', 'values'] as const) {
-      expect(copy[key].subarray(0, buffer[key].length)).toEqual(
-        buffer[key].subarray(0, (buffer[key].length / 64) * buffer.size),
-      );
+    const widths = {
+      states: core.STATE_SIZE,
+      observations: 146,
+      masks: NUM_ACTIONS,
+      policies: NUM_ACTIONS,
+      values: 1,
+    };
+    for (const [key, width] of Object.entries(widths) as [keyof typeof widths, number][]) {
+      const used = width * buffer.size;
+      expect(copy[key].subarray(0, used)).toEqual(buffer[key].subarray(0, used));
     }
     expect(() => copy.restore({ ...saved, values: saved.values.subarray(1) })).toThrow(
       /replay values hold \d+ numbers, expected \d+/,
