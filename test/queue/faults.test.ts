@@ -1,10 +1,12 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Queue } from 'bullmq';
+import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runTournament, type TournamentOptions } from '../../eval/tournament.ts';
+import { playChunkJob } from '../../queue/chunk-job.ts';
 import { QUEUE_NAME } from '../../queue/jobs.ts';
+import { PolicyCache } from '../../queue/policy-transport.ts';
 import { parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
@@ -107,10 +109,25 @@ describe('queue faults', () => {
       ...options,
       runChunks: queueChunkRunner(redis.url, { signal: stop.signal }),
     });
-    workers.push(await startQueueWorker({ url: redis.url }));
-    await until(async () => (await queue.getCompletedCount()) >= 2, 'two chunks');
+    // Exactly two chunks are played (by the worker's own chunk player) before the
+    // coordinator stops: a live worker could finish them all first on a fast machine.
+    await until(async () => (await queue.getWaitingCount()) >= 3, 'the chunks to be queued');
+    const store = new Redis(parseRedisUrl(redis.url));
+    const manual = new Worker(QUEUE_NAME, null, { connection: parseRedisUrl(redis.url) });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const job = (await manual.getNextJob('manual')) as Job;
+        const records = await playChunkJob(job, new PolicyCache(store), false);
+        await job.moveToCompleted(records, 'manual', false);
+      }
+    } finally {
+      await manual.close();
+      store.disconnect();
+    }
     stop.abort();
     await expect(first).rejects.toThrow(/coordinator was stopped/);
+    expect(await queue.getCompletedCount()).toBe(2);
+    workers.push(await startQueueWorker({ url: redis.url }));
     const result = await runTournament({ ...options, runChunks: queueChunkRunner(redis.url) });
 
     const local = await runTournament({ ...options, workers: 0 });
