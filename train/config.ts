@@ -328,14 +328,17 @@ export const PRESETS: Record<string, Partial<TrainConfig>> = {
   },
   /**
    * The shipped pretrained policy (under an hour on 2 cores): expert iteration
-   * as `quick` with a wider network, evaluated against minimax:4 too.
+   * as `quick` with a wider and deeper network, evaluated against minimax:4 too.
+   * Three 256-wide layers beat two (1150 iterations in the same time) 57.5% head
+   * to head as policies alone; 940 iterations is what fits in the hour, so the
+   * learning rate decays to zero as the time runs out.
    */
   long: {
     ...EXPERT_ITERATION,
     name: 'pretrained',
-    iterations: 1150,
+    iterations: 940,
     timeLimitMinutes: 58,
-    hidden: [256, 256],
+    hidden: [256, 256, 256],
     checkpointEvery: 10,
     evalEvery: 50,
     evalOpponents: ['random', 'greedy', 'minimax:2', 'minimax:4'],
