@@ -56,7 +56,13 @@ export function parseAgentSpec(spec: string): AgentSpec {
         throw bad('az needs a policy path, e.g. az:models/pretrained,t=50ms');
       return { kind: 'network', spec: text };
     case 'minimax': {
-      if (arg?.includes(',')) return { kind: 'network', spec: text };
+      if (arg?.includes(',')) {
+        // Only alpha-beta with a network takes options; 'minimax:4,minimax:6' is two agents.
+        if (/(^|,)\s*eval=/.test(arg)) return { kind: 'network', spec: text };
+        throw bad(
+          `minimax takes one depth or time, and options after a comma only with eval=PATH; to name several agents, give each its own --agents entry`,
+        );
+      }
       if (arg === null) throw bad('minimax needs a depth (minimax:4) or a time (minimax:t=200ms)');
       const time = /^t=(\d+(?:\.\d+)?)(ms|s)$/.exec(arg);
       if (time !== null) {

@@ -142,6 +142,35 @@ const cliRows: CliRow[] = [
     code: 1,
   },
   {
+    // Worker threads lose an error's class: the tournament makes each agent here first.
+    case: 'missing policy file in a tournament on worker threads',
+    args: ['eval', '--agents', 'random,policy:/nonexistent/policy.json', '--games', '2'],
+    stderr: 'policy /nonexistent/policy.json does not exist',
+    code: 1,
+  },
+  {
+    case: 'bad network search option in a tournament on worker threads',
+    args: [
+      'eval',
+      '--agents',
+      'random',
+      '--vs',
+      'az:models/pretrained,t=5ms,sim=4',
+      '--games',
+      '2',
+    ],
+    stderr:
+      'invalid agent \'az:models/pretrained,t=5ms,sim=4\': options: Unrecognized key: "sim"; forms: az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0], minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
+    code: 1,
+  },
+  {
+    case: 'two agents given as one --vs',
+    args: ['eval', '--agents', 'random', '--vs', 'minimax:4,minimax:6', '--games', '2'],
+    stderr:
+      "invalid agent 'minimax:4,minimax:6': minimax takes one depth or time, and options after a comma only with eval=PATH; to name several agents, give each its own --agents entry; valid agents: random, greedy, minimax:D, minimax:t=200ms, mcts:N, ext:COMMAND, policy:PATH, az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,batch=16], minimax:t=50ms,eval=PATH[,k=16]",
+    code: 1,
+  },
+  {
     case: 'missing policy for the HTTP service',
     args: ['serve', '--policy', '/nonexistent/run'],
     stderr: 'policy /nonexistent/run does not exist',
