@@ -52,6 +52,7 @@ export {
   AgentSpecError,
   agentKindModules,
   type CreateAgentOptions,
+  checkAgentSpec,
   createAgent,
   type ExtensionKind,
   parseAgentSpec,

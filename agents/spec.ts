@@ -114,6 +114,14 @@ export interface AgentKind<K extends ExtensionKind = ExtensionKind> {
     context: { readonly name: string; readonly rules: Rules; readonly options: CreateAgentOptions },
   ) => Agent | Promise<Agent>;
   /**
+   * Throws what `create` would throw for a bad spec (a missing or invalid
+   * file, a bad option) without making the agent, which may be costly.
+   */
+  readonly check: (
+    spec: Extract<AgentSpec, { kind: K }>,
+    context: { readonly name: string; readonly rules: Rules },
+  ) => void | Promise<void>;
+  /**
    * URL of the module whose import registers this kind (its own
    * `import.meta.url`). Threads have their own modules: a tournament's worker
    * threads import it so that the kind works there too.
@@ -138,6 +146,35 @@ export function registerAgentKind<K extends ExtensionKind>(
 /** The modules that registered kinds in this thread, for worker threads to import. */
 export function agentKindModules(): string[] {
   return [...new Set([...extensions.values()].map((kind) => kind.module))];
+}
+
+/** The registered kind for `kind`, or the error that says what to import. */
+function extensionKind(kind: ExtensionKind, name: string): AgentKind {
+  const found = extensions.get(kind);
+  if (found === undefined) {
+    throw new AgentSpecError(
+      `${kind === 'policy' ? 'policy agents' : 'network search agents'} are not available: import 'ayoayo/models' (models/index.ts) first to load '${name}'`,
+    );
+  }
+  return found;
+}
+
+/**
+ * Throws the error createAgent would throw for a bad spec, without making the
+ * agent: a tournament checks its specs in its own thread first, since an
+ * error thrown on a worker thread arrives as a plain Error, its class (and so
+ * whether it is a user's mistake) lost. External engines are not started: an
+ * engine that fails forfeits its games.
+ */
+export async function checkAgentSpec(
+  spec: string,
+  options: CreateAgentOptions = {},
+): Promise<void> {
+  const parsed = parseAgentSpec(spec);
+  if (parsed.kind !== 'policy' && parsed.kind !== 'network') return;
+  const name = spec.trim();
+  const kind = extensionKind(parsed.kind, name) as AgentKind<typeof parsed.kind>;
+  await kind.check(parsed as never, { name, rules: resolveRules(options.rules) });
 }
 
 /**
@@ -170,12 +207,7 @@ export async function createAgent(spec: string, options: CreateAgentOptions = {}
       });
     case 'policy':
     case 'network': {
-      const kind = extensions.get(parsed.kind) as AgentKind<typeof parsed.kind> | undefined;
-      if (kind === undefined) {
-        throw new AgentSpecError(
-          `${parsed.kind === 'policy' ? 'policy agents' : 'network search agents'} are not available: import 'ayoayo/models' (models/index.ts) first to load '${name}'`,
-        );
-      }
+      const kind = extensionKind(parsed.kind, name) as AgentKind<typeof parsed.kind>;
       return kind.create(parsed as never, { name, rules, options });
     }
   }

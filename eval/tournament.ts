@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { watchEngineWorkers } from '../agents/engine-registry.ts';
-import { agentKindModules, createAgent, parseAgentSpec } from '../agents/spec.ts';
+import { agentKindModules, checkAgentSpec, parseAgentSpec } from '../agents/spec.ts';
 import type { RulesInput } from '../env/index.ts';
 import { type Chunk, runChunk } from './chunk.ts';
 import { fitElo } from './elo.ts';
@@ -94,9 +94,13 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
     options.onProgress?.({ done, total });
   };
   const chunks = splitIntoChunks(pairings, games, settings, options.moveTimeoutMs, workers);
-  // A queue's workers report a failed chunk as a QueueError with its reason instead.
-  if (options.runChunks === undefined && workers > 0)
-    await checkAgentsCanBeMade(pairings, settings);
+  // Worker threads lose an error's class (see checkAgentSpec); a queue's workers
+  // report a failed chunk as a QueueError with its reason instead.
+  if (options.runChunks === undefined && workers > 0) {
+    for (const spec of new Set(pairings.flatMap((p) => [p.a, p.b]))) {
+      await checkAgentSpec(spec, { rules: settings.rules });
+    }
+  }
   const records =
     options.runChunks !== undefined
       ? await options.runChunks(chunks, onGames)
@@ -185,25 +189,6 @@ export function planPairings(specs: readonly string[], vs?: string): PairingLabe
     }
   }
   return pairings;
-}
-
-/**
- * Makes and closes each agent once in this thread before any game is handed
- * to a worker thread: an error thrown on a worker thread reaches this
- * thread as a plain Error, its class lost, so a missing policy file or a bad
- * option would look like a bug, and only after other pairings had started.
- * External engines are left to their games, which forfeit if an engine fails.
- */
-async function checkAgentsCanBeMade(
-  pairings: readonly PairingLabels[],
-  settings: MatchSettings,
-): Promise<void> {
-  const specs = new Set(pairings.flatMap((p) => [p.a, p.b]));
-  for (const spec of specs) {
-    if (parseAgentSpec(spec).kind === 'ext') continue;
-    const agent = await createAgent(spec, { rules: settings.rules });
-    await agent.close?.();
-  }
 }
 
 /**

@@ -7,14 +7,19 @@
  */
 import { registerAgentKind } from '../agents/spec.ts';
 import { loadPolicyAgent } from './policy-agent.ts';
-import { createNetworkSearchAgent } from './search-agents.ts';
+import { checkNetworkSearchSpec, createNetworkSearchAgent } from './search-agents.ts';
 
 registerAgentKind('policy', {
   create: (spec, { rules }) => loadPolicyAgent(spec.path, rules),
+  // A policy agent is cheap to make (a plain Float32Array runner, no tensors).
+  check: async (spec, { rules }) => {
+    await loadPolicyAgent(spec.path, rules);
+  },
   module: import.meta.url,
 });
 
 registerAgentKind('network', {
   create: (spec, { rules }) => createNetworkSearchAgent(spec.spec, rules),
+  check: (spec, { rules }) => checkNetworkSearchSpec(spec.spec, rules),
   module: import.meta.url,
 });

@@ -120,6 +120,58 @@ function parseWith<S extends z.ZodType>(schema: S, input: unknown, spec: string)
   return parsed.data;
 }
 
+/** A network search spec, parsed, with its policy loaded. */
+type NetworkSearchPlan =
+  | { readonly kind: 'az'; readonly o: AzOptions; readonly loaded: LoadedPolicy }
+  | { readonly kind: 'minimax'; readonly o: MinimaxEvalOptions; readonly loaded: LoadedPolicy };
+
+type MinimaxEvalOptions = z.output<typeof minimaxSchema>;
+
+/**
+ * Parses `az:...` or `minimax:...,eval=PATH`, loads (and so validates) its
+ * policy and checks that the network's input fits its observation encoding
+ * under `rules`: everything that can go wrong before the agent exists.
+ */
+function planNetworkSearch(spec: string, rules: Rules): NetworkSearchPlan {
+  const name = spec.trim();
+  const colon = name.indexOf(':');
+  const kind = name.slice(0, colon);
+  const { bare, options } = splitFields(name.slice(colon + 1));
+  let plan: NetworkSearchPlan;
+  if (kind === 'az') {
+    if (bare.length !== 1 || (bare[0] as string).length === 0) {
+      throw new NetworkSpecError(
+        `invalid agent '${spec}': az needs one policy path first, e.g. az:models/pretrained,t=50ms`,
+      );
+    }
+    const o = parseWith(azSchema, options, spec);
+    plan = { kind, o, loaded: loadPolicy(bare[0] as string) };
+  } else if (kind === 'minimax') {
+    const [first, ...extra] = bare;
+    if (extra.length > 0) {
+      throw new NetworkSpecError(`invalid agent '${spec}': unexpected '${extra.join(',')}'`);
+    }
+    const input: Record<string, string> = { ...options };
+    if (first !== undefined && first.length > 0) input.depth = first;
+    const o = parseWith(minimaxSchema, input, spec);
+    plan = { kind, o, loaded: loadPolicy(o.eval) };
+  } else {
+    throw new NetworkSpecError(`invalid agent '${spec}': not a network search agent`);
+  }
+  // The plain evaluator throws a PolicyFileError when the network does not fit.
+  new NetworkEvaluator(plan.loaded.weights, plan.loaded.observation, rules);
+  return plan;
+}
+
+/**
+ * Checks a network search spec as createNetworkSearchAgent would, without
+ * making the agent (no tfjs backend, no tensors): for a tournament to refuse a
+ * bad spec before its worker threads make the agents.
+ */
+export function checkNetworkSearchSpec(spec: string, rules: Rules): void {
+  planNetworkSearch(spec, rules);
+}
+
 /**
  * Builds `az:...` (PUCT with the network's priors and value) or
  * `minimax:...,eval=PATH` (alpha-beta with the store difference plus k times
@@ -128,17 +180,9 @@ function parseWith<S extends z.ZodType>(schema: S, input: unknown, spec: string)
  */
 export async function createNetworkSearchAgent(spec: string, rules: Rules): Promise<Agent> {
   const name = spec.trim();
-  const colon = name.indexOf(':');
-  const kind = name.slice(0, colon);
-  const { bare, options } = splitFields(name.slice(colon + 1));
-  if (kind === 'az') {
-    if (bare.length !== 1 || (bare[0] as string).length === 0) {
-      throw new NetworkSpecError(
-        `invalid agent '${spec}': az needs one policy path first, e.g. az:models/pretrained,t=50ms`,
-      );
-    }
-    const o = parseWith(azSchema, options, spec);
-    const loaded = loadPolicy(bare[0] as string);
+  const plan = planNetworkSearch(spec, rules);
+  if (plan.kind === 'az') {
+    const { o, loaded } = plan;
     const evaluator = await azEvaluator(loaded, rules, o);
     return new PuctAgent(evaluator, {
       name,
@@ -148,23 +192,14 @@ export async function createNetworkSearchAgent(spec: string, rules: Rules): Prom
       ...azLimits(o),
     });
   }
-  if (kind === 'minimax') {
-    const [first, ...extra] = bare;
-    if (extra.length > 0) {
-      throw new NetworkSpecError(`invalid agent '${spec}': unexpected '${extra.join(',')}'`);
-    }
-    const input: Record<string, string> = { ...options };
-    if (first !== undefined && first.length > 0) input.depth = first;
-    const o = parseWith(minimaxSchema, input, spec);
-    const evaluator = cached(await networkEvaluator(o.eval, rules, 1, false), o.cache);
-    return new MinimaxAgent({
-      name,
-      rules,
-      leaf: new NetworkLeafEvaluator(evaluator, o.k, rules),
-      ...(o.depth !== undefined ? { depth: o.depth } : { timeMs: o.t as number }),
-    });
-  }
-  throw new NetworkSpecError(`invalid agent '${spec}': not a network search agent`);
+  const { o, loaded } = plan;
+  const network = new NetworkEvaluator(loaded.weights, loaded.observation, rules);
+  return new MinimaxAgent({
+    name,
+    rules,
+    leaf: new NetworkLeafEvaluator(cached(network, o.cache), o.k, rules),
+    ...(o.depth !== undefined ? { depth: o.depth } : { timeMs: o.t as number }),
+  });
 }
 
 /** The options of an `az:` spec after its path, parsed and defaulted. */

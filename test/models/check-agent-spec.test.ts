@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { AgentSpecError, checkAgentSpec } from '../../agents/spec.ts';
+import { NetworkSpecError, PolicyFileError } from '../../models/errors.ts';
+// Registers `policy:` and the network search kinds, as the command line does.
+import '../../models/policy-kind.ts';
+
+// A tournament checks its specs in its own thread before its worker threads make
+// the agents (whose errors would arrive there without their class).
+describe('checkAgentSpec', () => {
+  it('accepts every kind of spec that createAgent can make', async () => {
+    for (const spec of [
+      'random',
+      'minimax:t=50ms',
+      'ext:python3 engine.py',
+      'policy:models/pretrained',
+      'az:models/pretrained,t=50ms,c=1',
+      'minimax:4,eval=models/pretrained,k=8',
+    ]) {
+      await expect(checkAgentSpec(spec)).resolves.toBeUndefined();
+    }
+  });
+
+  it('throws the typed error createAgent would throw, without making the agent', async () => {
+    await expect(checkAgentSpec('minimax:0')).rejects.toThrow(AgentSpecError);
+    await expect(checkAgentSpec('minimax:4,minimax:6')).rejects.toThrow(
+      /minimax takes one depth or time, and options after a comma only with eval=PATH/,
+    );
+    await expect(checkAgentSpec('policy:/nonexistent/policy.json')).rejects.toThrow(
+      PolicyFileError,
+    );
+    await expect(checkAgentSpec('az:models/pretrained,sim=4')).rejects.toThrow(NetworkSpecError);
+    await expect(checkAgentSpec('az:/nonexistent,t=50ms')).rejects.toThrow(PolicyFileError);
+    await expect(checkAgentSpec('minimax:t=50ms,eval=models/pretrained,k=-1')).rejects.toThrow(
+      /k must be at least 0/,
+    );
+  });
+});
