@@ -1,4 +1,5 @@
-import { MinimaxSearch, PROVEN } from '../agents/minimax-search.ts';
+import { MinimaxAgent } from '../agents/minimax.ts';
+import { PROVEN, type SearchResult } from '../agents/minimax-search.ts';
 import { applyAction, DEFAULT_RULES, legalActions, outcome, Random } from '../env/index.ts';
 import { DEFAULT_OPENING_PLIES, openingFor } from '../eval/openings.ts';
 import type { Emit } from './types.ts';
@@ -8,9 +9,8 @@ const MOVE_MS = 50;
 const SEED = 7000;
 
 /**
- * How soon `minimax:t=50ms` knows a game's exact result: it plays itself from
- * the tournament's default openings, as the agent does (one table kept through
- * the game, ties broken at random), and each searched move records whether the
+ * How soon `minimax:t=50ms` knows a game's exact result: the agent plays itself
+ * from the tournament's default openings, and each searched move records whether the
  * search proved the game won or lost under best play (a proven draw scores 0,
  * like an even store difference, so it is not counted). Once it has proved a
  * win it cannot lose it, and a proven loss is lost to best play anyway, so an
@@ -25,16 +25,18 @@ export async function run(emit: Emit): Promise<void> {
   let proven = 0;
   let plies = 0;
   for (let i = 0; i < OPENINGS; i++) {
-    const search = new MinimaxSearch({ rules });
+    const agent = new MinimaxAgent({ rules, timeMs: MOVE_MS });
     const rng = Random.fromSeed(`${SEED}|proof|${i}`);
     let position = openingFor(SEED, i, DEFAULT_OPENING_PLIES, rules).position;
     let ply = 0;
     let first = Number.POSITIVE_INFINITY;
     while (outcome(position, rules) === null) {
       const legal = legalActions(position, rules);
-      let action = legal[0] as number;
-      if (legal.length > 1) {
-        const result = search.search(position.stateView, { timeMs: MOVE_MS });
+      agent.lastSearch = null;
+      const action = agent.act(position, { legal, rng, rules });
+      // A single legal action is played without a search.
+      const result = agent.lastSearch as SearchResult | null;
+      if (result !== null) {
         searched++;
         if (Math.abs(result.value) > PROVEN) {
           proven++;
@@ -42,7 +44,6 @@ export async function run(emit: Emit): Promise<void> {
         } else {
           depths.push(result.depth);
         }
-        action = rng.pick(result.bestActions);
       }
       position = applyAction(position, action, rules);
       ply++;
