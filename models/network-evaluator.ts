@@ -15,6 +15,26 @@ export type ForwardPass = (
 ) => void;
 
 /**
+ * The observation encoder for a network under `rules`; a PolicyFileError when
+ * the network's input size is not the encoding's (a policy file whose
+ * observation settings do not match its weights).
+ */
+export function encoderFor(
+  weights: MlpWeights,
+  observation: ObservationConfig,
+  rules: Rules,
+): ObservationEncoder {
+  const encoder = new ObservationEncoder(observation, rules);
+  if (encoder.size !== weights.inputSize) {
+    throw new PolicyFileError(
+      'incompatible',
+      `the network expects ${weights.inputSize} inputs but its observation encoding has ${encoder.size}`,
+    );
+  }
+  return encoder;
+}
+
+/**
  * A policy-value network as a search's leaf evaluator: the observation
  * encoder, then one forward pass for the batch. The policy head gives the
  * priors (softmax of logits / `temperature` over the legal actions), the value
@@ -38,13 +58,7 @@ export class NetworkEvaluator implements Evaluator {
     rules: Rules,
     options: { readonly temperature?: number; readonly forward?: ForwardPass } = {},
   ) {
-    this.#encoder = new ObservationEncoder(observation, rules);
-    if (this.#encoder.size !== weights.inputSize) {
-      throw new PolicyFileError(
-        'incompatible',
-        `the network expects ${weights.inputSize} inputs but its observation encoding has ${this.#encoder.size}`,
-      );
-    }
+    this.#encoder = encoderFor(weights, observation, rules);
     const temperature = options.temperature ?? 1;
     if (!(temperature > 0 && Number.isFinite(temperature))) {
       throw new RangeError(`prior temperature must be a positive number, got ${temperature}`);

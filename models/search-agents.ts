@@ -11,7 +11,7 @@ import type { Position } from '../env/position.ts';
 import type { Rules } from '../env/rules.ts';
 import { NetworkSpecError } from './errors.ts';
 import { type LoadedPolicy, loadPolicy } from './load-policy.ts';
-import { type ForwardPass, NetworkEvaluator } from './network-evaluator.ts';
+import { encoderFor, type ForwardPass, NetworkEvaluator } from './network-evaluator.ts';
 import { NetworkLeafEvaluator } from './network-leaf.ts';
 import { tfjsForward } from './tfjs-forward.ts';
 
@@ -158,8 +158,7 @@ function planNetworkSearch(spec: string, rules: Rules): NetworkSearchPlan {
   } else {
     throw new NetworkSpecError(`invalid agent '${spec}': not a network search agent`);
   }
-  // The plain evaluator throws a PolicyFileError when the network does not fit.
-  new NetworkEvaluator(plan.loaded.weights, plan.loaded.observation, rules);
+  encoderFor(plan.loaded.weights, plan.loaded.observation, rules);
   return plan;
 }
 
