@@ -1,7 +1,7 @@
 import { createObjectCsvStringifier } from 'csv-writer';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
 
-/** The columns of metrics.csv, one row per iteration; the README lists them too. */
+/** The columns of metrics.csv, one row per iteration; docs/training.md lists them too. */
 export const METRIC_COLUMNS = [
   ['iteration', 'iterations completed'],
   ['elapsed_s', 'training time so far, seconds (evaluation included)'],

@@ -1,5 +1,5 @@
 /**
- * Regenerates the README's pictures of the page (web/screenshots/*.png) from
+ * Regenerates the pictures of the page shown in README.md and docs/export.md (web/screenshots/*.png) from
  * the real program: builds the page, serves it with the shipped policy, plays a
  * few seeded moves against it in headless Chromium and photographs a desktop
  * and a phone. Run: npx tsx web/screenshots.ts

@@ -16,7 +16,7 @@ export const sweepCommand = defineCommand<SweepArgs>({
       .option('config', {
         type: 'string',
         demandOption: true,
-        describe: 'SWEEP.json: name, preset, base, and grid or random (see README, Scale out)',
+        describe: 'SWEEP.json: name, preset, base, and grid or random (see docs/scale-out.md)',
       })
       .option('queue', {
         type: 'string',

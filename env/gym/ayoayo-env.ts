@@ -70,7 +70,7 @@ export function maskToInfo(mask: number): { actionMask: Uint8Array; legalActions
 
 /**
  * Ayoayo for two players taking turns. `reset()` then `step(action)` until
- * `terminated` or `truncated`. See the README section "The environment" for
+ * `terminated` or `truncated`. See docs/environment.md for
  * the observation features, rewards, masks and truncation.
  */
 export class AyoayoEnv implements GymEnv {

@@ -1,6 +1,6 @@
 /**
  * The gym-style environment: import it from here (`env/gym/index.ts`).
- * README section "The environment" documents observations, rewards and views.
+ * docs/environment.md documents observations, rewards and views.
  */
 export { AyoayoEnv, EpisodeStateError } from './ayoayo-env.ts';
 export {

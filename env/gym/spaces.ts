@@ -17,7 +17,7 @@ export interface DiscreteSpace {
   readonly n: number;
 }
 
-/** The observation space of an encoder config; bounds are exact per feature (see the README). */
+/** The observation space of an encoder config; bounds are exact per feature (see docs/environment.md). */
 export function observationSpace(cfg?: ObservationConfigInput | null): BoxSpace {
   const features = describeFeatures(cfg);
   const size = observationSize(cfg);

@@ -7,11 +7,11 @@ import {
   trainConfigSchema,
 } from '../../train/config.ts';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const doc = readFileSync(new URL('../../docs/training.md', import.meta.url), 'utf8');
 
-/** The rows of the README's "### Settings" table (under "## Training"), cells trimmed. */
+/** The rows of the "## Settings" table of docs/training.md, cells trimmed. */
 function settingsTable(): string[][] {
-  const section = readme.split(/^### Settings$/m)[1]?.split(/^#{2,3} /m)[0] ?? '';
+  const section = doc.split(/^## Settings$/m)[1]?.split(/^#{1,2} /m)[0] ?? '';
   return section
     .split('\n')
     .filter((line) => line.startsWith('| `'))
@@ -31,7 +31,7 @@ function cell(value: unknown): string {
   return `\`${Array.isArray(value) ? value.join(',') : String(value)}\``;
 }
 
-describe("README's training settings table", () => {
+describe("docs/training.md's settings table", () => {
   const rows = settingsTable();
   const fields = Object.keys(trainConfigSchema.shape) as (keyof TrainConfig)[];
 
