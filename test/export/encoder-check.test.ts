@@ -14,17 +14,12 @@ import type { EncoderVectors } from '../../models/export/encoder-check.ts';
 import { exportPolicy } from '../../models/export/export-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
 import { MlpRunner } from '../../models/mlp-runner.ts';
+import { PYTHON_NUMPY, requireSystemPackage, skipWithout } from '../system-packages.ts';
 import { writeRandomPolicy } from './random-policy.ts';
 
 const CLIENT = fileURLToPath(new URL('../../examples/python/client.py', import.meta.url));
 
-const numpy = spawnSync('python3', ['-c', 'import numpy'], { encoding: 'utf8' });
-const havePython = numpy.status === 0;
-if (!havePython) {
-  console.warn(
-    `SKIPPED the Python client test: python3 with numpy is missing (${numpy.error?.message ?? numpy.stderr.trim()}); apt-get install python3-numpy`,
-  );
-}
+const noNumpy = skipWithout(PYTHON_NUMPY, import.meta.url, 'the Python client test');
 
 function runClient(folder: string) {
   return spawnSync('python3', [CLIENT, folder], { encoding: 'utf8', timeout: 60_000 });
@@ -97,9 +92,10 @@ describe('the export lets a client in another language verify its encoder', () =
     });
   });
 
-  it.skipIf(!havePython)(
-    "the README's Python client (numpy) computes the same features, probabilities and values",
+  it.skipIf(noNumpy)(
+    'the Python client (examples/python, numpy) computes the same features, probabilities and values',
     async () => {
+      requireSystemPackage(PYTHON_NUMPY);
       const run = runClient(out);
       expect(run.stderr).toBe('');
       expect(run.stdout).toContain(
@@ -119,9 +115,10 @@ describe('the export lets a client in another language verify its encoder', () =
     },
   );
 
-  it.skipIf(!havePython)(
+  it.skipIf(noNumpy)(
     'the Python client names the first feature that differs from vectors.json',
     () => {
+      requireSystemPackage(PYTHON_NUMPY);
       const broken = mkdtempSync(join(tmpdir(), 'ayoayo-enc-broken-'));
       const vectors = readVectors(out);
       const target = vectors.positions[5];

@@ -10,7 +10,10 @@ import { PolicyCache } from '../../queue/policy-transport.ts';
 import { parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
+import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
+
+const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue fault tests');
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const withoutTimes = (games: readonly { seconds: number }[]) =>
@@ -46,7 +49,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-describe('queue faults', () => {
+describe.skipIf(noRedis)('queue faults', () => {
   it('a worker killed (kill -9) mid-chunk loses nothing: the chunk runs again, every game counted once', async () => {
     const child: ChildProcessWithoutNullStreams = spawn(
       process.execPath,

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkRedis } from '../../queue/redis.ts';
+import { REDIS_SERVER, requireSystemPackage } from '../system-packages.ts';
 
 /** A throwaway redis-server for one test file: its own port, folder and no persistence. */
 export interface TestRedis {
@@ -26,6 +27,7 @@ async function freePort(): Promise<number> {
 
 /** Starts Debian's redis-server (see .ci/run) and waits until it answers. */
 export async function startTestRedis(extraArgs: readonly string[] = []): Promise<TestRedis> {
+  requireSystemPackage(REDIS_SERVER);
   const dir = mkdtempSync(join(tmpdir(), 'ayoayo-redis-'));
   const port = await freePort();
   const child: ChildProcess = spawn(

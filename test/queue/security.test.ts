@@ -7,7 +7,10 @@ import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { buildConfig, PRESETS } from '../../train/config.ts';
 // Registers `policy:PATH` agents (models/ extends agents/spec.ts).
 import '../../models/policy-kind.ts';
+import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
+
+const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue security tests');
 
 const withoutTimes = (games: readonly { seconds: number }[]) =>
   games.map(({ seconds: _, ...g }) => g);
@@ -32,7 +35,7 @@ async function withWorker<T>(allowExt: boolean, run: () => Promise<T>): Promise<
   }
 }
 
-describe('what the queue carries', () => {
+describe.skipIf(noRedis)('what the queue carries', () => {
   it('a worker refuses ext: agents unless started with --allow-ext, and runs them with it', async () => {
     const options: TournamentOptions = { specs: [ENGINE, 'random'], games: 2, seed: 4, workers: 0 };
     await withWorker(false, async () => {
@@ -74,7 +77,7 @@ describe('what the queue carries', () => {
   });
 });
 
-describe('Redis URLs', () => {
+describe.skipIf(noRedis)('Redis URLs', () => {
   it('reads user, password, database and TLS from the URL', () => {
     expect(parseRedisUrl('rediss://me:p%40ss@redis.example:6380/2')).toMatchObject({
       host: 'redis.example',

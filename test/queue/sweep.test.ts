@@ -6,7 +6,10 @@ import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { runSweep } from '../../queue/sweep.ts';
 import { parseSweepConfig, planSweep } from '../../queue/sweep-plan.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
+import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
+
+const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue sweep tests');
 
 let redis: TestRedis;
 let workers: QueueWorker[] = [];
@@ -23,7 +26,7 @@ afterAll(async () => {
   rmSync(runsDir, { recursive: true, force: true });
 });
 
-describe('sweep plans', () => {
+describe.skipIf(noRedis)('sweep plans', () => {
   it('a grid is every combination, validated by the training schema', () => {
     const sweep = parseSweepConfig({
       name: 'g',
@@ -67,7 +70,7 @@ describe('sweep plans', () => {
   });
 });
 
-describe('a sweep through the queue', () => {
+describe.skipIf(noRedis)('a sweep through the queue', () => {
   it('trains 2 smoke runs on two workers, stores each run, compares them, and skips them when run again', async () => {
     workers = [
       await startQueueWorker({ url: redis.url }),

@@ -6,7 +6,10 @@ import { writeTournament } from '../../eval/report.ts';
 import { runTournament, type TournamentOptions } from '../../eval/tournament.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
+import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
+
+const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue tournament tests');
 
 /** settings.workers: the local run below plays in its thread, the queued one is split as for 4. */
 const TIMES_AND_THREADS = ['seconds', 'elapsedSeconds', 'workers'];
@@ -33,7 +36,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-describe('a tournament through the queue', () => {
+describe.skipIf(noRedis)('a tournament through the queue', () => {
   it('with two workers plays the same games as a local run with the same seed', async () => {
     workers = [
       await startQueueWorker({ url: redis.url }),

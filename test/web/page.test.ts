@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,17 +21,12 @@ import { argmaxLegal, MlpRunner } from '../../models/mlp-runner.ts';
 import { NetworkEvaluator } from '../../models/network-evaluator.ts';
 import { close, listen } from '../../serve/listen.ts';
 import { buildWeb } from '../../web/build.ts';
-import { CHROMIUM, launchChromium, VIEWPORTS, type Viewport } from '../../web/chromium.ts';
+import { launchChromium, VIEWPORTS, type Viewport } from '../../web/chromium.ts';
 import { createWebServer } from '../../web/web-server.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
+import { CHROMIUM_BROWSER, requireSystemPackage, skipWithout } from '../system-packages.ts';
 
-const haveChromium = existsSync(CHROMIUM);
-const inCi = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
-if (!haveChromium && !inCi) {
-  console.warn(
-    `SKIPPED browser tests: ${CHROMIUM} is missing (apt-get install chromium). With CI=true they fail instead.`,
-  );
-}
+const noChromium = skipWithout(CHROMIUM_BROWSER, import.meta.url, 'the browser page tests');
 
 interface LoggedMove {
   player: number;
@@ -205,7 +200,7 @@ function policyValue(policy: LoadedPolicy, notation: string): number {
   return evaluatePolicy(policy, notation).value;
 }
 
-describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium', () => {
+describe.skipIf(noChromium)('the browser page in headless Chromium', () => {
   let dir: string;
   let server: Server;
   let url: string;
@@ -214,9 +209,7 @@ describe.skipIf(!haveChromium && !inCi)('the browser page in headless Chromium',
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!haveChromium) {
-      throw new Error(`${CHROMIUM} is missing: .ci/run must install Debian's chromium`);
-    }
+    requireSystemPackage(CHROMIUM_BROWSER);
     dir = mkdtempSync(join(tmpdir(), 'ayoayo-web-'));
     const policyPath = writeRandomPolicy(join(dir, 'policy'));
     policy = loadPolicy(policyPath);
