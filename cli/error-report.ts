@@ -18,7 +18,7 @@ import {
 } from '../models/errors.ts';
 import { QueueError } from '../queue/errors.ts';
 import { RunFolderError, TrainConfigError, TrainingDivergedError } from '../train/errors.ts';
-import { CliError, errorLine } from './fail.ts';
+import { CliError, errorLine } from './errors.ts';
 
 /**
  * The errors that report a user's mistake or a fault of the machine rather

@@ -1,30 +1,8 @@
 import type { CommandModule } from 'yargs';
-/** An expected, user-facing error: printed as one line, without a stack trace. */
-export class CliError extends Error {
-  override name = 'CliError';
-}
 
-/** A mistake in the command line itself: printed with a hint to run --help. */
-export class UsageError extends CliError {
-  override name = 'UsageError';
-}
-
-/** Turns any thrown value into a single line of text. */
-export function errorMessage(err: unknown): string {
-  const raw = err instanceof Error ? err.message : String(err);
-  const oneLine = raw
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0)
-    .join('; ');
-  return oneLine.length > 0 ? oneLine : 'unknown error';
-}
-
-/** The one line printed for an error, without the `ayoayo: ` prefix. */
-export function errorLine(err: unknown): string {
-  const message = errorMessage(err);
-  return err instanceof UsageError ? `${message} (run 'ayoayo --help' for usage)` : message;
-}
+// The errors live in ./errors.ts, which ./error-report.ts imports too; they are
+// re-exported here for the commands, which import everything they need to fail from here.
+export { CliError, errorLine, errorMessage, UsageError } from './errors.ts';
 
 /**
  * Prints the error (see errorReport in ./error-report.ts) to stderr and exits

@@ -1,5 +1,5 @@
 /**
- * The import rules of the folders (README, "Architecture"): each folder may
+ * The import rules of the folders (docs/architecture.md): each folder may
  * import itself and the folders listed for it, nothing else. Imports are read
  * with TypeScript's own pre-processor (static, dynamic and type-only imports,
  * re-exports), plus `new URL('./x.ts', import.meta.url)` strings, the way a
@@ -93,4 +93,50 @@ export function layerViolations(files: readonly SourceFile[]): string[] {
     }
   }
   return problems;
+}
+
+/**
+ * The import cycles among `files` (relative imports of any kind, dynamic ones
+ * included), each as the list of its files; empty when the imports form a tree.
+ * Tarjan's strongly connected components.
+ */
+export function importCycles(files: readonly SourceFile[]): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importsOf(file)
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => normalize(join(dirname(file.path), specifier)).replaceAll('\\', '/'));
+    graph.set(file.path, targets);
+  }
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    order.set(v, order.size);
+    low.set(v, order.get(v) as number);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v) as number, order.get(w) as number));
+      }
+    }
+    if (low.get(v) !== order.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop() as string;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!order.has(v)) visit(v);
+  return cycles;
 }
