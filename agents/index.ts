@@ -30,6 +30,8 @@ export {
   type PuctResult,
   PuctSearch,
   type RootChooser,
+  type RootChooserSearch,
+  type RootNoise,
   type RootView,
 } from './puct.ts';
 export { PuctAgent, type PuctAgentOptions } from './puct-agent.ts';

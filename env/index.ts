@@ -28,7 +28,7 @@ export {
   position,
   positionFromState,
 } from './position.ts';
-export { Random } from './random.ts';
+export { Random, sampleDirichlet, sampleGamma, sampleGumbel, sampleIndex } from './random.ts';
 export { type BoardView, renderBoard } from './render.ts';
 export {
   DEFAULT_RULES,
