@@ -18,6 +18,7 @@ export {
   playMove,
   traceMove,
 } from './game.ts';
+export { bytesToMask, maskActions, maskToBytes } from './mask.ts';
 export { formatPosition, parsePosition, START_NOTATION } from './notation.ts';
 export { perft } from './perft.ts';
 export {

@@ -2,7 +2,7 @@ import type * as tfType from '@tensorflow/tfjs';
 import type { Agent } from '../agents/agent.ts';
 import { VectorEnv } from '../env/gym/vector-env.ts';
 import { positionFromState } from '../env/position.ts';
-import type { Random } from '../env/random.ts';
+import { type Random, sampleIndex } from '../env/random.ts';
 import type { Rules } from '../env/rules.ts';
 import type { Tf } from '../models/backend.ts';
 import { predictBatch } from '../models/batched-inference.ts';
@@ -136,16 +136,7 @@ export class SelfPlay {
 
   private sample(logits: Float32Array, row: number, masks: Uint8Array, rng: Random): number {
     maskedSoftmax(logits, row * NUM_ACTIONS, masks, row * NUM_ACTIONS, this.probs, 0);
-    let u = rng.next();
-    let last = -1;
-    for (let a = 0; a < NUM_ACTIONS; a++) {
-      const p = this.probs[a] as number;
-      if (p <= 0) continue;
-      last = a;
-      u -= p;
-      if (u < 0) return a;
-    }
-    return last;
+    return sampleIndex(rng, this.probs);
   }
 
   /** Collects `steps` steps in every environment into `buffer` (cleared first). */

@@ -52,13 +52,11 @@ export class PuctTree {
     this.parent[node] = parent;
     this.action[node] = action;
     this.prior[node] = prior;
-    this.visits[node] = 0;
-    this.valueSum[node] = 0;
     this.firstChild[node] = -1;
-    this.childCount[node] = 0;
-    this.solved[node] = 0;
-    this.exact[node] = 0;
-    this.pending[node] = 0;
+    // Unvisited, unexpanded, open, not waiting: a node reused after `clear` starts afresh.
+    const { visits, valueSum, childCount, solved, exact, pending } = this;
+    visits[node] = valueSum[node] = childCount[node] = 0;
+    solved[node] = exact[node] = pending[node] = 0;
     return node;
   }
 

@@ -8,22 +8,12 @@ import type { Evaluator } from '../../agents/evaluator.ts';
 import { GumbelRoot, gumbelSearch } from '../../agents/gumbel.ts';
 import { type PuctOptions, type PuctResult, PuctSearch } from '../../agents/puct.ts';
 import { PuctAgent } from '../../agents/puct-agent.ts';
-import {
-  applyAction,
-  core,
-  DEFAULT_RULES,
-  initialPosition,
-  legalActions,
-  outcome,
-  type Position,
-  position,
-  Random,
-  type Rules,
-  resolveRules,
-} from '../../env/index.ts';
+import { ACTIONS, STATE_SIZE, STORE_0, TO_MOVE } from '../../env/core.ts';
+import { applyAction, legalActions, outcome } from '../../env/game.ts';
+import { initialPosition, type Position, position } from '../../env/position.ts';
+import { Random } from '../../env/random.ts';
+import { DEFAULT_RULES, type Rules, resolveRules } from '../../env/rules.ts';
 import { endgame, randomPositions } from './positions.ts';
-
-const { ACTIONS, STATE_SIZE, STORE_0, TO_MOVE } = core;
 
 /**
  * Priors that are far from uniform (a pit's share grows with its seeds
@@ -31,14 +21,8 @@ const { ACTIONS, STATE_SIZE, STORE_0, TO_MOVE } = core;
  * deterministic evaluator under which the prior mixing, the noise and the
  * exploration term all change the visits.
  */
-export class ShapedEvaluator implements Evaluator {
-  evaluate(
-    states: Uint8Array,
-    masks: Uint8Array,
-    count: number,
-    priors: Float32Array,
-    values: Float64Array,
-  ): void {
+export const shapedEvaluator: Evaluator = {
+  evaluate(states, masks, count, priors, values) {
     for (let i = 0; i < count; i++) {
       const s = i * STATE_SIZE;
       const mover = states[s + TO_MOVE] as number;
@@ -62,8 +46,8 @@ export class ShapedEvaluator implements Evaluator {
         (states[s + STORE_0 + mover] as number) - (states[s + STORE_0 + 1 - mover] as number);
       values[i] = Math.tanh((stores + 0.25 * side) / 8);
     }
-  }
-}
+  },
+};
 
 /** What a search's result is pinned by. */
 export interface SearchSummary {
@@ -108,7 +92,7 @@ export function pinnedPositions(): Position[] {
 }
 
 function search(options: Partial<PuctOptions> = {}, rules: Rules = DEFAULT_RULES): PuctSearch {
-  return new PuctSearch(new ShapedEvaluator(), { rules, ...options });
+  return new PuctSearch(shapedEvaluator, { rules, ...options });
 }
 
 /** PUCT as agents use it, one search per position. */
@@ -197,7 +181,7 @@ export function gumbelSearches(): GumbelSummary[] {
  * root noise.
  */
 export function steppedSearches(): (GumbelSummary | SearchSummary)[] {
-  const evaluator = new ShapedEvaluator();
+  const evaluator = shapedEvaluator;
   const rng = Random.fromSeed(99);
   const out: (GumbelSummary | SearchSummary)[] = [];
   const stepped = search({ priorWeight: 1, rootNoise: { alpha: 1, fraction: 0.25 } });
@@ -249,13 +233,13 @@ export function steppedSearches(): (GumbelSummary | SearchSummary)[] {
 /** The moves of a seeded game between a PUCT agent that keeps its tree and a Gumbel one. */
 export function agentGame(): number[] {
   const agents = [
-    new PuctAgent(new ShapedEvaluator(), {
+    new PuctAgent(shapedEvaluator, {
       name: 'puct',
       rules: DEFAULT_RULES,
       simulations: 60,
       reuseTree: true,
     }),
-    new PuctAgent(new ShapedEvaluator(), {
+    new PuctAgent(shapedEvaluator, {
       name: 'gumbel',
       rules: DEFAULT_RULES,
       simulations: 16,

@@ -3,7 +3,7 @@ import type { Evaluator } from '../../agents/evaluator.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
 import { createAgent } from '../../agents/spec.ts';
-import { DEFAULT_RULES, legalActions, Random } from '../../env/index.ts';
+import { DEFAULT_RULES, legalActions, maskToBytes, Random } from '../../env/index.ts';
 import { NetworkLeafEvaluator } from '../../models/network-leaf.ts';
 // Registers the network kinds (az:, minimax:...,eval=) with agents/spec.ts.
 import '../../models/policy-kind.ts';
@@ -17,7 +17,7 @@ const PRETRAINED = 'models/pretrained';
 const zeroValue: Evaluator = {
   evaluate(_states, masks, count, priors, values) {
     for (let i = 0; i < count; i++) {
-      for (let a = 0; a < 6; a++) priors[i * 6 + a] = ((masks[i] as number) >> a) & 1;
+      maskToBytes(masks[i] as number, priors, i * 6);
       values[i] = 0;
     }
   },
