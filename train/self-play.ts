@@ -1,6 +1,8 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Agent } from '../agents/agent.ts';
+import { STATE_SIZE } from '../env/core.ts';
 import { VectorEnv } from '../env/gym/vector-env.ts';
+import { bytesToMask, maskActions } from '../env/mask.ts';
 import { positionFromState } from '../env/position.ts';
 import { type Random, sampleIndex } from '../env/random.ts';
 import type { Rules } from '../env/rules.ts';
@@ -173,9 +175,10 @@ export class SelfPlay {
           (this.rowsBySnapshot[s] as number[]).push(i);
         } else {
           const agent = this.baselines[this.opponentIndex[i] as number] as Agent;
-          const position = positionFromState(env.states.subarray(i * 16, i * 16 + 16));
-          const legal: number[] = [];
-          for (let a = 0; a < NUM_ACTIONS; a++) if (env.masks[i * NUM_ACTIONS + a]) legal.push(a);
+          const position = positionFromState(
+            env.states.subarray(i * STATE_SIZE, (i + 1) * STATE_SIZE),
+          );
+          const legal = maskActions(bytesToMask(env.masks, i * NUM_ACTIONS));
           this.actions[i] = await agent.act(position, { legal, rng, rules: this.rules });
         }
       }
