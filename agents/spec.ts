@@ -34,10 +34,10 @@ export {
  * Kinds that a higher layer registers, named here only so that their specs
  * say what to import until it has (models/policy-kind.ts registers them).
  */
-const REGISTERED_BY_MODELS: Readonly<Record<string, string>> = {
-  policy: 'policy agents',
-  az: 'network search agents',
-};
+const REGISTERED_BY_MODELS: ReadonlyMap<string, string> = new Map([
+  ['policy', 'policy agents'],
+  ['az', 'network search agents'],
+]);
 
 interface Located {
   readonly kind: RegisteredKind;
@@ -58,7 +58,7 @@ function locate(spec: string): Located {
   if (name.length === 0) throw fail('empty agent name');
   const kind = kindOf(name, argument);
   if (kind === undefined) {
-    const elsewhere = REGISTERED_BY_MODELS[name];
+    const elsewhere = REGISTERED_BY_MODELS.get(name);
     if (elsewhere !== undefined) {
       throw new AgentSpecError(
         `${elsewhere} are not available: import 'ayoayo/models' (models/index.ts) first to load '${text}'`,
@@ -107,7 +107,7 @@ export async function createAgent(spec: string, options: CreateAgentOptions = {}
 function startsAgent(piece: string): boolean {
   const colon = piece.indexOf(':');
   const name = colon < 0 ? piece : piece.slice(0, colon);
-  return kindsNamed(name).length > 0 || name in REGISTERED_BY_MODELS;
+  return kindsNamed(name).length > 0 || REGISTERED_BY_MODELS.has(name);
 }
 
 /** Whether `piece`, met after a comma, continues the agent `current` (see AgentKind.continues). */

@@ -28,6 +28,7 @@ describe('parseAgentSpec', () => {
 
   it.each([
     ['alphazero', /unknown agent 'alphazero'/],
+    ['toString:1', /unknown agent 'toString'/],
     ['', /empty agent name/],
     ['minimax', /needs a depth/],
     ['minimax:0', /depth must be an integer in 1\.\.64/],
