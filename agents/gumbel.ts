@@ -1,5 +1,6 @@
-import type { Random } from '../env/index.ts';
-import type { PuctResult, PuctSearch, RootChooser, RootView } from './puct.ts';
+import { core, type Random, sampleGumbel } from '../env/index.ts';
+import type { PuctResult } from './puct/result.ts';
+import type { RootChooser, RootChooserSearch, RootView } from './puct/root-chooser.ts';
 import {
   type CompletedQOptions,
   completedQPolicy,
@@ -7,7 +8,7 @@ import {
   transformedCompletedQ,
 } from './search-targets.ts';
 
-const ACTIONS = 6;
+const { ACTIONS, POPCOUNT } = core;
 
 /**
  * The visit count Sequential Halving considers at each simulation (mctx's
@@ -57,13 +58,6 @@ export interface GumbelResult {
   readonly search: PuctResult;
 }
 
-/** A standard Gumbel sample, -log(-log u). */
-function sampleGumbel(rng: Random): number {
-  // 1 - next() lies in (0, 1]; its log is finite, and -log(1) = 0 is mapped away from log(0).
-  const u = 1 - rng.next();
-  return -Math.log(-Math.log(u === 1 ? 1 - Number.EPSILON : u));
-}
-
 /** Root logits from the search's priors: log p, up to a constant (softmax is unchanged by it). */
 function logitsOf(priors: ArrayLike<number>, legalMask: number, out: Float64Array): Float64Array {
   for (let a = 0; a < ACTIONS; a++) {
@@ -111,6 +105,7 @@ function bestConsidered(
  * g + logits visited first, then Sequential Halving by
  * g + logits + sigma(completed Q) over the simulation budget; below the root
  * the search selects by PUCT. Give a PuctSearch `chooser` as its root chooser
+ * (the plug of agents/puct/root-chooser.ts)
  * for `totalSimulations` simulations (the root's expansion and `simulations`
  * more), then `finish` its result. `gumbelSearch` does all of it for one
  * position; a self-play driver steps many of them at once.
@@ -145,8 +140,7 @@ export class GumbelRoot {
     let sequence: number[] | null = null;
     this.chooser = (view: RootView): number => {
       if (sequence === null) {
-        let legal = 0;
-        for (let a = 0; a < ACTIONS; a++) if (view.legalMask & (1 << a)) legal++;
+        const legal = POPCOUNT[view.legalMask] as number;
         sequence = consideredVisitSequence(Math.min(maxConsidered, legal), simulations);
       }
       const root = { ...view, logits: logitsOf(view.priors, view.legalMask, logits) };
@@ -189,7 +183,7 @@ export class GumbelRoot {
  * noise belongs to a fresh root).
  */
 export function gumbelSearch(
-  search: PuctSearch,
+  search: RootChooserSearch,
   state: Uint8Array,
   options: GumbelOptions,
   rng: Random,

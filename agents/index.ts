@@ -30,6 +30,8 @@ export {
   type PuctResult,
   PuctSearch,
   type RootChooser,
+  type RootChooserSearch,
+  type RootNoise,
   type RootView,
 } from './puct.ts';
 export { PuctAgent, type PuctAgentOptions } from './puct-agent.ts';
@@ -45,16 +47,14 @@ export {
   visitCountTargets,
 } from './search-targets.ts';
 export { type ServeOptions, serveAgent } from './serve.ts';
+export { softmaxInto } from './softmax.ts';
+export * from './spec.ts';
 export {
-  AGENT_SPEC_FORMS,
-  type AgentKind,
-  type AgentSpec,
-  AgentSpecError,
-  agentKindModules,
-  type CreateAgentOptions,
-  checkAgentSpec,
-  createAgent,
-  type ExtensionKind,
-  parseAgentSpec,
-  registerAgentKind,
-} from './spec.ts';
+  DURATION_FORMS,
+  integerIn,
+  isOption,
+  optionKeys,
+  parseDuration,
+  type SpecFields,
+  splitFields,
+} from './spec-options.ts';

@@ -1,4 +1,4 @@
-import { core, type Rules } from '../env/index.ts';
+import { core, maskActions, type Rules } from '../env/index.ts';
 import {
   BOUND_EXACT,
   BOUND_LOWER,
@@ -168,8 +168,7 @@ export class MinimaxSearch {
     );
     if (mask === 0) throw new RangeError('cannot search a finished game');
 
-    const legal: number[] = [];
-    for (let a = 0; a < ACTIONS; a++) if (mask & (1 << a)) legal.push(a);
+    const legal = maskActions(mask);
     let values = new Map<number, number>();
     let best = { value: 0, actions: legal, depth: 0 };
     if (legal.length > 1 || limits.timeMs === undefined) {

@@ -9,7 +9,10 @@
  * policy returned sums to 1 over the legal actions and is exactly 0 elsewhere.
  */
 
-const ACTIONS = 6;
+import { core } from '../env/index.ts';
+import { softmaxInto } from './softmax.ts';
+
+const { ACTIONS } = core;
 
 function isLegal(mask: number, action: number): boolean {
   return (mask & (1 << action)) !== 0;
@@ -62,15 +65,9 @@ function normalise(weights: Float64Array): Float64Array {
 /** Softmax of `logits` over the legal actions; exactly 0 elsewhere. */
 export function legalSoftmax(logits: ArrayLike<number>, legalMask: number): Float64Array {
   checkMask(legalMask);
-  let max = Number.NEGATIVE_INFINITY;
-  for (let a = 0; a < ACTIONS; a++) {
-    if (isLegal(legalMask, a)) max = Math.max(max, logits[a] as number);
-  }
   const out = new Float64Array(ACTIONS);
-  for (let a = 0; a < ACTIONS; a++) {
-    if (isLegal(legalMask, a)) out[a] = Math.exp((logits[a] as number) - max);
-  }
-  return normalise(out);
+  softmaxInto(logits, 0, legalMask, out, 0);
+  return out;
 }
 
 /** What the completed-Q transform needs to know of a searched root. */

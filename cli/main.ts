@@ -18,9 +18,10 @@ const firstWord = args.find((arg, i) => !arg.startsWith('-') && !args.slice(0, i
 const chosen = commands.find((entry) => commandName(entry) === firstWord);
 
 /**
- * The chosen command in full. Its handler first registers the `policy:PATH`
- * (and network search) agent specs with agents/, which loads tfjs: only a
- * command that runs pays for it, not its --help.
+ * The chosen command in full. Its handler first registers the agent kinds
+ * that load a trained network (`policy:PATH`, the network searches) with
+ * agents/, for every command that may meet an agent spec; a --help does not
+ * load them, except where it lists the agent spec forms (eval, play, engine).
  */
 async function loadCommand(entry: CommandEntry): Promise<CommandModule> {
   const command = await entry.load();

@@ -14,6 +14,7 @@ import {
   STATE_SIZE,
 } from './core.ts';
 import { IllegalActionError, type IllegalReason } from './errors.ts';
+import { maskActions } from './mask.ts';
 import { type Player, Position } from './position.ts';
 import { type Rules, type RulesInput, resolveRules } from './rules.ts';
 
@@ -61,16 +62,10 @@ export function reasonOf(status: Exclude<MoveStatus, typeof OK>): IllegalReason 
   return REASONS[status];
 }
 
-function maskToActions(mask: number): number[] {
-  const out: number[] = [];
-  for (let a = 0; a < ACTIONS; a++) if (mask & (1 << a)) out.push(a);
-  return out;
-}
-
 /** The legal actions (0..5 from the mover's side), ascending; empty once the game is over. */
 export function legalActions(pos: Position, rules?: RulesInput): number[] {
   const r = resolveRules(rules);
-  return maskToActions(legalMask(pos.stateView, r.captureSeedStays));
+  return maskActions(legalMask(pos.stateView, r.captureSeedStays));
 }
 
 /** Why `action` is illegal in `pos`, or null if it is legal. */

@@ -18,6 +18,7 @@ export {
   playMove,
   traceMove,
 } from './game.ts';
+export { bytesToMask, maskActions, maskToBytes } from './mask.ts';
 export { formatPosition, parsePosition, START_NOTATION } from './notation.ts';
 export { perft } from './perft.ts';
 export {
@@ -28,7 +29,7 @@ export {
   position,
   positionFromState,
 } from './position.ts';
-export { Random } from './random.ts';
+export { Random, sampleDirichlet, sampleGamma, sampleGumbel, sampleIndex } from './random.ts';
 export { type BoardView, renderBoard } from './render.ts';
 export {
   DEFAULT_RULES,

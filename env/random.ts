@@ -89,3 +89,60 @@ function hashString(text: string): number {
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h >>> 0;
 }
+
+// Samplers of the distributions the search and the trainer draw from, each
+// from a generator passed in, so that the same seed gives the same draws.
+
+/** A Gamma(alpha, 1) sample (Marsaglia and Tsang; boosted for alpha < 1). */
+export function sampleGamma(rng: Random, alpha: number): number {
+  if (alpha < 1) return sampleGamma(rng, alpha + 1) * (1 - rng.next()) ** (1 / alpha);
+  const d = alpha - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
+  for (;;) {
+    const x = rng.normal();
+    const v = (1 + c * x) ** 3;
+    if (v <= 0) continue;
+    const u = 1 - rng.next();
+    if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v;
+  }
+}
+
+/**
+ * A symmetric Dirichlet(alpha) sample of `out.length` components, into `out`:
+ * Gamma(alpha) draws normalised (uniform should every draw underflow to 0).
+ */
+export function sampleDirichlet(rng: Random, alpha: number, out: Float64Array): Float64Array {
+  const count = out.length;
+  let sum = 0;
+  for (let i = 0; i < count; i++) {
+    out[i] = sampleGamma(rng, alpha);
+    sum += out[i] as number;
+  }
+  for (let i = 0; i < count; i++) out[i] = sum > 0 ? (out[i] as number) / sum : 1 / count;
+  return out;
+}
+
+/** A standard Gumbel sample, -log(-log u). */
+export function sampleGumbel(rng: Random): number {
+  // 1 - next() lies in (0, 1]; its log is finite, and -log(1) = 0 is mapped away from log(0).
+  const u = 1 - rng.next();
+  return -Math.log(-Math.log(u === 1 ? 1 - Number.EPSILON : u));
+}
+
+/**
+ * An index drawn with the given probabilities (summing to 1; entries <= 0 are
+ * never drawn). Should rounding leave the draw past the last positive entry,
+ * that entry is returned; -1 if none is positive.
+ */
+export function sampleIndex(rng: Random, probabilities: ArrayLike<number>): number {
+  let u = rng.next();
+  let last = -1;
+  for (let i = 0; i < probabilities.length; i++) {
+    const p = probabilities[i] as number;
+    if (p <= 0) continue;
+    last = i;
+    u -= p;
+    if (u < 0) return i;
+  }
+  return last;
+}

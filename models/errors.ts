@@ -33,7 +33,10 @@ export class BackendError extends Error {
   override name = 'BackendError';
 }
 
-/** A network search agent spec (`az:...`, `minimax:...,eval=...`) with a bad option. */
+/**
+ * Bad options of a network search given outside an agent spec (`ayoayo serve
+ * --search`); an agent spec's errors are AgentSpecErrors.
+ */
 export class NetworkSpecError extends Error {
   override name = 'NetworkSpecError';
 }

@@ -2,9 +2,12 @@
  * A dependency-free forward pass of the policy-value MLP on plain Float32Arrays.
  * At batch 1 this is about ten times faster than any tfjs call, so agents, the
  * HTTP service and the browser use it; it also runs small batches for opponents
- * from the checkpoint pool during self-play. Imports nothing, so it can be copied
- * into any JavaScript client.
+ * from the checkpoint pool during self-play. The forward pass needs nothing but
+ * the weights, so it can be copied into any JavaScript client.
  */
+import { softmaxInto } from '../agents/softmax.ts';
+import { core } from '../env/index.ts';
+import { bytesToMask } from '../env/mask.ts';
 
 export type Activation = 'relu' | 'tanh' | 'linear';
 
@@ -26,7 +29,8 @@ export interface MlpWeights {
   readonly value: DenseWeights;
 }
 
-export const NUM_ACTIONS = 6;
+/** The policy head's outputs: one logit per action of the game. */
+export const NUM_ACTIONS = core.ACTIONS;
 
 /** A dense layer with its kernel transposed to [outputSize][inputSize] for dot products. */
 interface PreparedDense {
@@ -78,8 +82,9 @@ function applyDense(
 }
 
 /**
- * Writes the masked softmax of `logits` into `probs`: illegal actions get exactly
- * 0, and an all-zero mask gives all zeros.
+ * Writes the masked softmax of `logits` into `probs`, the mask one byte an
+ * action (not 0: legal): illegal actions get exactly 0, and an all-zero mask
+ * gives all zeros. With the legal actions as a bit mask, see agents/softmax.ts.
  */
 export function maskedSoftmax(
   logits: Float32Array,
@@ -89,21 +94,7 @@ export function maskedSoftmax(
   probs: Float32Array,
   probsOffset: number,
 ): void {
-  let max = Number.NEGATIVE_INFINITY;
-  for (let a = 0; a < NUM_ACTIONS; a++) {
-    if (mask[maskOffset + a] && (logits[logitsOffset + a] as number) > max) {
-      max = logits[logitsOffset + a] as number;
-    }
-  }
-  let sum = 0;
-  for (let a = 0; a < NUM_ACTIONS; a++) {
-    const p = mask[maskOffset + a] ? Math.exp((logits[logitsOffset + a] as number) - max) : 0;
-    probs[probsOffset + a] = p;
-    sum += p;
-  }
-  if (sum > 0)
-    for (let a = 0; a < NUM_ACTIONS; a++)
-      probs[probsOffset + a] = (probs[probsOffset + a] as number) / sum;
+  softmaxInto(logits, logitsOffset, bytesToMask(mask, maskOffset), probs, probsOffset);
 }
 
 /** Runs an MlpWeights network; scratch buffers are allocated once per runner. */

@@ -1,10 +1,12 @@
 import type { Evaluator } from '../agents/evaluator.ts';
+import { softmaxInto } from '../agents/softmax.ts';
 import { type ObservationConfig, ObservationEncoder } from '../env/gym/observation.ts';
+import { core } from '../env/index.ts';
 import type { Rules } from '../env/rules.ts';
 import { PolicyFileError } from './errors.ts';
-import { MlpRunner, type MlpWeights, maskedSoftmax, NUM_ACTIONS } from './mlp-runner.ts';
+import { MlpRunner, type MlpWeights, NUM_ACTIONS } from './mlp-runner.ts';
 
-const STATE_SIZE = 16;
+const { STATE_SIZE } = core;
 
 /** Runs a batch of observations: 6 logits and one value per row. */
 export type ForwardPass = (
@@ -48,7 +50,6 @@ export class NetworkEvaluator implements Evaluator {
   #observations = new Float32Array(0);
   #logits = new Float32Array(0);
   #values = new Float32Array(0);
-  readonly #mask = new Uint8Array(NUM_ACTIONS);
   /** Positions evaluated (for benchmarks). */
   evaluations = 0;
 
@@ -97,14 +98,12 @@ export class NetworkEvaluator implements Evaluator {
     const logits = this.#logits;
     for (let i = 0; i < count; i++) {
       const at = i * NUM_ACTIONS;
-      const mask = masks[i] as number;
-      for (let a = 0; a < NUM_ACTIONS; a++) this.#mask[a] = (mask >> a) & 1;
       if (this.#temperature !== 1) {
         for (let a = 0; a < NUM_ACTIONS; a++) {
           logits[at + a] = (logits[at + a] as number) / this.#temperature;
         }
       }
-      maskedSoftmax(logits, at, this.#mask, 0, priors, at);
+      softmaxInto(logits, at, masks[i] as number, priors, at);
       values[i] = this.#values[i] as number;
     }
   }

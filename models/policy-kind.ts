@@ -1,25 +1,81 @@
 /**
- * Registers the agent kinds that load a trained network (`policy:PATH`, and the
- * network searches `az:PATH,...` and `minimax:...,eval=PATH`) with agents/ (which sits below the
- * models and cannot load them itself). Imported for its effect by
+ * Registers the agent kinds that load a trained network (`policy:PATH`, and
+ * the network searches `az:PATH,...` and `minimax:...,eval=PATH`) with
+ * agents/ (which sits below the models and cannot load them itself), each
+ * declared once: forms, parser, check, factory. Imported for its effect by
  * `models/index.ts`, by the command line and by the trainer's evaluation;
  * tournament worker threads import it again through `agentKindModules()`.
  */
-import { registerAgentKind } from '../agents/spec.ts';
+import { type AgentKind, type AgentSpecOf, registerAgentKind } from '../agents/spec.ts';
+import { isOption, optionKeys, requiredArgument } from '../agents/spec-options.ts';
 import { loadPolicyAgent } from './policy-agent.ts';
-import { checkNetworkSearchSpec, createNetworkSearchAgent } from './search-agents.ts';
+import {
+  type AzSpec,
+  createAzAgent,
+  createMinimaxEvalAgent,
+  loadSearchPolicy,
+  type MinimaxEvalSpec,
+  parseAzSpec,
+  parseMinimaxEvalSpec,
+} from './search-agents.ts';
+
+declare module '../agents/agent-kinds.ts' {
+  interface AgentSpecs {
+    policy: { readonly path: string };
+    az: AzSpec;
+    'minimax-eval': MinimaxEvalSpec;
+  }
+}
 
 registerAgentKind('policy', {
-  create: (spec, { rules }) => loadPolicyAgent(spec.path, rules),
+  forms: ['policy:PATH'],
+  parse: (argument, fail) => ({
+    path: requiredArgument(argument, 'policy needs a path, e.g. policy:runs/x/best', fail),
+  }),
   // A policy agent is cheap to make (a plain Float32Array runner, no tensors).
   check: async (spec, { rules }) => {
     await loadPolicyAgent(spec.path, rules);
   },
+  create: (spec, { rules }) => loadPolicyAgent(spec.path, rules),
   module: import.meta.url,
 });
 
-registerAgentKind('network', {
-  create: (spec, { rules }) => createNetworkSearchAgent(spec.spec, rules),
-  check: (spec, { rules }) => checkNetworkSearchSpec(spec.spec, rules),
-  module: import.meta.url,
+/**
+ * Registers a network search: key=value options follow its argument, and its
+ * check loads the policy file it names (`policy`) and fits it to the rules.
+ */
+function registerNetworkSearch<K extends 'az' | 'minimax-eval'>(
+  kind: K,
+  definition: Pick<AgentKind<K>, 'name' | 'forms' | 'takes' | 'parse' | 'create'> & {
+    readonly policy: (spec: AgentSpecOf<K>) => string;
+  },
+): void {
+  const { policy, ...rest } = definition;
+  registerAgentKind(kind, {
+    ...rest,
+    continues: isOption,
+    check: (spec, { rules }) => {
+      loadSearchPolicy(policy(spec), rules);
+    },
+    module: import.meta.url,
+  });
+}
+
+registerNetworkSearch('az', {
+  forms: [
+    'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0]',
+  ],
+  parse: parseAzSpec,
+  policy: (spec) => spec.path,
+  create: (spec, { name, rules }) => createAzAgent(name, spec, rules),
+});
+
+registerNetworkSearch('minimax-eval', {
+  name: 'minimax',
+  forms: ['minimax:t=50ms,eval=PATH[,k=16][,cache=16]'],
+  // Alpha-beta with a network is the minimax that names one.
+  takes: (argument) => optionKeys(argument).includes('eval'),
+  parse: parseMinimaxEvalSpec,
+  policy: (spec) => spec.eval,
+  create: (spec, { name, rules }) => createMinimaxEvalAgent(name, spec, rules),
 });

@@ -10,6 +10,7 @@ import {
   ObservationEncoder,
   observationSize,
 } from '../env/gym/observation.ts';
+import { maskToBytes } from '../env/mask.ts';
 import type { Position } from '../env/position.ts';
 import type { Rules } from '../env/rules.ts';
 import { PolicyFileError } from './errors.ts';
@@ -54,7 +55,7 @@ export class PolicyMoveChooser {
   /** The most probable legal action of `position` under `rules` (lowest on ties), or -1 if none is legal. */
   choose(position: Position, rules: Rules): number {
     const bits = this.#encoder(rules).encode(position.stateView, this.observationVector, 0);
-    for (let a = 0; a < NUM_ACTIONS; a++) this.mask[a] = (bits >> a) & 1;
+    maskToBytes(bits, this.mask);
     this.#runner.forward(this.observationVector, 1, this.logits, this.#value);
     return argmaxLegal(this.logits, 0, this.mask);
   }

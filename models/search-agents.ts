@@ -6,6 +6,7 @@ import { MinimaxAgent } from '../agents/minimax.ts';
 import { MAX_PLY } from '../agents/minimax-search.ts';
 import { type PuctLimits, type PuctOptions, type PuctResult, PuctSearch } from '../agents/puct.ts';
 import { PuctAgent } from '../agents/puct-agent.ts';
+import { DURATION_FORMS, integerIn, parseDuration, splitFields } from '../agents/spec-options.ts';
 import { describeIssues } from '../env/gym/options.ts';
 import type { Position } from '../env/position.ts';
 import type { Rules } from '../env/rules.ts';
@@ -15,58 +16,46 @@ import { encoderFor, type ForwardPass, NetworkEvaluator } from './network-evalua
 import { NetworkLeafEvaluator } from './network-leaf.ts';
 import { tfjsForward } from './tfjs-forward.ts';
 
-/** The spec forms of the agents that search with a trained network. */
-export const NETWORK_SEARCH_FORMS = [
-  'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0]',
-  'minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
-] as const;
-
 export { NetworkSpecError };
 
 /** Simulations a move when an az spec gives neither sims nor t. */
 export const DEFAULT_SIMULATIONS = 800;
 
-const time = z
-  .string()
-  .regex(/^\d+(\.\d+)?(ms|s)$/, 'a time such as 50ms or 2s')
-  .transform((t) => (t.endsWith('ms') ? Number(t.slice(0, -2)) : Number(t.slice(0, -1)) * 1000))
-  .refine((ms) => ms > 0, 'the time must be positive');
-const number = (what: string) =>
-  z
-    .string()
-    .regex(/^-?\d+(\.\d+)?$/, `${what} must be a number`)
-    .transform(Number);
-const cacheBits = z
-  .string()
-  .regex(/^\d+$/, 'cache must be log2 of the entries, an integer in 0..24 (0: none)')
-  .transform(Number)
-  .refine((b) => b <= 24, 'cache must be at most 24');
+// Every numeric option's message names its range.
+const integer = (what: string, min: number, max: number, note = '') =>
+  z.string().transform((text, ctx) => {
+    const n = integerIn(text, min, max);
+    if (n !== null) return n;
+    ctx.addIssue({
+      code: 'custom',
+      message: `${what} must be an integer in ${min}..${max}${note}`,
+    });
+    return z.NEVER;
+  });
+const decimal = (what: string, range: string, inRange: (x: number) => boolean) =>
+  z.string().transform((text, ctx) => {
+    const x = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+    if (inRange(x)) return x;
+    ctx.addIssue({ code: 'custom', message: `${what} must be a number ${range}` });
+    return z.NEVER;
+  });
+const time = z.string().transform((text, ctx) => {
+  const ms = parseDuration(text);
+  if (ms !== null) return ms;
+  ctx.addIssue({ code: 'custom', message: `t must be ${DURATION_FORMS}` });
+  return z.NEVER;
+});
+const cacheBits = integer('cache', 0, 24, ' (log2 of the entries; 0: none)');
 
 const azSchema = z
   .object({
-    sims: z
-      .string()
-      .regex(/^\d+$/, 'sims must be a positive integer')
-      .transform(Number)
-      .refine((n) => n >= 1 && n <= 10_000_000, 'sims must be in 1..10000000')
-      .optional(),
+    sims: integer('sims', 1, 10_000_000).optional(),
     t: time.optional(),
-    c: number('c')
-      .refine((c) => c > 0, 'c must be positive')
-      .default(1.5),
-    prior: number('prior')
-      .refine((p) => p >= 0 && p <= 1, 'prior must be in [0, 1]')
-      .default(0.5),
-    temp: number('temp')
-      .refine((t) => t > 0, 'temp must be positive')
-      .default(1),
+    c: decimal('c', '> 0', (c) => c > 0).default(1.5),
+    prior: decimal('prior', 'in [0, 1]', (p) => p >= 0 && p <= 1).default(0.5),
+    temp: decimal('temp', '> 0', (t) => t > 0).default(1),
     cache: cacheBits.default(16),
-    batch: z
-      .string()
-      .regex(/^\d+$/, 'batch must be an integer in 1..256')
-      .transform(Number)
-      .refine((b) => b >= 1 && b <= 256, 'batch must be an integer in 1..256')
-      .default(16),
+    batch: integer('batch', 1, 256).default(16),
     reuse: z.enum(['0', '1'], 'reuse must be 0 or 1').default('1'),
     gumbel: z.enum(['0', '1'], 'gumbel must be 0 or 1').default('0'),
   })
@@ -76,122 +65,87 @@ const azSchema = z
 
 const minimaxSchema = z
   .object({
-    depth: z
-      .string()
-      .regex(/^\d+$/, `the depth must be an integer in 1..${MAX_PLY}`)
-      .transform(Number)
-      .refine((d) => d >= 1 && d <= MAX_PLY, `the depth must be an integer in 1..${MAX_PLY}`)
-      .optional(),
+    depth: integer('the depth', 1, MAX_PLY).optional(),
     t: time.optional(),
     eval: z.string().min(1, 'eval needs a policy path'),
-    k: number('k')
-      .refine((k) => k >= 0, 'k must be at least 0')
-      .default(16),
+    k: decimal('k', '>= 0', (k) => k >= 0).default(16),
     cache: cacheBits.default(16),
   })
   .strict()
   .refine((o) => (o.depth === undefined) !== (o.t === undefined), 'give a depth or t=<time>');
 
-/** True when `spec` names an agent built here (so the generic parser hands it over). */
-export function isNetworkSearchSpec(spec: string): boolean {
-  const text = spec.trim();
-  return text.startsWith('az:') || (text.startsWith('minimax:') && /(^|,)eval=/.test(text));
-}
-
-/** `a,b=1,c=2` after the kind: the leading bare fields and the key=value options. */
-function splitFields(rest: string): { bare: string[]; options: Record<string, string> } {
-  const bare: string[] = [];
-  const options: Record<string, string> = {};
-  for (const field of rest.split(',')) {
-    const eq = field.indexOf('=');
-    if (eq < 0) bare.push(field.trim());
-    else options[field.slice(0, eq).trim()] = field.slice(eq + 1).trim();
-  }
-  return { bare, options };
-}
-
-function parseWith<S extends z.ZodType>(schema: S, input: unknown, spec: string): z.output<S> {
+function parseWith<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  fail: (why: string) => Error,
+): z.output<S> {
   const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    throw new NetworkSpecError(
-      `invalid agent '${spec}': ${describeIssues(parsed.error, 'options')}; forms: ${NETWORK_SEARCH_FORMS.join(', ')}`,
-    );
-  }
+  if (!parsed.success) throw fail(describeIssues(parsed.error, 'options'));
   return parsed.data;
 }
 
-/** A network search spec, parsed, with its policy loaded. */
-type NetworkSearchPlan =
-  | { readonly kind: 'az'; readonly o: AzOptions; readonly loaded: LoadedPolicy }
-  | { readonly kind: 'minimax'; readonly o: MinimaxEvalOptions; readonly loaded: LoadedPolicy };
+/** A parsed `az:PATH,...` spec. */
+export interface AzSpec {
+  readonly path: string;
+  readonly options: AzOptions;
+}
 
-type MinimaxEvalOptions = z.output<typeof minimaxSchema>;
+/** The options of a parsed `minimax:...,eval=PATH` spec (depth or t, eval, k, cache). */
+export type MinimaxEvalSpec = z.output<typeof minimaxSchema>;
 
-/**
- * Parses `az:...` or `minimax:...,eval=PATH`, loads (and so validates) its
- * policy and checks that the network's input fits its observation encoding
- * under `rules`: everything that can go wrong before the agent exists.
- */
-function planNetworkSearch(spec: string, rules: Rules): NetworkSearchPlan {
-  const name = spec.trim();
-  const colon = name.indexOf(':');
-  const kind = name.slice(0, colon);
-  const { bare, options } = splitFields(name.slice(colon + 1));
-  let plan: NetworkSearchPlan;
-  if (kind === 'az') {
-    if (bare.length !== 1 || (bare[0] as string).length === 0) {
-      throw new NetworkSpecError(
-        `invalid agent '${spec}': az needs one policy path first, e.g. az:models/pretrained,t=50ms`,
-      );
-    }
-    const o = parseWith(azSchema, options, spec);
-    plan = { kind, o, loaded: loadPolicy(bare[0] as string) };
-  } else if (kind === 'minimax') {
-    const [first, ...extra] = bare;
-    if (extra.length > 0) {
-      throw new NetworkSpecError(`invalid agent '${spec}': unexpected '${extra.join(',')}'`);
-    }
-    const input: Record<string, string> = { ...options };
-    if (first !== undefined && first.length > 0) input.depth = first;
-    const o = parseWith(minimaxSchema, input, spec);
-    plan = { kind, o, loaded: loadPolicy(o.eval) };
-  } else {
-    throw new NetworkSpecError(`invalid agent '${spec}': not a network search agent`);
+/** Parses what follows `az:`: the policy path, then the options. */
+export function parseAzSpec(argument: string | null, fail: (why: string) => Error): AzSpec {
+  const { bare, options } = splitFields(argument ?? '', fail);
+  if (bare.length !== 1 || (bare[0] as string).length === 0) {
+    throw fail('az needs one policy path first, e.g. az:models/pretrained,t=50ms');
   }
-  encoderFor(plan.loaded.weights, plan.loaded.observation, rules);
-  return plan;
+  return { path: bare[0] as string, options: parseWith(azSchema, options, fail) };
+}
+
+/** Parses what follows `minimax:` in a spec with `eval=PATH`: a depth or t=, then the options. */
+export function parseMinimaxEvalSpec(
+  argument: string | null,
+  fail: (why: string) => Error,
+): MinimaxEvalSpec {
+  const { bare, options } = splitFields(argument ?? '', fail);
+  const [first, ...extra] = bare;
+  if (extra.length > 0) throw fail(`unexpected '${extra.join(',')}'`);
+  const input: Record<string, string> = { ...options };
+  if (first !== undefined && first.length > 0) input.depth = first;
+  return parseWith(minimaxSchema, input, fail);
 }
 
 /**
- * Checks a network search spec as createNetworkSearchAgent would, without
- * making the agent (no tfjs backend, no tensors): for a tournament to refuse a
- * bad spec before its worker threads make the agents.
+ * Loads (and so validates) a network search's policy and checks that the
+ * network's input fits its observation encoding under `rules`: all that can
+ * go wrong after the spec parsed, before the agent exists (no tfjs backend,
+ * no tensors).
  */
-export function checkNetworkSearchSpec(spec: string, rules: Rules): void {
-  planNetworkSearch(spec, rules);
+export function loadSearchPolicy(path: string, rules: Rules): LoadedPolicy {
+  const loaded = loadPolicy(path);
+  encoderFor(loaded.weights, loaded.observation, rules);
+  return loaded;
+}
+
+/** `az:...`: PUCT with the network's priors and value. */
+export async function createAzAgent(name: string, spec: AzSpec, rules: Rules): Promise<Agent> {
+  const o = spec.options;
+  const evaluator = await azEvaluator(loadSearchPolicy(spec.path, rules), rules, o);
+  return new PuctAgent(evaluator, {
+    name,
+    ...puctOptions(o, rules),
+    reuseTree: o.reuse === '1',
+    gumbel: o.gumbel === '1',
+    ...azLimits(o),
+  });
 }
 
 /**
- * Builds `az:...` (PUCT with the network's priors and value) or
- * `minimax:...,eval=PATH` (alpha-beta with the store difference plus k times
- * the network's value at the horizon) from its spec. The agent's name is the
- * spec as given.
+ * `minimax:...,eval=PATH`: alpha-beta with the store difference plus k times
+ * the network's value at the horizon.
  */
-export async function createNetworkSearchAgent(spec: string, rules: Rules): Promise<Agent> {
-  const name = spec.trim();
-  const plan = planNetworkSearch(spec, rules);
-  if (plan.kind === 'az') {
-    const { o, loaded } = plan;
-    const evaluator = await azEvaluator(loaded, rules, o);
-    return new PuctAgent(evaluator, {
-      name,
-      ...puctOptions(o, rules),
-      reuseTree: o.reuse === '1',
-      gumbel: o.gumbel === '1',
-      ...azLimits(o),
-    });
-  }
-  const { o, loaded } = plan;
+export function createMinimaxEvalAgent(name: string, o: MinimaxEvalSpec, rules: Rules): Agent {
+  const loaded = loadSearchPolicy(o.eval, rules);
   const network = new NetworkEvaluator(loaded.weights, loaded.observation, rules);
   return new MinimaxAgent({
     name,
@@ -210,18 +164,13 @@ export type AzOptions = z.output<typeof azSchema>;
  * NetworkSpecError naming them, with `what` as the thing that was invalid.
  */
 export function parseAzOptions(text: string, what: string): AzOptions {
-  const { bare, options } = splitFields(text);
+  const fail = (why: string) => new NetworkSpecError(`invalid ${what}: ${why}`);
+  const { bare, options } = splitFields(text, fail);
   const stray = bare.filter((field) => field.length > 0);
   if (stray.length > 0) {
-    throw new NetworkSpecError(
-      `invalid ${what}: '${stray.join(',')}' is not key=value; e.g. sims=200 or t=50ms,c=1.5`,
-    );
+    throw fail(`'${stray.join(',')}' is not key=value; e.g. sims=200 or t=50ms,c=1.5`);
   }
-  const parsed = azSchema.safeParse(options);
-  if (!parsed.success) {
-    throw new NetworkSpecError(`invalid ${what}: ${describeIssues(parsed.error, 'options')}`);
-  }
-  return parsed.data;
+  return parseWith(azSchema, options, fail);
 }
 
 function azLimits(o: AzOptions): PuctLimits {

@@ -5,6 +5,8 @@ import { type CreateAgentOptions, createAgent, parseAgentSpec } from '../agents/
 import { resolveRules } from '../env/index.ts';
 import { type Chunk, runChunk } from '../eval/chunk.ts';
 import type { GameRecord } from '../eval/match.ts';
+// A worker plays every kind of agent a chunk may name, those that load a network included.
+import '../models/policy-kind.ts';
 import { type ChunkJob, chunkJobSchema, parseJobData } from './jobs.ts';
 import type { PolicyCache } from './policy-transport.ts';
 import { yieldingAgent } from './yielding-agent.ts';

@@ -5,6 +5,8 @@ import { parseAgentSpec } from '../agents/spec.ts';
 import type { Chunk } from '../eval/chunk.ts';
 import type { GameRecord } from '../eval/match.ts';
 import type { ChunkRunner } from '../eval/tournament.ts';
+// Tournaments on the queue share `policy:` files: the kind must parse here.
+import '../models/policy-kind.ts';
 import { QueueError } from './errors.ts';
 import { followJobs } from './follow-jobs.ts';
 import { CHUNK_JOB, chunkResultSchema, JOB_ATTEMPTS, parseJobData, QUEUE_NAME } from './jobs.ts';

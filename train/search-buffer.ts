@@ -1,5 +1,5 @@
 import type { ObservationEncoder } from '../env/gym/observation.ts';
-import { core } from '../env/index.ts';
+import { core, maskToBytes } from '../env/index.ts';
 import { NUM_ACTIONS } from '../models/mlp-runner.ts';
 import type { PositionSink } from './position-log.ts';
 
@@ -136,7 +136,7 @@ export class SearchBuffer implements PositionSink {
   #encodeRow(row: number): void {
     const state = this.states.subarray(row * STATE_SIZE, (row + 1) * STATE_SIZE);
     const mask = this.encoder.encode(state, this.observations, row * this.obsSize);
-    for (let a = 0; a < NUM_ACTIONS; a++) this.masks[row * NUM_ACTIONS + a] = (mask >> a) & 1;
+    maskToBytes(mask, this.masks, row * NUM_ACTIONS);
   }
 
   #shiftDown(rows: number): void {

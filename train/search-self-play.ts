@@ -3,11 +3,12 @@ import type { Evaluator } from '../agents/evaluator.ts';
 import { GumbelRoot } from '../agents/gumbel.ts';
 import { type PuctResult, PuctSearch } from '../agents/puct.ts';
 import { visitCountTargets } from '../agents/search-targets.ts';
+import { softmaxInto } from '../agents/softmax.ts';
 import { type ObservationConfig, ObservationEncoder } from '../env/gym/observation.ts';
-import { core, type Random, type Rules } from '../env/index.ts';
+import { core, type Random, type Rules, sampleIndex } from '../env/index.ts';
 import type { Tf } from '../models/backend.ts';
 import { predictBatch } from '../models/batched-inference.ts';
-import { maskedSoftmax, NUM_ACTIONS } from '../models/mlp-runner.ts';
+import { NUM_ACTIONS } from '../models/mlp-runner.ts';
 import type { PositionSink } from './position-log.ts';
 import { emptyRolloutStats, type RolloutStats } from './self-play.ts';
 import type { TrainingOpenings } from './training-openings.ts';
@@ -88,7 +89,6 @@ export class SearchSelfPlay {
   readonly #observations: Float32Array;
   readonly #logits: Float32Array;
   readonly #values: Float32Array;
-  readonly #mask = new Uint8Array(NUM_ACTIONS);
   readonly #scores = new Int32Array(2);
   readonly #captureSeedStays: boolean;
   readonly #leftoverToOwner: boolean;
@@ -251,9 +251,13 @@ export class SearchSelfPlay {
     );
     for (let r = 0; r < rows; r++) {
       const search = this.#searches[this.#rowGame[r] as number] as PuctSearch;
-      const mask = search.leafMasks[0] as number;
-      for (let a = 0; a < NUM_ACTIONS; a++) this.#mask[a] = (mask >> a) & 1;
-      maskedSoftmax(this.#logits, r * NUM_ACTIONS, this.#mask, 0, search.leafPriors, 0);
+      softmaxInto(
+        this.#logits,
+        r * NUM_ACTIONS,
+        search.leafMasks[0] as number,
+        search.leafPriors,
+        0,
+      );
       search.leafValues[0] = this.#values[r] as number;
       search.completeLeaves();
     }
@@ -279,7 +283,7 @@ export class SearchSelfPlay {
       target = visitCountTargets(result.visits, result.legalMask, 1);
       action =
         (this.#logCount[g] as number) < SAMPLED_MOVES && !result.solved
-          ? sampleAction(target, rng)
+          ? sampleIndex(rng, target)
           : (result.bestActions[0] as number);
     }
     for (let a = 0; a < NUM_ACTIONS; a++)
@@ -313,17 +317,4 @@ export class SearchSelfPlay {
     }
     return this.#logCount[g] as number;
   }
-}
-
-function sampleAction(policy: Float64Array, rng: Random): number {
-  let u = rng.next();
-  let last = -1;
-  for (let a = 0; a < NUM_ACTIONS; a++) {
-    const p = policy[a] as number;
-    if (p <= 0) continue;
-    last = a;
-    u -= p;
-    if (u < 0) return a;
-  }
-  return last;
 }

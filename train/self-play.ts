@@ -1,8 +1,10 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Agent } from '../agents/agent.ts';
+import { STATE_SIZE } from '../env/core.ts';
 import { VectorEnv } from '../env/gym/vector-env.ts';
+import { bytesToMask, maskActions } from '../env/mask.ts';
 import { positionFromState } from '../env/position.ts';
-import type { Random } from '../env/random.ts';
+import { type Random, sampleIndex } from '../env/random.ts';
 import type { Rules } from '../env/rules.ts';
 import type { Tf } from '../models/backend.ts';
 import { predictBatch } from '../models/batched-inference.ts';
@@ -136,16 +138,7 @@ export class SelfPlay {
 
   private sample(logits: Float32Array, row: number, masks: Uint8Array, rng: Random): number {
     maskedSoftmax(logits, row * NUM_ACTIONS, masks, row * NUM_ACTIONS, this.probs, 0);
-    let u = rng.next();
-    let last = -1;
-    for (let a = 0; a < NUM_ACTIONS; a++) {
-      const p = this.probs[a] as number;
-      if (p <= 0) continue;
-      last = a;
-      u -= p;
-      if (u < 0) return a;
-    }
-    return last;
+    return sampleIndex(rng, this.probs);
   }
 
   /** Collects `steps` steps in every environment into `buffer` (cleared first). */
@@ -182,9 +175,10 @@ export class SelfPlay {
           (this.rowsBySnapshot[s] as number[]).push(i);
         } else {
           const agent = this.baselines[this.opponentIndex[i] as number] as Agent;
-          const position = positionFromState(env.states.subarray(i * 16, i * 16 + 16));
-          const legal: number[] = [];
-          for (let a = 0; a < NUM_ACTIONS; a++) if (env.masks[i * NUM_ACTIONS + a]) legal.push(a);
+          const position = positionFromState(
+            env.states.subarray(i * STATE_SIZE, (i + 1) * STATE_SIZE),
+          );
+          const legal = maskActions(bytesToMask(env.masks, i * NUM_ACTIONS));
           this.actions[i] = await agent.act(position, { legal, rng, rules: this.rules });
         }
       }

@@ -1,6 +1,8 @@
 import type { Argv } from 'yargs';
 import { serveAgent } from '../../agents/serve.ts';
-import { AGENT_SPEC_FORMS, createAgent } from '../../agents/spec.ts';
+import { agentSpecForms, createAgent } from '../../agents/spec.ts';
+// The help lists every agent kind's forms, those that load a network included.
+import '../../models/policy-kind.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 
@@ -18,7 +20,7 @@ export const engineCommand = defineCommand<EngineArgs>({
       .option('agent', {
         type: 'string',
         demandOption: true,
-        describe: `the agent to serve (${AGENT_SPEC_FORMS.join(', ')})`,
+        describe: `the agent to serve (${agentSpecForms().join(', ')})`,
       })
       .option('rules', {
         ...rulesOption,

@@ -1,13 +1,15 @@
 import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { DEFAULT_MOVE_TIMEOUT_MS } from '../../agents/external.ts';
-import { AGENT_SPEC_FORMS } from '../../agents/spec.ts';
+import { agentSpecForms, splitAgentList } from '../../agents/spec.ts';
 import { DEFAULT_MAX_PLIES } from '../../eval/game.ts';
 import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
 import { gamesProgressBar } from '../../eval/progress.ts';
 import { writeRatingCharts } from '../../eval/rating-charts.ts';
 import { formatTournament, tournamentJson, writeTournament } from '../../eval/report.ts';
 import { capWorkers, runTournament } from '../../eval/tournament.ts';
+// The help lists every agent kind's forms, those that load a network included.
+import '../../models/policy-kind.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
@@ -28,43 +30,6 @@ interface EvalArgs {
   queue?: string;
 }
 
-const SPEC_START = /^(random|greedy|minimax:|mcts:|ext:|policy:|az:)/;
-/** An option of a network search agent (`az:PATH,sims=9`, `minimax:t=50ms,eval=PATH,k=8`). */
-const SEARCH_OPTION = /^[a-z]+=/;
-
-/**
- * Whether `piece`, met after a comma, continues the agent `current` instead of
- * starting a new one: an ext: command line may hold any commas, a network
- * search agent holds `key=value` options. Anything else starts an agent of its
- * own, so that a mistyped agent is reported by its own name.
- */
-function continuesAgent(current: string, piece: string): boolean {
-  if (piece.length === 0 || SPEC_START.test(piece)) return false;
-  if (current.startsWith('ext:')) return true;
-  return /^(az|minimax):/.test(current) && SEARCH_OPTION.test(piece);
-}
-
-/**
- * Splits `--agents` values at commas, except commas inside an agent (an ext:
- * command line, the options of az: and minimax:...,eval= agents).
- */
-export function splitAgentList(values: readonly string[]): string[] {
-  const specs: string[] = [];
-  for (const value of values) {
-    let current: string | null = null;
-    for (const piece of value.split(',')) {
-      if (current !== null && continuesAgent(current.trim(), piece.trim())) {
-        current = `${current},${piece}`;
-        continue;
-      }
-      if (current !== null) specs.push(current.trim());
-      current = piece;
-    }
-    if (current !== null) specs.push(current.trim());
-  }
-  return specs.filter((s) => s.length > 0);
-}
-
 export const evalCommand = defineCommand<EvalArgs>({
   command: 'eval',
   describe: 'Play a round robin (or a gauntlet) between agents and rate them',
@@ -74,7 +39,7 @@ export const evalCommand = defineCommand<EvalArgs>({
         type: 'string',
         array: true,
         demandOption: true,
-        describe: `agents, comma-separated or repeated (${AGENT_SPEC_FORMS.join(', ')})`,
+        describe: `agents, comma-separated or repeated (${agentSpecForms().join(', ')})`,
       })
       .option('vs', { type: 'string', describe: 'gauntlet: this agent plays each of --agents' })
       .option('games', {

@@ -2,7 +2,9 @@ import { createInterface } from 'node:readline';
 import type { Argv } from 'yargs';
 import type { Agent } from '../../agents/agent.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
-import { AGENT_SPEC_FORMS, createAgent } from '../../agents/spec.ts';
+import { agentSpecForms, createAgent } from '../../agents/spec.ts';
+// The help lists every agent kind's forms, those that load a network included.
+import '../../models/policy-kind.ts';
 import {
   illegalReason,
   initialPosition,
@@ -54,7 +56,7 @@ export const playCommand = defineCommand<PlayArgs>({
       .option('against', {
         type: 'string',
         demandOption: true,
-        describe: `the agent to play (${AGENT_SPEC_FORMS.join(', ')})`,
+        describe: `the agent to play (${agentSpecForms().join(', ')})`,
       })
       .option('seat', {
         type: 'number',

@@ -10,6 +10,8 @@ import {
   type IllegalReason,
   illegalReason,
   type MoveReport,
+  maskActions,
+  maskToBytes,
   type Player,
   type Position,
   type PositionInput,
@@ -57,15 +59,10 @@ export function checkSeed(seed: unknown): number | undefined {
 
 /** Bit mask to the `actionMask` / `legalActions` pair of `info`. */
 export function maskToInfo(mask: number): { actionMask: Uint8Array; legalActions: number[] } {
-  const actionMask = new Uint8Array(ACTIONS);
-  const legalActions: number[] = [];
-  for (let a = 0; a < ACTIONS; a++) {
-    if (mask & (1 << a)) {
-      actionMask[a] = 1;
-      legalActions.push(a);
-    }
-  }
-  return { actionMask, legalActions };
+  return {
+    actionMask: maskToBytes(mask, new Uint8Array(ACTIONS)),
+    legalActions: maskActions(mask),
+  };
 }
 
 /**

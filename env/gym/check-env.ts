@@ -7,6 +7,7 @@
  */
 import {
   IllegalActionError,
+  initialPosition,
   legalActions,
   type Outcome,
   outcome,
@@ -493,13 +494,9 @@ async function checkVector(
   const scratch = new Float32Array(encoder.size);
   const n = v.numEnvs;
   const rng = Random.fromSeed(`checkEnv:vector:${seed}`);
-  const start = v.options.startPosition?.toState() ?? null;
+  const start = (v.options.startPosition ?? initialPosition()).toState();
   const fresh = (i: number): boolean =>
-    v.options.randomOpeningPlies > 0 ||
-    sameArray(
-      stateOf(v, i),
-      start ?? new Uint8Array([4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0]),
-    );
+    v.options.randomOpeningPlies > 0 || sameArray(stateOf(v, i), start);
 
   v.reset(seed);
   twin.reset(seed);

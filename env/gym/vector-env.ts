@@ -15,6 +15,8 @@ import {
   core,
   IllegalActionError,
   illegalReason,
+  maskActions,
+  maskToBytes,
   positionFromState,
   Random,
   type Rules,
@@ -251,15 +253,13 @@ export class VectorEnv {
     const mask = enc.encode(this.#stateViews[i] as Uint8Array, this.observations, i * this.obsSize);
     this.#children.set(enc.children, i * CHILDREN_SIZE);
     this.#maskBits[i] = mask;
-    const m = i * ACTIONS;
-    for (let a = 0; a < ACTIONS; a++) this.masks[m + a] = (mask >> a) & 1;
+    maskToBytes(mask, this.masks, i * ACTIONS);
     this.toMove[i] = this.states[i * STATE_SIZE + TO_MOVE] as number;
     return mask;
   }
 
   #illegal(i: number, action: number): VectorActionError {
-    const legal: number[] = [];
-    for (let a = 0; a < ACTIONS; a++) if ((this.#maskBits[i] as number) & (1 << a)) legal.push(a);
+    const legal = maskActions(this.#maskBits[i] as number);
     const pos = positionFromState(this.#stateViews[i] as Uint8Array);
     const reason = illegalReason(pos, action, this.rules) ?? 'not-an-action';
     return new VectorActionError(i, action, reason, legal);

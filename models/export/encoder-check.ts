@@ -14,6 +14,8 @@ import {
   formatPosition,
   initialPosition,
   legalActions,
+  maskActions,
+  maskToBytes,
   type Position,
   Random,
 } from '../../env/index.ts';
@@ -132,14 +134,14 @@ export function encoderVectors(policy: ExportedPolicy, count = VECTOR_POSITIONS)
   const observation = new Float32Array(encoder.size);
   const vectors: EncoderVector[] = samplePositions(count, VECTOR_SEED, policy).map((pos) => {
     const bits = encoder.encode(pos.toState(), observation, 0);
-    const mask = Array.from({ length: NUM_ACTIONS }, (_, a) => (bits >> a) & 1);
+    const mask = maskToBytes(bits, new Uint8Array(NUM_ACTIONS));
     const { probabilities, value } = runner.evaluate(observation, mask);
     return {
       position: formatPosition(pos),
       pits: [...pos.pits],
       stores: [...pos.stores],
       toMove: pos.toMove,
-      legal: mask.flatMap((bit, a) => (bit ? [a] : [])),
+      legal: maskActions(bits),
       features: Array.from(observation),
       probabilities: Array.from(probabilities),
       value,

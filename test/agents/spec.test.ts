@@ -5,8 +5,8 @@ import { MctsAgent } from '../../agents/mcts.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
 import { RandomAgent } from '../../agents/random.ts';
 import {
-  AGENT_SPEC_FORMS,
   agentKindModules,
+  agentSpecForms,
   createAgent,
   parseAgentSpec,
 } from '../../agents/spec.ts';
@@ -22,13 +22,13 @@ describe('parseAgentSpec', () => {
     ['mcts:1000', { kind: 'mcts', iterations: 1000 }],
     ['ext:python3 engine.py --level 3', { kind: 'ext', command: 'python3 engine.py --level 3' }],
     ['ext:a:b', { kind: 'ext', command: 'a:b' }],
-    ['policy:runs/x/best', { kind: 'policy', path: 'runs/x/best' }],
   ])('%s', (spec, expected) => {
     expect(parseAgentSpec(spec)).toEqual(expected);
   });
 
   it.each([
     ['alphazero', /unknown agent 'alphazero'/],
+    ['toString:1', /unknown agent 'toString'/],
     ['', /empty agent name/],
     ['minimax', /needs a depth/],
     ['minimax:0', /depth must be an integer in 1\.\.64/],
@@ -39,10 +39,9 @@ describe('parseAgentSpec', () => {
     ['mcts:-5', /mcts needs a number/],
     ['random:3', /random takes no argument/],
     ['ext:', /ext needs a command/],
-    ['policy:', /policy needs a path/],
   ])('rejects %j with a clear error listing the valid forms', (spec, why) => {
     expect(() => parseAgentSpec(spec)).toThrow(why);
-    expect(() => parseAgentSpec(spec)).toThrow(`valid agents: ${AGENT_SPEC_FORMS.join(', ')}`);
+    expect(() => parseAgentSpec(spec)).toThrow(`valid agents: ${agentSpecForms().join(', ')}`);
   });
 });
 
@@ -77,7 +76,16 @@ describe('createAgent', () => {
       /policy agents are not available: import 'ayoayo\/models'/,
     );
     expect(agentKindModules()).toEqual([]);
+    expect(agentSpecForms()).toEqual([
+      'random',
+      'greedy',
+      'minimax:D',
+      'minimax:t=200ms',
+      'mcts:N',
+      'ext:COMMAND',
+    ]);
     await import('../../models/policy-kind.ts');
+    expect(agentSpecForms()).toContain('policy:PATH');
     expect(agentKindModules()).toEqual([
       new URL('../../models/policy-kind.ts', import.meta.url).href,
     ]);

@@ -9,7 +9,13 @@ import {
   type ObservationConfig,
   ObservationEncoder,
 } from '../../env/gym/observation.ts';
-import { DEFAULT_RULES, parsePosition, type Rules } from '../../env/index.ts';
+import {
+  DEFAULT_RULES,
+  maskActions,
+  maskToBytes,
+  parsePosition,
+  type Rules,
+} from '../../env/index.ts';
 import type { EncoderVectors } from '../../models/export/encoder-check.ts';
 import { exportPolicy } from '../../models/export/export-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
@@ -66,8 +72,8 @@ describe('the export lets a client in another language verify its encoder', () =
       expect([...pos.pits]).toEqual(vector.pits);
       const bits = encoder.encode(pos.toState(), obs, 0);
       expect(vector.features).toEqual(Array.from(obs));
-      const mask = Array.from({ length: 6 }, (_, a) => (bits >> a) & 1);
-      expect(vector.legal).toEqual(mask.flatMap((bit, a) => (bit ? [a] : [])));
+      const mask = maskToBytes(bits, new Uint8Array(6));
+      expect(vector.legal).toEqual(maskActions(bits));
       const { probabilities, value } = runner.evaluate(obs, mask);
       expect(vector.probabilities).toEqual(Array.from(probabilities));
       expect(vector.value).toBe(value);

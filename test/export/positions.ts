@@ -1,5 +1,5 @@
 import { type ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
-import { core, Random, type Rules } from '../../env/index.ts';
+import { core, maskToBytes, Random, type Rules } from '../../env/index.ts';
 
 /** Games longer than this restart (random games from the start last about 25 plies). */
 const MAX_PLIES = 200;
@@ -39,7 +39,7 @@ export function randomGamePositions(
       plies = 0;
       continue;
     }
-    for (let a = 0; a < 6; a++) masks[n * 6 + a] = (mask >> a) & 1;
+    maskToBytes(mask, masks, n * 6);
     states.set(state, n * core.STATE_SIZE);
     n++;
     plies++;

@@ -3,11 +3,11 @@ import type { Evaluator } from '../../agents/evaluator.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
 import { createAgent } from '../../agents/spec.ts';
-import { DEFAULT_RULES, legalActions, Random } from '../../env/index.ts';
+import { DEFAULT_RULES, legalActions, maskToBytes, Random } from '../../env/index.ts';
 import { NetworkLeafEvaluator } from '../../models/network-leaf.ts';
 // Registers the network kinds (az:, minimax:...,eval=) with agents/spec.ts.
 import '../../models/policy-kind.ts';
-import { createNetworkSearchAgent, networkEvaluator } from '../../models/search-agents.ts';
+import { networkEvaluator } from '../../models/search-agents.ts';
 import { randomPositions } from '../agents/positions.ts';
 
 const rules = DEFAULT_RULES;
@@ -17,7 +17,7 @@ const PRETRAINED = 'models/pretrained';
 const zeroValue: Evaluator = {
   evaluate(_states, masks, count, priors, values) {
     for (let i = 0; i < count; i++) {
-      for (let a = 0; a < 6; a++) priors[i * 6 + a] = ((masks[i] as number) >> a) & 1;
+      maskToBytes(masks[i] as number, priors, i * 6);
       values[i] = 0;
     }
   },
@@ -68,7 +68,7 @@ describe('az: PUCT with the network', () => {
   it('gives the same move and visits for the same seed, single leaves and batches', async () => {
     for (const spec of [`az:${PRETRAINED},sims=120,batch=1`, `az:${PRETRAINED},sims=120`]) {
       const run = async () => {
-        const agent = await createNetworkSearchAgent(spec, rules);
+        const agent = await createAgent(spec, { rules });
         const out: unknown[] = [];
         for (const pos of randomPositions(64, 6, rules)) {
           const legal = legalActions(pos, rules);
@@ -107,10 +107,7 @@ describe('az: PUCT with the network', () => {
 
   it('gumbel=1 plays by Gumbel root search with few simulations, the same move for the same seed', async () => {
     const run = async (seed: number) => {
-      const agent = await createNetworkSearchAgent(
-        `az:${PRETRAINED},sims=6,gumbel=1,prior=1`,
-        rules,
-      );
+      const agent = await createAgent(`az:${PRETRAINED},sims=6,gumbel=1,prior=1`, { rules });
       const out: number[] = [];
       for (const pos of randomPositions(66, 8, rules)) {
         const legal = legalActions(pos, rules);
@@ -129,7 +126,9 @@ describe('az: PUCT with the network', () => {
   });
 
   it('rejects bad options with a message naming them', async () => {
-    await expect(createAgent(`az:${PRETRAINED},sims=0`)).rejects.toThrow(/sims must be in/);
+    await expect(createAgent(`az:${PRETRAINED},sims=0`)).rejects.toThrow(
+      /sims must be an integer in 1\.\.10000000/,
+    );
     await expect(createAgent(`az:${PRETRAINED},bogus=1`)).rejects.toThrow(/bogus/);
     await expect(createAgent(`az:${PRETRAINED},sims=5,t=5ms`)).rejects.toThrow(/not both/);
     await expect(createAgent('az:/nonexistent/policy')).rejects.toThrow(/nonexistent/);

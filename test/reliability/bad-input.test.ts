@@ -37,6 +37,8 @@ const START = START_NOTATION;
 const BAD_TOTAL = '4,4,4,4,4,4/4,4,4,4,4,5/0-0/0';
 const STUCK = '1,0,0,0,1,0/0,0,0,0,0,0/23-23/0';
 const USAGE = "(run 'ayoayo --help' for usage)";
+/** The end of every agent spec error on the command line (where every kind is registered). */
+const VALID_AGENTS = `valid agents: random, greedy, minimax:D, minimax:t=200ms, mcts:N, ext:COMMAND, policy:PATH, az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0], minimax:t=50ms,eval=PATH[,k=16][,cache=16]`;
 
 interface CliRow {
   readonly case: string;
@@ -92,8 +94,7 @@ const cliRows: CliRow[] = [
   {
     case: 'unknown agent',
     args: ['eval', '--agents', 'foo,random', '--games', '2'],
-    stderr:
-      "invalid agent 'foo': unknown agent 'foo'; valid agents: random, greedy, minimax:D, minimax:t=200ms, mcts:N, ext:COMMAND, policy:PATH",
+    stderr: `invalid agent 'foo': unknown agent 'foo'; ${VALID_AGENTS}`,
     code: 1,
   },
   {
@@ -159,15 +160,35 @@ const cliRows: CliRow[] = [
       '--games',
       '2',
     ],
-    stderr:
-      'invalid agent \'az:models/pretrained,t=5ms,sim=4\': options: Unrecognized key: "sim"; forms: az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0], minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
+    stderr: `invalid agent 'az:models/pretrained,t=5ms,sim=4': options: Unrecognized key: "sim"; ${VALID_AGENTS}`,
     code: 1,
   },
   {
     case: 'two agents given as one --vs',
     args: ['eval', '--agents', 'random', '--vs', 'minimax:4,minimax:6', '--games', '2'],
+    stderr: `invalid agent 'minimax:4,minimax:6': minimax takes one depth or time, and options after a comma only as minimax:t=50ms,eval=PATH[,k=16][,cache=16]; to name several agents, give each its own --agents entry; ${VALID_AGENTS}`,
+    code: 1,
+  },
+  {
+    // Issue 20: the last eval= won and the first path was never checked.
+    case: 'an option given twice in an agent spec',
+    args: [
+      'eval',
+      '--agents',
+      'random',
+      '--vs',
+      'minimax:3,eval=/nonexistent,eval=models/pretrained',
+      '--games',
+      '2',
+    ],
+    stderr: `invalid agent 'minimax:3,eval=/nonexistent,eval=models/pretrained': eval is given twice (eval=/nonexistent and eval=models/pretrained); give each option once; ${VALID_AGENTS}`,
+    code: 1,
+  },
+  {
+    case: 'a numeric agent option out of its range',
+    args: ['engine', '--agent', 'az:models/pretrained,sims=1e12'],
     stderr:
-      "invalid agent 'minimax:4,minimax:6': minimax takes one depth or time, and options after a comma only with eval=PATH; to name several agents, give each its own --agents entry; valid agents: random, greedy, minimax:D, minimax:t=200ms, mcts:N, ext:COMMAND, policy:PATH, az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,batch=16], minimax:t=50ms,eval=PATH[,k=16]",
+      "invalid agent 'az:models/pretrained,sims=1e12': sims: sims must be an integer in 1..10000000",
     code: 1,
   },
   {
@@ -286,6 +307,20 @@ const libraryRows: LibraryRow[] = [
     call: () => createAgent('foo'),
     error: 'AgentSpecError',
     message: "invalid agent 'foo': unknown agent 'foo'; valid agents: random, greedy",
+  },
+  {
+    case: 'an option given twice in an agent spec',
+    call: () => createAgent('az:models/pretrained,sims=50,sims=5000'),
+    error: 'AgentSpecError',
+    message:
+      "invalid agent 'az:models/pretrained,sims=50,sims=5000': sims is given twice (sims=50 and sims=5000); give each option once",
+  },
+  {
+    case: 'a numeric agent option out of its range',
+    call: () => createAgent('az:models/pretrained,cache=30'),
+    error: 'AgentSpecError',
+    message:
+      "invalid agent 'az:models/pretrained,cache=30': cache: cache must be an integer in 0..24 (log2 of the entries; 0: none)",
   },
   {
     case: 'missing policy file',

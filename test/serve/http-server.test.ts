@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
-import { legalActions, parsePosition, position, START_NOTATION } from '../../env/index.ts';
+import {
+  legalActions,
+  maskToBytes,
+  parsePosition,
+  position,
+  START_NOTATION,
+} from '../../env/index.ts';
 import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
 import { MlpRunner } from '../../models/mlp-runner.ts';
 import { createPolicyServer } from '../../serve/http-server.ts';
@@ -38,7 +44,7 @@ function expected(policy: LoadedPolicy, notation: string) {
   const encoder = new ObservationEncoder(policy.observation, policy.rules);
   const obs = new Float32Array(encoder.size);
   const bits = encoder.encode(parsePosition(notation).toState(), obs, 0);
-  const mask = Array.from({ length: 6 }, (_, a) => (bits >> a) & 1);
+  const mask = maskToBytes(bits, new Uint8Array(6));
   const { probabilities, value } = new MlpRunner(policy.weights).evaluate(obs, mask);
   return { probabilities: Array.from(probabilities), value };
 }

@@ -85,7 +85,7 @@ describe('the HTTP service with a PUCT search', () => {
 
   it('refuses bad search options with a message naming them', async () => {
     await expect(PolicySearch.create(policy, 'sims=0', '--search')).rejects.toThrow(
-      /^invalid --search: .*sims must be in 1\.\.10000000/,
+      /^invalid --search: .*sims must be an integer in 1\.\.10000000/,
     );
     await expect(PolicySearch.create(policy, '200', '--search')).rejects.toThrow(
       "invalid --search: '200' is not key=value",

@@ -11,6 +11,7 @@ import {
   applyAction,
   formatPosition,
   legalActions,
+  maskToBytes,
   outcome,
   parsePosition,
   Random,
@@ -187,7 +188,7 @@ function evaluatePolicy(policy: LoadedPolicy, notation: string) {
   const encoder = new ObservationEncoder(policy.observation, policy.rules);
   const obs = new Float32Array(encoder.size);
   const bits = encoder.encode(parsePosition(notation).toState(), obs, 0);
-  const mask = Array.from({ length: 6 }, (_, a) => (bits >> a) & 1);
+  const mask = maskToBytes(bits, new Uint8Array(6));
   return { mask, ...new MlpRunner(policy.weights).evaluate(obs, mask) };
 }
 

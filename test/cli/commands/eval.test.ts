@@ -4,7 +4,6 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { splitAgentList } from '../../../cli/commands/eval.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'ayoayo-eval-cli-'));
@@ -125,39 +124,7 @@ describe('ayoayo eval', () => {
   });
 });
 
-describe('splitAgentList', () => {
-  it('splits at commas, but not inside an external command', () => {
-    expect(splitAgentList(['random,greedy', 'minimax:4'])).toEqual([
-      'random',
-      'greedy',
-      'minimax:4',
-    ]);
-    expect(splitAgentList(['ext:python3 -c "print(1,2)",mcts:50'])).toEqual([
-      'ext:python3 -c "print(1,2)"',
-      'mcts:50',
-    ]);
-    expect(splitAgentList([' random , greedy ,'])).toEqual(['random', 'greedy']);
-  });
-
-  it('keeps the options of network search agents with their agent', () => {
-    expect(
-      splitAgentList([
-        'az:runs/a,t=50ms,c=1,az:runs/b,sims=9,minimax:t=50ms,eval=runs/a,k=8,random',
-      ]),
-    ).toEqual([
-      'az:runs/a,t=50ms,c=1',
-      'az:runs/b,sims=9',
-      'minimax:t=50ms,eval=runs/a,k=8',
-      'random',
-    ]);
-  });
-
-  it('keeps a mistyped agent apart from its neighbour, so the error names it', () => {
-    expect(splitAgentList(['random,greedy,foo'])).toEqual(['random', 'greedy', 'foo']);
-    expect(splitAgentList(['minimax:4,mcst:50'])).toEqual(['minimax:4', 'mcst:50']);
-    expect(splitAgentList(['az:runs/a,sims=9,greddy'])).toEqual(['az:runs/a,sims=9', 'greddy']);
-  });
-
+describe('a list of agents on the command line', () => {
   it('reports the mistyped agent by its own name', () => {
     const run = ayoayo('--agents', 'random,greedy,foo', '--games', '2');
     expect(run.status).toBe(1);

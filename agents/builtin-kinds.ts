@@ -1,0 +1,111 @@
+/**
+ * agents/'s own agent kinds: the baselines, the searches without a network
+ * and external engines, each declared once (forms, parser, factory). Imported
+ * for its effect by spec.ts.
+ */
+import type { Agent } from './agent.ts';
+import { type AgentKind, kindsNamed, registerAgentKind } from './agent-kinds.ts';
+import { ExternalAgent } from './external.ts';
+import { GreedyAgent } from './greedy.ts';
+import { MctsAgent } from './mcts.ts';
+import { MinimaxAgent } from './minimax.ts';
+import { MAX_PLY } from './minimax-search.ts';
+import { RandomAgent } from './random.ts';
+import { DURATION_FORMS, integerIn, parseDuration, requiredArgument } from './spec-options.ts';
+
+declare module './agent-kinds.ts' {
+  interface AgentSpecs {
+    random: Record<never, never>;
+    greedy: Record<never, never>;
+    minimax: { readonly depth: number } | { readonly timeMs: number };
+    mcts: { readonly iterations: number };
+    ext: { readonly command: string };
+  }
+}
+
+const MAX_ITERATIONS = 10_000_000;
+
+/** A kind whose spec is its name alone. */
+function plainKind(name: string, make: (name: string) => Agent): AgentKind<'random' | 'greedy'> {
+  return {
+    forms: [name],
+    parse: (argument, fail) => {
+      if (argument !== null) throw fail(`${name} takes no argument`);
+      return {};
+    },
+    create: (_spec, context) => make(context.name),
+  };
+}
+
+registerAgentKind(
+  'random',
+  plainKind('random', (name) => new RandomAgent(name)),
+);
+registerAgentKind(
+  'greedy',
+  plainKind('greedy', (name) => new GreedyAgent(name)),
+);
+
+registerAgentKind('minimax', {
+  forms: ['minimax:D', 'minimax:t=200ms'],
+  parse: (argument, fail) => {
+    if (argument === null) {
+      throw fail('minimax needs a depth (minimax:4) or a time (minimax:t=200ms)');
+    }
+    if (argument.includes(',')) throw fail(oneDepthOrTime());
+    const timeMs = argument.startsWith('t=') ? parseDuration(argument.slice(2)) : null;
+    if (timeMs !== null) return { timeMs };
+    const depth = integerIn(argument, 1, MAX_PLY);
+    if (depth === null) {
+      throw fail(
+        `the depth must be an integer in 1..${MAX_PLY}, or t=TIME with TIME ${DURATION_FORMS}`,
+      );
+    }
+    return { depth };
+  },
+  create: (spec, { name, rules }) =>
+    new MinimaxAgent({
+      rules,
+      name,
+      ...('depth' in spec ? { depth: spec.depth } : { timeMs: spec.timeMs }),
+    }),
+});
+
+/** Why a comma after `minimax:` is refused: only the other kinds named minimax take options. */
+function oneDepthOrTime(): string {
+  const others = kindsNamed('minimax')
+    .filter((k) => k.kind !== 'minimax')
+    .flatMap((k) => k.forms);
+  const options =
+    others.length > 0 ? `, and options after a comma only as ${others.join(' or ')}` : '';
+  return `minimax takes one depth or time${options}; to name several agents, give each its own --agents entry`;
+}
+
+registerAgentKind('mcts', {
+  forms: ['mcts:N'],
+  parse: (argument, fail) => {
+    const iterations = argument === null ? null : integerIn(argument, 1, MAX_ITERATIONS);
+    if (iterations === null) {
+      throw fail(
+        `mcts needs a number of iterations per move in 1..${MAX_ITERATIONS}, e.g. mcts:1000`,
+      );
+    }
+    return { iterations };
+  },
+  create: (spec, { name, rules }) => new MctsAgent({ iterations: spec.iterations, rules, name }),
+});
+
+registerAgentKind('ext', {
+  forms: ['ext:COMMAND'],
+  parse: (argument, fail) => ({
+    command: requiredArgument(argument, 'ext needs a command, e.g. ext:python3 engine.py', fail),
+  }),
+  // A command line may hold any commas.
+  continues: () => true,
+  create: (spec, { name, options }) =>
+    new ExternalAgent(spec.command, {
+      name,
+      ...(options.moveTimeoutMs !== undefined ? { moveTimeoutMs: options.moveTimeoutMs } : {}),
+      ...(options.startupMs !== undefined ? { startupMs: options.startupMs } : {}),
+    }),
+});

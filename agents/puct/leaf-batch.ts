@@ -1,0 +1,96 @@
+import { core, type Rules } from '../../env/index.ts';
+import { WIN_VALUE } from './simulation.ts';
+import type { PuctTree } from './tree.ts';
+
+const { ACTIONS, POPCOUNT, STATE_SIZE, TO_MOVE, expand, finalScores } = core;
+
+/**
+ * The leaves of one batch waiting for their evaluation: each leaf's node, its
+ * state and legal mask (what an evaluator reads), the slots an evaluator
+ * writes priors and values into, and the leaf's children, played once when
+ * the leaf is selected and added to the tree when its evaluation arrives.
+ */
+export class LeafBatch {
+  readonly nodes: Int32Array;
+  /** STATE_SIZE bytes a leaf. */
+  readonly states: Uint8Array;
+  readonly masks: Uint8Array;
+  /** ACTIONS priors a leaf. */
+  readonly priors: Float32Array;
+  /** Each leaf's value for its player to move. */
+  readonly values: Float64Array;
+  readonly #children: Uint8Array;
+  readonly #status = new Uint8Array(ACTIONS);
+  readonly #scores = new Int32Array(2);
+  #captureSeedStays: boolean;
+  #leftoverToOwner: boolean;
+
+  constructor(size: number, rules: Rules) {
+    this.nodes = new Int32Array(size);
+    this.states = new Uint8Array(size * STATE_SIZE);
+    this.masks = new Uint8Array(size);
+    this.priors = new Float32Array(size * ACTIONS);
+    this.values = new Float64Array(size);
+    this.#children = new Uint8Array(size * ACTIONS * STATE_SIZE);
+    this.#captureSeedStays = rules.captureSeedStays;
+    this.#leftoverToOwner = rules.leftoverTo === 'owner';
+  }
+
+  /** Switches rule options. */
+  useRules(rules: Rules): void {
+    this.#captureSeedStays = rules.captureSeedStays;
+    this.#leftoverToOwner = rules.leftoverTo === 'owner';
+  }
+
+  /**
+   * Plays a selected leaf's moves into slot `slot`, or, when the game is over
+   * there, marks the node solved with its exact value (for the player who
+   * moved into it).
+   */
+  play(tree: PuctTree, node: number, slot: number): void {
+    const stateOffset = node * STATE_SIZE;
+    const state = tree.states.subarray(stateOffset, stateOffset + STATE_SIZE);
+    const children = this.#children.subarray(
+      slot * ACTIONS * STATE_SIZE,
+      (slot + 1) * ACTIONS * STATE_SIZE,
+    );
+    const mask = expand(state, this.#captureSeedStays, children, this.#status);
+    if (mask === 0) {
+      const scores = this.#scores;
+      finalScores(state, 0, this.#leftoverToOwner, scores);
+      // The player who moved into a finished node is the one not to move there.
+      const mover = 1 - (state[TO_MOVE] as number);
+      const margin = (scores[mover] as number) - (scores[1 - mover] as number);
+      tree.solved[node] = 1;
+      tree.exact[node] = margin > 0 ? WIN_VALUE : margin < 0 ? -WIN_VALUE : 0;
+      return;
+    }
+    this.states.set(state, slot * STATE_SIZE);
+    this.masks[slot] = mask;
+  }
+
+  /**
+   * Adds the children of the leaf in `slot` to the tree, with the evaluator's
+   * priors mixed with uniform ones: `priorWeight` of the evaluator's.
+   */
+  addChildren(tree: PuctTree, node: number, slot: number, priorWeight: number): void {
+    const mask = this.masks[slot] as number;
+    const count = POPCOUNT[mask] as number;
+    const uniform = (1 - priorWeight) / count;
+    const first = tree.size;
+    const children = this.#children;
+    const base = slot * ACTIONS;
+    for (let a = 0; a < ACTIONS; a++) {
+      if ((mask & (1 << a)) === 0) continue;
+      const child = tree.addNode(
+        node,
+        a,
+        priorWeight * (this.priors[base + a] as number) + uniform,
+      );
+      const from = (base + a) * STATE_SIZE;
+      tree.states.set(children.subarray(from, from + STATE_SIZE), child * STATE_SIZE);
+    }
+    tree.firstChild[node] = first;
+    tree.childCount[node] = count;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The syntax agent specs share after `kind:`: comma-separated fields, bare
+ * values first and then `key=value` options (each key once), whole numbers
+ * within a range, and durations such as `t=50ms` or `t=2s`. Each kind's
+ * parser reads its argument with these, so that a time or a repeated key
+ * means the same in every kind.
+ */
+
+/** The fields of a spec argument: the bare ones, in order, and the options by key. */
+export interface SpecFields {
+  readonly bare: readonly string[];
+  readonly options: Readonly<Record<string, string>>;
+}
+
+/**
+ * Splits `a,b=1,c=2` into its bare fields and its key=value options (both
+ * trimmed); a key given twice is refused with `fail(why)`, since the last one
+ * would win unseen.
+ */
+export function splitFields(text: string, fail: (why: string) => Error): SpecFields {
+  const bare: string[] = [];
+  const options = new Map<string, string>();
+  for (const field of text.split(',')) {
+    const eq = field.indexOf('=');
+    if (eq < 0) {
+      bare.push(field.trim());
+      continue;
+    }
+    const key = field.slice(0, eq).trim();
+    const value = field.slice(eq + 1).trim();
+    const earlier = options.get(key);
+    if (earlier !== undefined) {
+      throw fail(
+        `${key} is given twice (${key}=${earlier} and ${key}=${value}); give each option once`,
+      );
+    }
+    options.set(key, value);
+  }
+  return { bare, options: Object.fromEntries(options) };
+}
+
+/** The argument, trimmed, of a kind that needs one (a path, a command); else throws `fail(why)`. */
+export function requiredArgument(
+  argument: string | null,
+  why: string,
+  fail: (why: string) => Error,
+): string {
+  const text = argument?.trim() ?? '';
+  if (text.length === 0) throw fail(why);
+  return text;
+}
+
+/** The option keys an argument gives (without checking it), to tell apart kinds that share a name. */
+export function optionKeys(text: string | null): string[] {
+  if (text === null) return [];
+  return text.split(',').flatMap((field) => {
+    const eq = field.indexOf('=');
+    return eq < 0 ? [] : [field.slice(0, eq).trim()];
+  });
+}
+
+/** Whether `piece` of a comma-separated list is a `key=value` option. */
+export function isOption(piece: string): boolean {
+  return /^[a-z]+=/.test(piece);
+}
+
+/** A whole number in plain digits within min..max, else null. */
+export function integerIn(text: string, min: number, max: number): number | null {
+  if (!/^\d+$/.test(text)) return null;
+  const n = Number(text);
+  return n >= min && n <= max ? n : null;
+}
+
+/** What a duration looks like, for error messages. */
+export const DURATION_FORMS = 'a positive time such as 50ms or 2s';
+
+/** The milliseconds of a positive duration such as `50ms`, `1.5s` or `2s`, else null. */
+export function parseDuration(text: string): number | null {
+  const match = /^(\d+(?:\.\d+)?)(ms|s)$/.exec(text);
+  if (match === null) return null;
+  const ms = Number(match[1]) * (match[2] === 's' ? 1000 : 1);
+  return ms > 0 ? ms : null;
+}
