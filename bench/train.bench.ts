@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Random } from '../env/random.ts';
 import { loadBackend } from '../models/backend.ts';
-import { AlphaZero } from '../train/alphazero.ts';
-import { DEFAULT_CONFIG, PRESETS, type TrainConfig } from '../train/config.ts';
+import { DEFAULT_CONFIG, PRESETS, type TrainConfig } from '../train/config/schema.ts';
+import { AlphaZero } from '../train/expert-iteration/expert-iteration.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
 import type { Emit } from './types.ts';
 

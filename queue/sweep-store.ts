@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
-import { parseTrainConfig } from '../train/config.ts';
+import { parseTrainConfig } from '../train/config/schema.ts';
 import { QueueError } from './errors.ts';
 import { parseJobData, type TrainResult, trainResultSchema } from './jobs.ts';
 import { validatePolicyText } from './policy-transport.ts';

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnrecoverableError } from 'bullmq';
-import { runPaths } from '../train/run-paths.ts';
+import { runPaths } from '../train/run/paths.ts';
 import { refuseExternal } from './chunk-job.ts';
 import { parseJobData, type TrainJob, type TrainResult, trainJobSchema } from './jobs.ts';
 

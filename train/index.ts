@@ -10,12 +10,12 @@ export {
   parseTrainConfig,
   type TrainConfig,
   trainConfigSchema,
-} from './config.ts';
+} from './config/schema.ts';
 export {
   RunFolderError,
   type RunFolderReason,
   TrainConfigError,
   TrainingDivergedError,
 } from './errors.ts';
-export { type EvaluationResult, type EvaluationRow, evaluatePolicy } from './evaluate.ts';
+export { type EvaluationResult, type EvaluationRow, evaluatePolicy } from './report/evaluate.ts';
 export { runPaths, type TrainOptions, type TrainResult, train } from './trainer.ts';

@@ -6,20 +6,20 @@ import type { Rules } from '../env/rules.ts';
 import type { Tf } from '../models/backend.ts';
 import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
-import { AlphaZero } from './alphazero.ts';
-import { rulesOf, type TrainConfig } from './config.ts';
-import { OpponentPool } from './opponent-pool.ts';
-import { PolicyGradient } from './policy-gradient.ts';
-import { PolicyUpdater } from './policy-update.ts';
-import { RolloutBuffer } from './rollout-buffer.ts';
-import { SearchBuffer } from './search-buffer.ts';
-import { SearchSelfPlay } from './search-self-play.ts';
-import { SearchTargetUpdater } from './search-update.ts';
-import { SelfPlay } from './self-play.ts';
-import type { ShardSetup } from './self-play-shard.ts';
-import { ShardedSelfPlay, shareOf } from './sharded-self-play.ts';
+import { rulesOf, type TrainConfig } from './config/schema.ts';
+import { AlphaZero } from './expert-iteration/expert-iteration.ts';
+import { SearchBuffer } from './expert-iteration/replay-buffer.ts';
+import { SearchSelfPlay } from './expert-iteration/search-self-play.ts';
+import { SearchTargetUpdater } from './expert-iteration/search-update.ts';
+import type { ShardSetup } from './expert-iteration/shard.ts';
+import { ShardedSelfPlay, shareOf } from './expert-iteration/sharded-self-play.ts';
+import { TrainingOpenings } from './expert-iteration/training-openings.ts';
+import { OpponentPool } from './ppo/opponent-pool.ts';
+import { PolicyUpdater } from './ppo/policy-update.ts';
+import { PolicyGradient } from './ppo/ppo.ts';
+import { RolloutBuffer } from './ppo/rollout-buffer.ts';
+import { SelfPlay } from './ppo/rollouts.ts';
 import type { TrainingAlgorithm } from './training-algorithm.ts';
-import { TrainingOpenings } from './training-openings.ts';
 
 /** Everything that learns or plays in a run: the network, its optimiser, the algorithm's self-play and update. */
 export interface Learner {

@@ -1,11 +1,11 @@
 import { loadBackend } from '../models/backend.ts';
-import type { TrainConfig } from './config.ts';
-import type { EvaluationResult } from './evaluate.ts';
-import { finishRun } from './final-evaluation.ts';
+import type { TrainConfig } from './config/schema.ts';
 import { buildLearner, disposeLearner } from './learner.ts';
-import { openRun } from './open-run.ts';
-import { runPaths } from './run-paths.ts';
-import { freshState, restoreRun } from './run-state.ts';
+import type { EvaluationResult } from './report/evaluate.ts';
+import { finishRun } from './report/final-evaluation.ts';
+import { openRun } from './run/open-run.ts';
+import { runPaths } from './run/paths.ts';
+import { freshState, restoreRun } from './run/run-state.ts';
 import { RunClock, trainingLoop } from './training-loop.ts';
 import { capWorkers } from './worker-cap.ts';
 

@@ -1,7 +1,7 @@
 import type { Random } from '../env/random.ts';
-import type { UpdateStats } from './policy-update.ts';
-import type { SearchBufferContents } from './search-buffer.ts';
-import type { RolloutStats } from './self-play.ts';
+import type { SearchBufferContents } from './expert-iteration/replay-buffer.ts';
+import type { UpdateStats } from './ppo/policy-update.ts';
+import type { RolloutStats } from './ppo/rollouts.ts';
 
 /**
  * What the training loop asks of an algorithm (PPO and REINFORCE in

@@ -2,19 +2,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
 import { extractMlpWeights } from '../models/policy-value-model.ts';
-import { writeCheckpoint } from './checkpoint.ts';
-import type { TrainConfig } from './config.ts';
+import type { TrainConfig } from './config/schema.ts';
 import { TrainingDivergedError } from './errors.ts';
-import { evaluatePolicy } from './evaluate.ts';
 import { type Learner, learnerPolicyFile } from './learner.ts';
-import { writeLearningCurve } from './learning-curve.ts';
-import { evalColumn, type MetricsRow, writeMetricsCsv } from './metrics.ts';
-import type { UpdateStats } from './policy-update.ts';
-import { TrainingProgress } from './progress.ts';
-import { pruneRun } from './retention.ts';
-import type { RunPaths } from './run-paths.ts';
-import { type RunState, snapshotRun } from './run-state.ts';
-import type { RolloutStats } from './self-play.ts';
+import type { UpdateStats } from './ppo/policy-update.ts';
+import type { RolloutStats } from './ppo/rollouts.ts';
+import { evaluatePolicy } from './report/evaluate.ts';
+import { writeLearningCurve } from './report/learning-curve.ts';
+import { evalColumn, type MetricsRow, writeMetricsCsv } from './report/metrics.ts';
+import { TrainingProgress } from './report/progress.ts';
+import { writeCheckpoint } from './run/checkpoint.ts';
+import type { RunPaths } from './run/paths.ts';
+import { pruneRun } from './run/retention.ts';
+import { type RunState, snapshotRun } from './run/run-state.ts';
 
 /** Training time of the run, counting earlier processes of a resumed run. */
 export class RunClock {

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { buildConfig, PRESETS } from '../../train/config.ts';
-import { configFlags, configFromFlags } from '../../train/config-flags.ts';
-import { buildResumeConfig } from '../../train/resume.ts';
-import { removeRun } from '../../train/run-paths.ts';
+import { configFlags, configFromFlags } from '../../train/config/flags.ts';
+import { buildConfig, PRESETS } from '../../train/config/schema.ts';
+import { removeRun } from '../../train/run/paths.ts';
+import { buildResumeConfig } from '../../train/run/resume.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
 
 interface TrainArgs {

@@ -4,7 +4,7 @@ import { checkRedis, parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { runTrainJob } from '../../queue/train-job.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
-import { buildConfig, PRESETS } from '../../train/config.ts';
+import { buildConfig, PRESETS } from '../../train/config/schema.ts';
 // Registers `policy:PATH` agents (models/ extends agents/spec.ts).
 import '../../models/policy-kind.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';

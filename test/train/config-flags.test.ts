@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
-import { DEFAULT_CONFIG, trainConfigSchema } from '../../train/config.ts';
-import { configFlags, configFromFlags, kebabCase } from '../../train/config-flags.ts';
+import { configFlags, configFromFlags, kebabCase } from '../../train/config/flags.ts';
+import { DEFAULT_CONFIG, trainConfigSchema } from '../../train/config/schema.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

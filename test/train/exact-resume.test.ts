@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../env/random.ts';
-import { type CheckpointPayload, readCheckpoint } from '../../train/checkpoint.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
-import { runPaths } from '../../train/run-paths.ts';
+import { buildConfig, PRESETS, type TrainConfig } from '../../train/config/schema.ts';
+import { type CheckpointPayload, readCheckpoint } from '../../train/run/checkpoint.ts';
+import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
 
 const quiet = { log: () => {} };

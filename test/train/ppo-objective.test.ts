@@ -7,9 +7,9 @@ import {
   extractMlpWeights,
   type NetworkConfig,
 } from '../../models/policy-value-model.ts';
-import { buildConfig } from '../../train/config.ts';
-import { PolicyUpdater, type UpdateSettings } from '../../train/policy-update.ts';
-import { estimateAdvantages, RolloutBuffer } from '../../train/rollout-buffer.ts';
+import { buildConfig } from '../../train/config/schema.ts';
+import { PolicyUpdater, type UpdateSettings } from '../../train/ppo/policy-update.ts';
+import { estimateAdvantages, RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
 
 let tf: Tf;
 beforeAll(async () => {

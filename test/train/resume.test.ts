@@ -3,10 +3,10 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCheckpoint } from '../../train/checkpoint.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
-import { buildResumeConfig, findResumePoint } from '../../train/resume.ts';
-import { runPaths } from '../../train/run-paths.ts';
+import { buildConfig, PRESETS, type TrainConfig } from '../../train/config/schema.ts';
+import { readCheckpoint } from '../../train/run/checkpoint.ts';
+import { runPaths } from '../../train/run/paths.ts';
+import { buildResumeConfig, findResumePoint } from '../../train/run/resume.ts';
 import { train } from '../../train/trainer.ts';
 
 function smoke(runsDir: string, overrides: Partial<TrainConfig> = {}): TrainConfig {

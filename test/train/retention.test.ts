@@ -2,11 +2,11 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCheckpoint } from '../../train/checkpoint.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
-import { findResumePoint } from '../../train/resume.ts';
-import { planRetention } from '../../train/retention.ts';
-import { runPaths } from '../../train/run-paths.ts';
+import { buildConfig, PRESETS, type TrainConfig } from '../../train/config/schema.ts';
+import { readCheckpoint } from '../../train/run/checkpoint.ts';
+import { runPaths } from '../../train/run/paths.ts';
+import { findResumePoint } from '../../train/run/resume.ts';
+import { planRetention } from '../../train/run/retention.ts';
 import { train } from '../../train/trainer.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ayoayo-retention-'));

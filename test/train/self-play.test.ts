@@ -9,9 +9,9 @@ import {
 import { Random } from '../../env/random.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { createPolicyValueModel } from '../../models/policy-value-model.ts';
-import { OpponentPool } from '../../train/opponent-pool.ts';
-import { RolloutBuffer } from '../../train/rollout-buffer.ts';
-import { SelfPlay } from '../../train/self-play.ts';
+import { OpponentPool } from '../../train/ppo/opponent-pool.ts';
+import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
+import { SelfPlay } from '../../train/ppo/rollouts.ts';
 
 let tf: Tf;
 beforeAll(async () => {

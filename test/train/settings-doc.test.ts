@@ -5,7 +5,7 @@ import {
   PRESETS,
   type TrainConfig,
   trainConfigSchema,
-} from '../../train/config.ts';
+} from '../../train/config/schema.ts';
 
 const doc = readFileSync(new URL('../../docs/training.md', import.meta.url), 'utf8');
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
-import type { AlphaZero } from '../../train/alphazero.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
+import { buildConfig, PRESETS, type TrainConfig } from '../../train/config/schema.ts';
+import type { AlphaZero } from '../../train/expert-iteration/expert-iteration.ts';
 import { buildLearner, disposeLearner } from '../../train/learner.ts';
 
 let tf: Tf;

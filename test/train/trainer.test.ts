@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckpointError, readCheckpoint } from '../../train/checkpoint.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
-import { runPaths } from '../../train/run-paths.ts';
+import { buildConfig, PRESETS, type TrainConfig } from '../../train/config/schema.ts';
+import { CheckpointError, readCheckpoint } from '../../train/run/checkpoint.ts';
+import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
 import { capWorkers } from '../../train/worker-cap.ts';
 

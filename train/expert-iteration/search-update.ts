@@ -1,11 +1,11 @@
 import type * as tfType from '@tensorflow/tfjs';
-import type { Random } from '../env/random.ts';
-import type { Tf } from '../models/backend.ts';
-import { NUM_ACTIONS } from '../models/mlp-runner.ts';
-import { maskedLogits } from '../models/policy-value-model.ts';
-import { applyClippedGradients, shuffledOrder } from './gradient-step.ts';
-import type { UpdateStats } from './policy-update.ts';
-import type { SearchBuffer } from './search-buffer.ts';
+import type { Random } from '../../env/random.ts';
+import type { Tf } from '../../models/backend.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { maskedLogits } from '../../models/policy-value-model.ts';
+import { applyClippedGradients, shuffledOrder } from '../gradient-step.ts';
+import type { UpdateStats } from '../ppo/policy-update.ts';
+import type { SearchBuffer } from './replay-buffer.ts';
 
 export interface SearchUpdateSettings {
   readonly epochs: number;

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import type { TrainConfig } from '../config/schema.ts';
+import { RunFolderError } from '../errors.ts';
 import type { CheckpointPayload } from './checkpoint.ts';
-import type { TrainConfig } from './config.ts';
-import { RunFolderError } from './errors.ts';
+import { type RunPaths, runPaths } from './paths.ts';
 import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
-import { type RunPaths, runPaths } from './run-paths.ts';
 
 /** A run folder ready to train in, and the checkpoint to continue from (on resume). */
 export interface OpenedRun {

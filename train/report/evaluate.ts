@@ -1,10 +1,10 @@
-import type { Rules } from '../env/rules.ts';
-import type { PairingResult } from '../eval/match.ts';
-import { gamesProgressBar } from '../eval/progress.ts';
-import { table } from '../eval/report.ts';
-import { runTournament } from '../eval/tournament.ts';
+import type { Rules } from '../../env/rules.ts';
+import type { PairingResult } from '../../eval/match.ts';
+import { gamesProgressBar } from '../../eval/progress.ts';
+import { table } from '../../eval/report.ts';
+import { runTournament } from '../../eval/tournament.ts';
 // The gauntlet's `policy:PATH` spec needs the kind registered (see models/policy-kind.ts).
-import '../models/policy-kind.ts';
+import '../../models/policy-kind.ts';
 
 /** A gauntlet pairing from the policy's side (score = (wins + draws / 2) / games). */
 export type EvaluationRow = Pick<

@@ -1,4 +1,4 @@
-import { playShard, type ShardResult, type ShardTask } from './self-play-shard.ts';
+import { playShard, type ShardResult, type ShardTask } from './shard.ts';
 
 /**
  * Expert iteration's self-play worker, piscina's entry point. Compiled, this

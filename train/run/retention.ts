@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TrainConfig } from './config.ts';
-import type { runPaths } from './run-paths.ts';
+import type { TrainConfig } from '../config/schema.ts';
+import type { runPaths } from './paths.ts';
 
 type RunPaths = ReturnType<typeof runPaths>;
 

@@ -1,5 +1,5 @@
-import { NUM_ACTIONS } from '../models/mlp-runner.ts';
-import type { TrainConfig } from './config.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import type { TrainConfig } from '../config/schema.ts';
 
 /**
  * Samples of one rollout, allocated once at full size. Each sample is one move

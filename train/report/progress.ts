@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import { etaText, fitLine, lineWidth } from '../eval/progress.ts';
+import { etaText, fitLine, lineWidth } from '../../eval/progress.ts';
 
 export interface IterationSummary {
   readonly pliesPerSec: number;

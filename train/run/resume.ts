@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { buildConfig, type TrainConfig } from '../config/schema.ts';
+import { TrainConfigError } from '../errors.ts';
 import { type CheckpointPayload, readCheckpoint } from './checkpoint.ts';
-import { buildConfig, type TrainConfig } from './config.ts';
-import { TrainConfigError } from './errors.ts';
-import { runPaths } from './run-paths.ts';
+import { runPaths } from './paths.ts';
 
 /**
  * Settings a resumed run may change: how long it runs, how it is shown, and how

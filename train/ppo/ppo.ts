@@ -1,10 +1,10 @@
-import type { Random } from '../env/random.ts';
-import type { TrainConfig } from './config.ts';
+import type { Random } from '../../env/random.ts';
+import type { TrainConfig } from '../config/schema.ts';
+import type { SearchBufferContents } from '../expert-iteration/replay-buffer.ts';
+import type { TrainingAlgorithm } from '../training-algorithm.ts';
 import type { PolicyUpdater, UpdateStats } from './policy-update.ts';
 import { estimateAdvantages, type RolloutBuffer } from './rollout-buffer.ts';
-import type { SearchBufferContents } from './search-buffer.ts';
-import type { RolloutStats, SelfPlay } from './self-play.ts';
-import type { TrainingAlgorithm } from './training-algorithm.ts';
+import type { RolloutStats, SelfPlay } from './rollouts.ts';
 
 /**
  * PPO or REINFORCE: rollouts of the sampled policy (against itself, pool

@@ -1,5 +1,5 @@
-import { core } from '../env/index.ts';
-import { NUM_ACTIONS } from '../models/mlp-runner.ts';
+import { core } from '../../env/index.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 
 const { STATE_SIZE } = core;
 

@@ -1,12 +1,12 @@
 import type * as tfType from '@tensorflow/tfjs';
-import type { Agent } from '../agents/agent.ts';
-import { VectorEnv } from '../env/gym/vector-env.ts';
-import { positionFromState } from '../env/position.ts';
-import type { Random } from '../env/random.ts';
-import type { Rules } from '../env/rules.ts';
-import type { Tf } from '../models/backend.ts';
-import { predictBatch } from '../models/batched-inference.ts';
-import { maskedSoftmax, NUM_ACTIONS } from '../models/mlp-runner.ts';
+import type { Agent } from '../../agents/agent.ts';
+import { VectorEnv } from '../../env/gym/vector-env.ts';
+import { positionFromState } from '../../env/position.ts';
+import type { Random } from '../../env/random.ts';
+import type { Rules } from '../../env/rules.ts';
+import type { Tf } from '../../models/backend.ts';
+import { predictBatch } from '../../models/batched-inference.ts';
+import { maskedSoftmax, NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { OpponentPool } from './opponent-pool.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { observationConfigSchema } from '../env/gym/observation.ts';
-import { describeIssues } from '../env/zod-issues.ts';
-import { BACKEND_CHOICES } from '../models/backend.ts';
-import { networkConfigSchema } from '../models/policy-value-model.ts';
-import { TrainConfigError } from './errors.ts';
+import { observationConfigSchema } from '../../env/gym/observation.ts';
+import { describeIssues } from '../../env/zod-issues.ts';
+import { BACKEND_CHOICES } from '../../models/backend.ts';
+import { networkConfigSchema } from '../../models/policy-value-model.ts';
+import { TrainConfigError } from '../errors.ts';
 
 const network = networkConfigSchema.shape;
 const observation = observationConfigSchema.shape;

@@ -1,6 +1,6 @@
 import type * as tfType from '@tensorflow/tfjs';
-import type { Tf } from '../models/backend.ts';
-import { CheckpointError } from '../models/errors.ts';
+import type { Tf } from '../../models/backend.ts';
+import { CheckpointError } from '../../models/errors.ts';
 import { loadTensorData, type SavedTensor, saveTensor } from './checkpoint.ts';
 
 /** Layer names of the policy-value network, in a fixed order (see models/policy-value-model.ts). */

@@ -8,7 +8,7 @@ import { register } from 'tsx/esm/api';
 register();
 const task = import('./self-play-worker.ts');
 
-/** @param {import('./self-play-shard.ts').ShardTask} message */
+/** @param {import('./shard.ts').ShardTask} message */
 export default async function run(message) {
   const { default: playShardTask } = await task;
   return playShardTask(message);

@@ -1,10 +1,10 @@
-import type { Random } from '../env/random.ts';
-import type { UpdateStats } from './policy-update.ts';
-import type { SearchBuffer, SearchBufferContents } from './search-buffer.ts';
+import type { Random } from '../../env/random.ts';
+import type { UpdateStats } from '../ppo/policy-update.ts';
+import type { RolloutStats } from '../ppo/rollouts.ts';
+import type { TrainingAlgorithm } from '../training-algorithm.ts';
+import type { SearchBuffer, SearchBufferContents } from './replay-buffer.ts';
 import type { SearchTargetUpdater } from './search-update.ts';
-import type { RolloutStats } from './self-play.ts';
 import type { ShardedSelfPlay } from './sharded-self-play.ts';
-import type { TrainingAlgorithm } from './training-algorithm.ts';
 
 /**
  * Expert iteration (AlphaZero at a small scale): every self-play move comes

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import { STATE_SIZE } from '../env/core.ts';
-import { Random } from '../env/random.ts';
-import { NUM_ACTIONS } from '../models/mlp-runner.ts';
-import { readPolicyFile } from '../models/read-policy-file.ts';
+import { STATE_SIZE } from '../../env/core.ts';
+import { Random } from '../../env/random.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { readPolicyFile } from '../../models/read-policy-file.ts';
+import type { TrainConfig } from '../config/schema.ts';
+import type { Learner } from '../learner.ts';
 import {
   CheckpointError,
   type CheckpointPayload,
   loadTensorData,
   saveTensor,
 } from './checkpoint.ts';
-import type { TrainConfig } from './config.ts';
-import type { Learner } from './learner.ts';
 import {
   restoreModelWeights,
   restoreOptimizer,

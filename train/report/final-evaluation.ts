@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import { learnerPolicyFile } from '../learner.ts';
+import type { Run } from '../training-loop.ts';
 import { type EvaluationResult, evaluatePolicy } from './evaluate.ts';
-import { learnerPolicyFile } from './learner.ts';
 import { writeLearningCurve } from './learning-curve.ts';
-import type { Run } from './training-loop.ts';
 
 /**
  * Writes the run's policy file and, when the run is done (all iterations or

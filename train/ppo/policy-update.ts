@@ -1,9 +1,9 @@
 import type * as tfType from '@tensorflow/tfjs';
-import type { Random } from '../env/random.ts';
-import type { Tf } from '../models/backend.ts';
-import { NUM_ACTIONS } from '../models/mlp-runner.ts';
-import { maskedLogits } from '../models/policy-value-model.ts';
-import { applyClippedGradients, shuffledOrder } from './gradient-step.ts';
+import type { Random } from '../../env/random.ts';
+import type { Tf } from '../../models/backend.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { maskedLogits } from '../../models/policy-value-model.ts';
+import { applyClippedGradients, shuffledOrder } from '../gradient-step.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
 
 export interface UpdateSettings {

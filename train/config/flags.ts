@@ -1,6 +1,6 @@
 import type { Options } from 'yargs';
 import type { z } from 'zod';
-import { DEFAULT_CONFIG, type TrainConfig, trainConfigSchema } from './config.ts';
+import { DEFAULT_CONFIG, type TrainConfig, trainConfigSchema } from './schema.ts';
 
 type FieldKind = 'number' | 'boolean' | 'string' | 'numbers' | 'strings';
 

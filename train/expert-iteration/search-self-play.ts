@@ -1,15 +1,15 @@
 import type * as tfType from '@tensorflow/tfjs';
-import type { Evaluator } from '../agents/evaluator.ts';
-import { GumbelRoot } from '../agents/gumbel.ts';
-import { type PuctResult, PuctSearch } from '../agents/puct.ts';
-import { visitCountTargets } from '../agents/search-targets.ts';
-import { type ObservationConfig, ObservationEncoder } from '../env/gym/observation.ts';
-import { core, type Random, type Rules } from '../env/index.ts';
-import type { Tf } from '../models/backend.ts';
-import { predictBatch } from '../models/batched-inference.ts';
-import { maskedSoftmax, NUM_ACTIONS } from '../models/mlp-runner.ts';
+import type { Evaluator } from '../../agents/evaluator.ts';
+import { GumbelRoot } from '../../agents/gumbel.ts';
+import { type PuctResult, PuctSearch } from '../../agents/puct.ts';
+import { visitCountTargets } from '../../agents/search-targets.ts';
+import { type ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
+import { core, type Random, type Rules } from '../../env/index.ts';
+import type { Tf } from '../../models/backend.ts';
+import { predictBatch } from '../../models/batched-inference.ts';
+import { maskedSoftmax, NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { emptyRolloutStats, type RolloutStats } from '../ppo/rollouts.ts';
 import type { PositionSink } from './position-log.ts';
-import { emptyRolloutStats, type RolloutStats } from './self-play.ts';
 import type { TrainingOpenings } from './training-openings.ts';
 
 const { STATE_SIZE, TO_MOVE, finalScores, legalMask, playInPlace } = core;

@@ -1,6 +1,6 @@
-import type { ObservationEncoder } from '../env/gym/observation.ts';
-import { core } from '../env/index.ts';
-import { NUM_ACTIONS } from '../models/mlp-runner.ts';
+import type { ObservationEncoder } from '../../env/gym/observation.ts';
+import { core } from '../../env/index.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { PositionSink } from './position-log.ts';
 
 const { STATE_SIZE } = core;

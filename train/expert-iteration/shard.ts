@@ -1,14 +1,14 @@
 import type * as tfType from '@tensorflow/tfjs';
-import { Random } from '../env/random.ts';
-import { type BackendChoice, loadBackend, type Tf } from '../models/backend.ts';
-import { createPolicyValueModel, type NetworkConfig } from '../models/policy-value-model.ts';
+import { Random } from '../../env/random.ts';
+import { type BackendChoice, loadBackend, type Tf } from '../../models/backend.ts';
+import { createPolicyValueModel, type NetworkConfig } from '../../models/policy-value-model.ts';
+import type { RolloutStats } from '../ppo/rollouts.ts';
 import { type LoggedPositions, PositionLog } from './position-log.ts';
 import {
   type GamesInProgress,
   SearchSelfPlay,
   type SearchSelfPlayOptions,
 } from './search-self-play.ts';
-import type { RolloutStats } from './self-play.ts';
 import { type OpeningDistribution, TrainingOpenings } from './training-openings.ts';
 
 /** What a shard's self-play is built from; the same for every iteration of a run. */

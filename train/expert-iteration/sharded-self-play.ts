@@ -1,17 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import type * as tfType from '@tensorflow/tfjs';
 import { Piscina } from 'piscina';
-import { Random } from '../env/random.ts';
+import { Random } from '../../env/random.ts';
+import { emptyRolloutStats, type RolloutStats } from '../ppo/rollouts.ts';
 import { addPositions } from './position-log.ts';
-import type { SearchBuffer } from './search-buffer.ts';
+import type { SearchBuffer } from './replay-buffer.ts';
 import type { GamesInProgress, SearchSelfPlay } from './search-self-play.ts';
-import { emptyRolloutStats, type RolloutStats } from './self-play.ts';
-import {
-  type ShardResult,
-  type ShardSetup,
-  type ShardTask,
-  weightArrays,
-} from './self-play-shard.ts';
+import { type ShardResult, type ShardSetup, type ShardTask, weightArrays } from './shard.ts';
 
 const WORKER_FILE = fileURLToPath(new URL('./self-play-worker.js', import.meta.url));
 

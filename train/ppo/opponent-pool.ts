@@ -1,5 +1,5 @@
-import type { Random } from '../env/random.ts';
-import { MlpRunner, type MlpWeights } from '../models/mlp-runner.ts';
+import type { Random } from '../../env/random.ts';
+import { MlpRunner, type MlpWeights } from '../../models/mlp-runner.ts';
 
 export interface Snapshot {
   readonly iteration: number;

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { TrainConfig } from './config.ts';
-import { RunFolderError } from './errors.ts';
+import type { TrainConfig } from '../config/schema.ts';
+import { RunFolderError } from '../errors.ts';
 
 /** Paths inside a run folder. */
 export function runPaths(config: Pick<TrainConfig, 'runsDir' | 'name'>) {

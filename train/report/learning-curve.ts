@@ -1,6 +1,6 @@
 import type * as vega from 'vega';
-import { writeChart } from '../eval/chart-render.ts';
-import { wilsonInterval } from '../eval/stats.ts';
+import { writeChart } from '../../eval/chart-render.ts';
+import { wilsonInterval } from '../../eval/stats.ts';
 
 export interface CurvePoint {
   readonly minutes: number;

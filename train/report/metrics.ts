@@ -1,5 +1,5 @@
 import { createObjectCsvStringifier } from 'csv-writer';
-import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { writeFileAtomic } from '../../eval/atomic-write.ts';
 
 /** The columns of metrics.csv, one row per iteration; docs/training.md lists them too. */
 export const METRIC_COLUMNS = [

@@ -1,6 +1,6 @@
-import { OpeningSampler } from '../env/gym/opening.ts';
-import { core, type Random, type Rules } from '../env/index.ts';
-import { isBalancedState } from '../eval/openings.ts';
+import { OpeningSampler } from '../../env/gym/opening.ts';
+import { core, type Random, type Rules } from '../../env/index.ts';
+import { isBalancedState } from '../../eval/openings.ts';
 
 /** Redraws before a balanced opening is given up on (the last draw is kept). */
 const BALANCE_ATTEMPTS = 50;

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { describeIssues } from '../env/zod-issues.ts';
-import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { describeIssues } from '../../env/zod-issues.ts';
+import { writeFileAtomic } from '../../eval/atomic-write.ts';
 import {
   CheckpointError,
   encodeCheckpoint,
   loadTensorData,
   readCheckpointPayload,
   tensorSchema,
-} from '../models/checkpoint-file.ts';
-import { trainConfigSchema } from './config.ts';
+} from '../../models/checkpoint-file.ts';
+import { trainConfigSchema } from '../config/schema.ts';
 
 export {
   CHECKPOINT_KIND,
@@ -17,7 +17,7 @@ export {
   loadTensorData,
   type SavedTensor,
   saveTensor,
-} from '../models/checkpoint-file.ts';
+} from '../../models/checkpoint-file.ts';
 
 const payloadSchema = z
   .object({
