@@ -18,7 +18,9 @@ export async function runTrainJob(data: unknown, allowExt: boolean): Promise<Tra
   let job: TrainJob;
   try {
     job = parseJobData(trainJobSchema, data, 'training run job');
-    refuseExternal([...job.config.baselineOpponents, ...job.config.evalOpponents], allowExt);
+    const { config } = job;
+    const baselines = config.algorithm === 'expert-iteration' ? [] : config.ppo.baselineOpponents;
+    refuseExternal([...baselines, ...config.evalOpponents], allowExt);
   } catch (err) {
     throw err instanceof UnrecoverableError ? err : new UnrecoverableError((err as Error).message);
   }

@@ -33,9 +33,11 @@ export interface TrainResult {
 }
 
 /**
- * The training loop: self-play rollouts through a VectorEnv, PPO (or
- * REINFORCE) updates, a pool of earlier snapshots as opponents, periodic
- * evaluation against the baselines, atomic checkpoints and metrics.
+ * Trains a run: opens its folder (resuming from its newest checkpoint if
+ * asked), builds the learner (the network, Adam and the run's algorithm:
+ * expert iteration, PPO or REINFORCE), runs the training loop (self-play,
+ * update, evaluation against the baselines, metrics and atomic
+ * checkpoints), then writes the policy and its final evaluation.
  *
  * Every checkpoint interval starts from fresh games, and the checkpoint holds
  * the weights, Adam's state, the counters and the random generator at that

@@ -5,8 +5,8 @@ import type { PositionSink } from './position-log.ts';
 
 const { STATE_SIZE } = core;
 
-/** A buffer's rows as a checkpoint keeps them: positions, not their (larger, derived) observations. */
-export interface SearchBufferContents {
+/** A replay window's rows as a checkpoint keeps them: positions, not their (larger, derived) observations. */
+export interface ReplayContents {
   /** Rows added by each iteration in the window, oldest first. */
   readonly iterationRows: readonly number[];
   /** STATE_SIZE numbers per row. */
@@ -26,7 +26,7 @@ export interface SearchBufferContents {
  * only the newest. Rows are stored oldest first: dropping an iteration shifts
  * the rest down, a cheap copy next to the searches that produced them.
  */
-export class SearchBuffer implements PositionSink {
+export class ReplayBuffer implements PositionSink {
   size = 0;
   states: Uint8Array;
   observations: Float32Array;
@@ -89,7 +89,7 @@ export class SearchBuffer implements PositionSink {
   }
 
   /** The rows for a checkpoint (copies). */
-  contents(): SearchBufferContents {
+  contents(): ReplayContents {
     return {
       iterationRows: [...this.iterationRows],
       states: Float32Array.from(this.states.subarray(0, this.size * STATE_SIZE)),
@@ -99,7 +99,7 @@ export class SearchBuffer implements PositionSink {
   }
 
   /** Replaces the rows with a checkpoint's, re-encoding the observations; a mismatch is a RangeError naming it. */
-  restore(saved: SearchBufferContents): void {
+  restore(saved: ReplayContents): void {
     const { iterationRows } = saved;
     if (iterationRows.length > this.window) {
       throw new RangeError(

@@ -1,23 +1,17 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Evaluator } from '../../agents/evaluator.ts';
-import { GumbelRoot } from '../../agents/gumbel.ts';
-import { type PuctResult, PuctSearch } from '../../agents/puct.ts';
-import { visitCountTargets } from '../../agents/search-targets.ts';
+import { PuctSearch } from '../../agents/puct.ts';
 import { type ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
 import { core, type Random, type Rules } from '../../env/index.ts';
 import type { Tf } from '../../models/backend.ts';
 import { predictBatch } from '../../models/batched-inference.ts';
 import { maskedSoftmax, NUM_ACTIONS } from '../../models/mlp-runner.ts';
-import { emptyRolloutStats, type RolloutStats } from '../ppo/rollouts.ts';
+import type { SelfPlayStats } from '../training-algorithm.ts';
 import type { PositionSink } from './position-log.ts';
+import { type SearchTarget, type SearchTargetKind, searchTarget } from './targets/index.ts';
 import type { TrainingOpenings } from './training-openings.ts';
 
 const { STATE_SIZE, TO_MOVE, finalScores, legalMask, playInPlace } = core;
-
-/** Searched moves of a game whose action is sampled from the visit counts (visits targets only). */
-const SAMPLED_MOVES = 10;
-/** Root noise of the visit-count search (AlphaZero's exploration; Gumbel needs none). */
-const ROOT_NOISE = { alpha: 1, fraction: 0.25 } as const;
 
 /** The searches here are stepped by the driver, which evaluates their leaves itself. */
 const DRIVER_EVALUATES: Evaluator = {
@@ -27,20 +21,33 @@ const DRIVER_EVALUATES: Evaluator = {
 };
 
 export interface SearchSelfPlayOptions {
-  readonly numEnvs: number;
+  /** Games played at once. */
+  readonly games: number;
   readonly rules: Rules;
   readonly observation: ObservationConfig;
   /** Searched moves after which a game is stopped and scored as a draw (the random opening not counted). */
   readonly maxPlies: number;
   /** Simulations after the root's expansion. */
   readonly simulations: number;
-  readonly policyTarget: 'completed-q' | 'visits';
+  /** How each move is searched and what the network learns from it (targets/). */
+  readonly policyTarget: SearchTargetKind;
   /**
    * Weight of the search's root value in the value target, the rest being the
    * game's outcome: the root value is less noisy than one game's result, the
    * outcome unbiased by the network (0: outcome only).
    */
   readonly searchValueWeight: number;
+}
+
+/** What a SearchSelfPlay reports of a `collect`: plies are searched moves. */
+export interface SearchSelfPlayStats extends SelfPlayStats {
+  /** Positions run through the network. */
+  evaluations: number;
+}
+
+/** Statistics of self-play that has not started. */
+export function emptySearchStats(): SearchSelfPlayStats {
+  return { plies: 0, games: 0, learnerSamples: 0, seconds: 0, meanGamePlies: 0, evaluations: 0 };
 }
 
 /**
@@ -60,23 +67,24 @@ export interface GamesInProgress {
 }
 
 /**
- * Expert iteration's self-play: `numEnvs` games at once, every move chosen by
+ * Expert iteration's self-play: `games` games at once, every move chosen by
  * a search with the network at its leaves. Each search is stepped one
  * simulation at a time and the leaves of all games go through the network in
  * one batched tfjs call, which is what makes a search behind every move
- * affordable. With `completed-q` each move is Gumbel MuZero's root search
- * (Sequential Halving; the noise explores, the completed-Q policy is the
- * target); with `visits` it is PUCT with Dirichlet root noise, the visit
- * counts the target, and the first moves sampled from them. A position and
- * its target enter the buffer when its game ends, with the outcome for the
- * player who moved there.
+ * affordable. How each search runs and what it teaches is the run's search
+ * target (targets/: Gumbel's completed-Q policy or AlphaZero's visit
+ * counts). A position and its targets go to the sink when its game ends, the
+ * value target mixing the outcome for the player who moved there with the
+ * search's value.
  */
 export class SearchSelfPlay {
   readonly #n: number;
   readonly #encoder: ObservationEncoder;
+  readonly #target: SearchTarget;
   readonly #searches: PuctSearch[];
-  readonly #roots: (GumbelRoot | null)[];
+  /** Per game: 1 while a search runs, and the simulations it runs after the root's expansion. */
   readonly #searching: Uint8Array;
+  readonly #budget: Int32Array;
   readonly #states: Uint8Array;
   // Each game's searched positions so far (its searched moves): state, target policy (the mover is in the state).
   readonly #logStates: Uint8Array;
@@ -101,10 +109,10 @@ export class SearchSelfPlay {
     private readonly options: SearchSelfPlayOptions,
     private readonly openings: TrainingOpenings,
   ) {
-    const n = options.numEnvs;
+    const n = options.games;
     this.#n = n;
     this.#encoder = new ObservationEncoder(options.observation, options.rules);
-    const visits = options.policyTarget === 'visits';
+    this.#target = searchTarget(options.policyTarget, options.simulations, n);
     this.#searches = Array.from(
       { length: n },
       () =>
@@ -112,11 +120,11 @@ export class SearchSelfPlay {
           rules: options.rules,
           // The network's own priors: the targets train them, and Gumbel's logits are read from them.
           priorWeight: 1,
-          ...(visits ? { rootNoise: ROOT_NOISE } : {}),
+          ...this.#target.searchOptions,
         }),
     );
-    this.#roots = new Array<GumbelRoot | null>(n).fill(null);
     this.#searching = new Uint8Array(n);
+    this.#budget = new Int32Array(n);
     this.#states = new Uint8Array(n * STATE_SIZE);
     this.#logStates = new Uint8Array(n * options.maxPlies * STATE_SIZE);
     this.#logPolicies = new Float32Array(n * options.maxPlies * NUM_ACTIONS);
@@ -172,9 +180,10 @@ export class SearchSelfPlay {
    * at least one game has ended (so that an update always has data). Games
    * still going on carry on at the next call.
    */
-  collect(moves: number, sink: PositionSink, rng: Random): RolloutStats {
+  collect(moves: number, sink: PositionSink, rng: Random): SearchSelfPlayStats {
     const start = performance.now();
-    const stats = emptyRolloutStats();
+    const evaluationsBefore = this.evaluations;
+    const stats = emptySearchStats();
     let finishedPlies = 0;
     // A search interrupted by the end of the last call starts again from its root.
     this.#searching.fill(0);
@@ -184,9 +193,9 @@ export class SearchSelfPlay {
       for (let g = 0; g < this.#n; g++) {
         if (stats.plies >= moves && stats.games > 0) break;
         const search = this.#searches[g] as PuctSearch;
-        if (this.#searching[g] === 0 || !this.#searchDone(search)) continue;
+        if (this.#searching[g] === 0 || !this.#searchDone(g)) continue;
         this.#searching[g] = 0;
-        this.#move(g, search.result(), rng);
+        this.#move(g, search, rng);
         stats.plies++;
         const ended = this.#gameEnd(g);
         if (ended === null) continue;
@@ -198,6 +207,7 @@ export class SearchSelfPlay {
     }
     stats.seconds = (performance.now() - start) / 1000;
     stats.meanGamePlies = stats.games > 0 ? finishedPlies / stats.games : 0;
+    stats.evaluations = this.evaluations - evaluationsBefore;
     return stats;
   }
 
@@ -216,16 +226,10 @@ export class SearchSelfPlay {
       const search = this.#searches[g] as PuctSearch;
       if (this.#searching[g] === 0) {
         const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
-        if (this.options.policyTarget === 'completed-q') {
-          const root = new GumbelRoot({ simulations: this.options.simulations }, rng);
-          this.#roots[g] = root;
-          search.begin(state, null, root.chooser);
-        } else {
-          search.begin(state, rng, null);
-        }
+        this.#budget[g] = this.#target.begin(g, search, state, rng);
         this.#searching[g] = 1;
       }
-      if (this.#searchDone(search)) continue;
+      if (this.#searchDone(g)) continue;
       if (search.selectLeaves(1) === 0) continue;
       this.#encoder.encode(
         search.leafStates.subarray(0, STATE_SIZE),
@@ -259,34 +263,24 @@ export class SearchSelfPlay {
     }
   }
 
-  #searchDone(search: PuctSearch): boolean {
+  /** Whether game g's search has run its simulations (one is enough once the root is proven). */
+  #searchDone(g: number): boolean {
+    const search = this.#searches[g] as PuctSearch;
     if (search.rootSolved) return search.simulationsDone > 0;
-    return search.simulationsDone >= this.options.simulations + 1;
+    return search.simulationsDone >= (this.#budget[g] as number) + 1;
   }
 
-  /** Logs the searched position with its targets, then plays the search's move. */
-  #move(g: number, result: PuctResult, rng: Random): void {
+  /** Logs the searched position with the target's policy and value, then plays its move. */
+  #move(g: number, search: PuctSearch, rng: Random): void {
     const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
     const k = g * this.options.maxPlies + (this.#logCount[g] as number);
     this.#logStates.set(state, k * STATE_SIZE);
-    let action: number;
-    let target: Float64Array;
-    if (this.options.policyTarget === 'completed-q') {
-      const gumbel = (this.#roots[g] as GumbelRoot).finish(result);
-      action = gumbel.action;
-      target = gumbel.policy;
-    } else {
-      target = visitCountTargets(result.visits, result.legalMask, 1);
-      action =
-        (this.#logCount[g] as number) < SAMPLED_MOVES && !result.solved
-          ? sampleAction(target, rng)
-          : (result.bestActions[0] as number);
-    }
+    const move = this.#target.finish(g, search.result(), this.#logCount[g] as number, rng);
     for (let a = 0; a < NUM_ACTIONS; a++)
-      this.#logPolicies[k * NUM_ACTIONS + a] = target[a] as number;
-    this.#logValues[k] = result.value;
+      this.#logPolicies[k * NUM_ACTIONS + a] = move.policy[a] as number;
+    this.#logValues[k] = move.value;
     this.#logCount[g] = (this.#logCount[g] as number) + 1;
-    playInPlace(state, action, this.#captureSeedStays);
+    playInPlace(state, move.action, this.#captureSeedStays);
   }
 
   /** Player 0's result (+1, 0, -1) if game `g` is over (a capped game is a draw), else null. */
@@ -313,17 +307,4 @@ export class SearchSelfPlay {
     }
     return this.#logCount[g] as number;
   }
-}
-
-function sampleAction(policy: Float64Array, rng: Random): number {
-  let u = rng.next();
-  let last = -1;
-  for (let a = 0; a < NUM_ACTIONS; a++) {
-    const p = policy[a] as number;
-    if (p <= 0) continue;
-    last = a;
-    u -= p;
-    if (u < 0) return a;
-  }
-  return last;
 }

@@ -4,8 +4,8 @@ import type { Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
 import { applyClippedGradients, shuffledOrder } from '../gradient-step.ts';
-import type { UpdateStats } from '../ppo/policy-update.ts';
-import type { SearchBuffer } from './replay-buffer.ts';
+import type { UpdateStats } from '../training-algorithm.ts';
+import type { ReplayBuffer } from './replay-buffer.ts';
 
 export interface SearchUpdateSettings {
   readonly epochs: number;
@@ -44,7 +44,7 @@ export class SearchTargetUpdater {
     this.mbValues = new Float32Array(m);
   }
 
-  update(buffer: SearchBuffer, rng: Random): UpdateStats {
+  update(buffer: ReplayBuffer, rng: Random): UpdateStats {
     const start = performance.now();
     const n = buffer.size;
     if (this.order.length < n) this.order = new Int32Array(n);
@@ -69,14 +69,12 @@ export class SearchTargetUpdater {
       policyLoss: (totals[0] as number) / d,
       valueLoss: (totals[1] as number) / d,
       entropy: (totals[2] as number) / d,
-      approxKl: null,
-      clipFraction: null,
       samples,
       seconds: (performance.now() - start) / 1000,
     };
   }
 
-  private fillMinibatch(buffer: SearchBuffer, order: Int32Array, from: number, size: number): void {
+  private fillMinibatch(buffer: ReplayBuffer, order: Int32Array, from: number, size: number): void {
     const o = this.obsSize;
     for (let r = 0; r < size; r++) {
       const k = order[from + r] as number;

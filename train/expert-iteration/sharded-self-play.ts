@@ -2,61 +2,109 @@ import { fileURLToPath } from 'node:url';
 import type * as tfType from '@tensorflow/tfjs';
 import { Piscina } from 'piscina';
 import { Random } from '../../env/random.ts';
-import { emptyRolloutStats, type RolloutStats } from '../ppo/rollouts.ts';
-import { addPositions } from './position-log.ts';
-import type { SearchBuffer } from './replay-buffer.ts';
-import type { GamesInProgress, SearchSelfPlay } from './search-self-play.ts';
-import { type ShardResult, type ShardSetup, type ShardTask, weightArrays } from './shard.ts';
+import type { Tf } from '../../models/backend.ts';
+import { addPositions, type PositionSink } from './position-log.ts';
+import type { GamesInProgress, SearchSelfPlayStats } from './search-self-play.ts';
+import {
+  type ShardIteration,
+  ShardPlayer,
+  type ShardResult,
+  type ShardSetup,
+  type ShardTask,
+  weightArrays,
+} from './shard.ts';
 
 const WORKER_FILE = fileURLToPath(new URL('./self-play-worker.js', import.meta.url));
 
-interface Shard {
-  /** Plays the shard in this thread (no worker threads), else null. */
-  readonly local: SearchSelfPlay | null;
-  /** The shard's games between iterations when a worker plays it (null: fresh games at the next). */
+/**
+ * Plays one iteration of every shard, in this thread, on worker threads or
+ * (later) elsewhere; results come back in the shards' order.
+ */
+export interface ShardRunner {
+  play(iterations: readonly ShardIteration[]): Promise<ShardResult[]>;
+  dispose(): Promise<void>;
+}
+
+/** Every shard in this thread, one after the other, with the learner's own network. */
+class InThisThread implements ShardRunner {
+  readonly #players: ShardPlayer[];
+
+  constructor(tf: Tf, model: tfType.LayersModel, setups: readonly ShardSetup[]) {
+    this.#players = setups.map((setup) => new ShardPlayer(tf, model, setup));
+  }
+
+  play(iterations: readonly ShardIteration[]): Promise<ShardResult[]> {
+    return Promise.resolve(iterations.map((it, i) => (this.#players[i] as ShardPlayer).play(it)));
+  }
+
+  dispose(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** The shards on up to `threads` worker threads, each with a copy of the network that takes the learner's weights. */
+class OnWorkerThreads implements ShardRunner {
+  readonly #pool: Piscina<ShardTask, ShardResult>;
+
+  constructor(
+    private readonly model: tfType.LayersModel,
+    private readonly setups: readonly ShardSetup[],
+    threads: number,
+  ) {
+    const size = Math.min(threads, setups.length);
+    this.#pool = new Piscina<ShardTask, ShardResult>({
+      filename: WORKER_FILE,
+      minThreads: size,
+      maxThreads: size,
+    });
+  }
+
+  play(iterations: readonly ShardIteration[]): Promise<ShardResult[]> {
+    const weights = weightArrays(this.model);
+    return Promise.all(
+      iterations.map((it, i) =>
+        this.#pool.run({ ...it, setup: this.setups[i] as ShardSetup, weights }),
+      ),
+    );
+  }
+
+  dispose(): Promise<void> {
+    return this.#pool.destroy();
+  }
+}
+
+/** A shard between iterations: its games (null: fresh ones at the next) and its generator. */
+interface ShardState {
   games: GamesInProgress | null;
   rng: Random;
 }
 
 /**
  * Expert iteration's self-play split into shards of games, each with its own
- * random generator, so that worker threads can play them at once (the
- * searches are most of an iteration's time, and a laptop has more than one
- * core). The positions are added shard by shard in a fixed order, so the run
- * is the same whether the shards are played by 0, 1 or more workers.
+ * random generator, so that they can be played at once (the searches are
+ * most of an iteration's time, and a laptop has more than one core). The
+ * positions are added shard by shard in a fixed order, so the run is the same
+ * whether the shards are played in this thread or by any number of workers.
  */
 export class ShardedSelfPlay {
-  readonly #shards: Shard[];
-  readonly #pool: Piscina<ShardTask, ShardResult> | null;
+  readonly #shards: ShardState[];
+  readonly #runner: ShardRunner;
   /** Positions run through the network so far (for benchmarks). */
   evaluations = 0;
 
   /**
    * One shard per setup. With `threads` > 0 (and more than one shard) the
    * shards go to that many worker threads, each building its network from
-   * the shard's setup; otherwise `playLocally` makes each shard's self-play
-   * in this thread, with the learner's own network.
+   * the shard's setup; otherwise they are played in this thread with the
+   * learner's own network.
    */
-  constructor(
-    private readonly model: tfType.LayersModel,
-    private readonly setups: readonly ShardSetup[],
-    threads: number,
-    playLocally: (setup: ShardSetup) => SearchSelfPlay,
-  ) {
+  constructor(tf: Tf, model: tfType.LayersModel, setups: readonly ShardSetup[], threads: number) {
     if (setups.length === 0) throw new RangeError('sharded self-play needs at least one shard');
-    const pooled = threads > 0 && setups.length > 1;
-    this.#shards = setups.map((setup) => ({
-      local: pooled ? null : playLocally(setup),
-      games: null,
-      rng: Random.fromSeed(0),
-    }));
-    this.#pool = pooled
-      ? new Piscina<ShardTask, ShardResult>({
-          filename: WORKER_FILE,
-          minThreads: Math.min(threads, setups.length),
-          maxThreads: Math.min(threads, setups.length),
-        })
-      : null;
+    this.#shards = setups.map(() => ({ games: null, rng: Random.fromSeed(0) }));
+    this.#runner =
+      threads > 0 && setups.length > 1
+        ? new OnWorkerThreads(model, setups, threads)
+        : new InThisThread(tf, model, setups);
   }
 
   /** Starts fresh games in every shard, each with a generator seeded from `rng`. */
@@ -64,57 +112,41 @@ export class ShardedSelfPlay {
     for (const shard of this.#shards) {
       shard.rng = Random.fromSeed(rng.int(0x7fffffff));
       shard.games = null;
-      shard.local?.reset(shard.rng);
     }
   }
 
   /**
    * Plays `moves` searched moves split over the shards (see
    * SearchSelfPlay.collect) and adds the finished games' positions to
-   * `buffer` as a new iteration of its replay window, shard after shard.
-   * Everything random comes from the shards' generators.
+   * `sink`, shard after shard. Everything random comes from the shards'
+   * generators.
    */
-  async collect(moves: number, buffer: SearchBuffer): Promise<RolloutStats> {
+  async collect(moves: number, sink: PositionSink): Promise<SearchSelfPlayStats> {
     const start = performance.now();
-    buffer.startIteration();
     const n = this.#shards.length;
-    const results: RolloutStats[] = [];
-    if (this.#pool === null) {
-      this.#shards.forEach((shard, i) => {
-        const local = shard.local as SearchSelfPlay;
-        const before = local.evaluations;
-        results.push(local.collect(shareOf(moves, n, i), buffer, shard.rng));
-        this.evaluations += local.evaluations - before;
-      });
-    } else {
-      const pool = this.#pool;
-      const weights = weightArrays(this.model);
-      const done = await Promise.all(
-        this.#shards.map((shard, i) =>
-          pool.run({
-            setup: this.setups[i] as ShardSetup,
-            weights,
-            games: shard.games,
-            rngState: shard.rng.getState(),
-            moves: shareOf(moves, n, i),
-          }),
-        ),
-      );
-      done.forEach((result, i) => {
-        const shard = this.#shards[i] as Shard;
-        shard.games = result.games;
-        shard.rng = Random.fromState(result.rngState);
-        addPositions(result.positions, buffer);
-        results.push(result.stats);
-        this.evaluations += result.evaluations;
-      });
-    }
-    return mergeStats(results, (performance.now() - start) / 1000);
+    const results = await this.#runner.play(
+      this.#shards.map((shard, i) => ({
+        games: shard.games,
+        rngState: shard.rng.getState(),
+        moves: shareOf(moves, n, i),
+      })),
+    );
+    results.forEach((result, i) => {
+      const shard = this.#shards[i] as ShardState;
+      shard.games = result.games;
+      shard.rng = Random.fromState(result.rngState);
+      addPositions(result.positions, sink);
+      this.evaluations += result.stats.evaluations;
+    });
+    return mergeStats(
+      results.map((r) => r.stats),
+      (performance.now() - start) / 1000,
+    );
   }
 
   /** Stops the worker threads. */
-  async dispose(): Promise<void> {
-    await this.#pool?.destroy();
+  dispose(): Promise<void> {
+    return this.#runner.dispose();
   }
 }
 
@@ -123,16 +155,16 @@ export function shareOf(total: number, parts: number, i: number): number {
   return Math.floor((total * (i + 1)) / parts) - Math.floor((total * i) / parts);
 }
 
-function mergeStats(parts: readonly RolloutStats[], seconds: number): RolloutStats {
-  const out = emptyRolloutStats();
+function mergeStats(parts: readonly SearchSelfPlayStats[], seconds: number): SearchSelfPlayStats {
   let finishedPlies = 0;
+  const out = { plies: 0, games: 0, learnerSamples: 0, seconds, meanGamePlies: 0, evaluations: 0 };
   for (const p of parts) {
     out.plies += p.plies;
     out.games += p.games;
     out.learnerSamples += p.learnerSamples;
+    out.evaluations += p.evaluations;
     finishedPlies += p.meanGamePlies * p.games;
   }
   out.meanGamePlies = out.games > 0 ? finishedPlies / out.games : 0;
-  out.seconds = seconds;
   return out;
 }

@@ -4,6 +4,7 @@ import type { Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
 import { applyClippedGradients, shuffledOrder } from '../gradient-step.ts';
+import type { UpdateStats } from '../training-algorithm.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
 
 export interface UpdateSettings {
@@ -16,15 +17,10 @@ export interface UpdateSettings {
   readonly maxGradNorm: number;
 }
 
-export interface UpdateStats {
-  policyLoss: number;
-  valueLoss: number;
-  entropy: number;
-  /** PPO's diagnostics; null for an algorithm without them. */
-  approxKl: number | null;
-  clipFraction: number | null;
-  samples: number;
-  seconds: number;
+/** An update's losses and PPO's diagnostics of how far the policy moved. */
+export interface PolicyUpdateStats extends UpdateStats {
+  approxKl: number;
+  clipFraction: number;
 }
 
 /**
@@ -60,7 +56,7 @@ export class PolicyUpdater {
     this.mbReturns = new Float32Array(m);
   }
 
-  update(buffer: RolloutBuffer, rng: Random): UpdateStats {
+  update(buffer: RolloutBuffer, rng: Random): PolicyUpdateStats {
     const start = performance.now();
     const n = buffer.size;
     if (this.order.length < n) this.order = new Int32Array(buffer.capacity);

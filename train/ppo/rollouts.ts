@@ -7,6 +7,7 @@ import type { Rules } from '../../env/rules.ts';
 import type { Tf } from '../../models/backend.ts';
 import { predictBatch } from '../../models/batched-inference.ts';
 import { maskedSoftmax, NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import type { SelfPlayStats } from '../training-algorithm.ts';
 import type { OpponentPool } from './opponent-pool.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
 
@@ -20,21 +21,17 @@ export interface OpponentMix {
   readonly baselineShare: number;
 }
 
-export interface RolloutStats {
-  plies: number;
-  games: number;
-  learnerSamples: number;
-  seconds: number;
+/** A rollout's statistics: the shared ones, and the results against pool snapshots and baselines. */
+export interface RolloutStats extends SelfPlayStats {
   /** Results of finished games against pool snapshots and baselines, from the learner's side. */
   poolGames: number;
   poolScore: number;
   baselineGames: number;
   baselineScore: number;
-  meanGamePlies: number;
 }
 
 /** Statistics of a rollout that has not started. */
-export function emptyRolloutStats(): RolloutStats {
+function emptyRolloutStats(): RolloutStats {
   return {
     plies: 0,
     games: 0,
@@ -49,11 +46,11 @@ export function emptyRolloutStats(): RolloutStats {
 }
 
 /**
- * Self-play rollouts through a VectorEnv: every step makes one batched
+ * PPO's self-play rollouts through a VectorEnv: every step makes one batched
  * inference call for all environments, then each environment's mover acts —
  * the learner (sampling its policy), a pool snapshot or a baseline agent.
  */
-export class SelfPlay {
+export class PolicyRollouts {
   readonly env: VectorEnv;
   private readonly n: number;
   private readonly obsSize: number;

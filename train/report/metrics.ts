@@ -10,20 +10,26 @@ export const METRIC_COLUMNS = [
   ['samples', 'learner samples so far'],
   ['perf/plies_per_s', 'self-play plies per second in this iteration, inference included'],
   ['perf/update_samples_per_s', 'samples per second in the update (epochs counted)'],
-  ['losses/policy', 'policy loss (PPO clipped surrogate or REINFORCE), mean over minibatches'],
-  ['losses/value', 'value loss (mean squared error against the GAE returns)'],
+  [
+    'losses/policy',
+    "policy loss (PPO clipped surrogate, REINFORCE, or expert iteration's cross-entropy towards the search's policy), mean over minibatches",
+  ],
+  [
+    'losses/value',
+    "value loss (mean squared error against the GAE returns, or expert iteration's value targets)",
+  ],
   ['losses/entropy', 'mean policy entropy over legal actions, nats'],
-  ['losses/approx_kl', 'approximate KL divergence between old and new policy'],
-  ['losses/clip_fraction', 'share of samples whose probability ratio was clipped'],
+  ['losses/approx_kl', 'approximate KL divergence between old and new policy (PPO)'],
+  ['losses/clip_fraction', 'share of samples whose probability ratio was clipped (PPO)'],
   ['charts/learning_rate', 'learning rate in this iteration'],
   ['charts/mean_game_plies', 'mean length of the self-play games finished in this iteration'],
   [
     'charts/score_vs_pool',
-    'learner score against pool snapshots in this iteration (win 1, draw 0.5)',
+    'learner score against pool snapshots in this iteration (win 1, draw 0.5; PPO)',
   ],
   [
     'charts/score_vs_baselines',
-    'learner score against baseline training opponents in this iteration',
+    'learner score against baseline training opponents in this iteration (PPO)',
   ],
 ] as const;
 
@@ -33,6 +39,11 @@ export function evalColumn(spec: string): string {
 }
 
 export type MetricsRow = Record<string, number | string>;
+
+/** A row with every column empty: the columns an algorithm does not fill stay so. */
+export function emptyMetricsRow(): MetricsRow {
+  return Object.fromEntries(METRIC_COLUMNS.map(([id]) => [id, '']));
+}
 
 /** Writes the whole metrics table atomically with csv-writer. */
 export function writeMetricsCsv(

@@ -8,7 +8,7 @@ import {
   readCheckpointPayload,
   tensorSchema,
 } from '../../models/checkpoint-file.ts';
-import { trainConfigSchema } from '../config/schema.ts';
+import { savedTrainConfigSchema } from '../config/build.ts';
 
 export {
   CHECKPOINT_KIND,
@@ -21,7 +21,7 @@ export {
 
 const payloadSchema = z
   .object({
-    config: trainConfigSchema,
+    config: savedTrainConfigSchema,
     /** Iterations completed. */
     iteration: z.number().int().nonnegative(),
     counters: z

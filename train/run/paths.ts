@@ -1,10 +1,10 @@
 import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { TrainConfig } from '../config/schema.ts';
+import type { SharedSettings } from '../config/schema.ts';
 import { RunFolderError } from '../errors.ts';
 
 /** Paths inside a run folder. */
-export function runPaths(config: Pick<TrainConfig, 'runsDir' | 'name'>) {
+export function runPaths(config: Pick<SharedSettings, 'runsDir' | 'name'>) {
   const dir = join(config.runsDir, config.name);
   return {
     dir,
@@ -26,7 +26,7 @@ export function runPaths(config: Pick<TrainConfig, 'runsDir' | 'name'>) {
  * runs folder that holds a run's config.json and checkpoints/ folder: a
  * mistyped name or runs folder must never delete anything else.
  */
-export function removeRun(config: Pick<TrainConfig, 'runsDir' | 'name'>): void {
+export function removeRun(config: Pick<SharedSettings, 'runsDir' | 'name'>): void {
   const paths = runPaths(config);
   const inside =
     basename(paths.dir) === config.name &&

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
-import { buildConfig, type TrainConfig } from '../config/schema.ts';
+import { buildConfig, differingSettings, runLocation } from '../config/build.ts';
+import type { TrainConfig } from '../config/schema.ts';
 import { TrainConfigError } from '../errors.ts';
 import { type CheckpointPayload, readCheckpoint } from './checkpoint.ts';
 import { runPaths } from './paths.ts';
@@ -94,17 +94,11 @@ export function removeOrphanTempFiles(paths: RunPaths): string[] {
  */
 export function resumedConfig(saved: TrainConfig, requested: TrainConfig): TrainConfig {
   const keep = new Set<string>([...CHANGEABLE_ON_RESUME, ...LOCATION]);
-  const savedFields = saved as Record<string, unknown>;
   const requestedFields = requested as Record<string, unknown>;
-  const differing = Object.keys(saved).filter(
-    (key) => !keep.has(key) && !isDeepStrictEqual(savedFields[key], requestedFields[key]),
-  );
+  const differing = differingSettings(saved, requested, keep);
   if (differing.length > 0) {
     const detail = differing
-      .map(
-        (key) =>
-          `${key} (run: ${JSON.stringify(savedFields[key])}, given: ${JSON.stringify(requestedFields[key])})`,
-      )
+      .map((d) => `${d.path} (run: ${JSON.stringify(d.a)}, given: ${JSON.stringify(d.b)})`)
       .join(', ');
     throw new TrainConfigError(
       `--resume cannot change ${detail}; a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}`,
@@ -125,7 +119,7 @@ export function buildResumeConfig(
   layers: readonly (Record<string, unknown> | undefined)[],
   where = 'config',
 ): TrainConfig {
-  const located = buildConfig(layers, where);
+  const located = runLocation(layers, where);
   const { payload } = findResumePoint(runPaths(located));
   return buildConfig(
     [payload.config, ...layers, { name: located.name, runsDir: located.runsDir }],

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TrainConfig } from '../config/schema.ts';
 import type { runPaths } from './paths.ts';
 
 type RunPaths = ReturnType<typeof runPaths>;
@@ -49,8 +48,9 @@ export function planRetention(
   const deletedCheckpoints = sorted.slice(0, cut);
   const oldestKept = keptCheckpoints[0];
   const snapshots = [...pool].sort((a, b) => a - b);
-  let keepFrom = Number.NEGATIVE_INFINITY;
-  if (oldestKept !== undefined) {
+  // Without a pool (expert iteration) no snapshot is needed; else those the oldest kept checkpoint samples.
+  let keepFrom = poolSize === 0 ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  if (oldestKept !== undefined && poolSize > 0) {
     const seenByOldest = snapshots.filter((s) => s <= oldestKept);
     keepFrom =
       seenByOldest.length > 0
@@ -72,7 +72,7 @@ export function planRetention(
  */
 export function pruneRun(
   paths: Pick<RunPaths, 'checkpoints' | 'pool'>,
-  config: Pick<TrainConfig, 'keepCheckpoints' | 'poolSize'>,
+  config: { readonly keepCheckpoints: number; readonly poolSize: number },
 ): RetentionPlan {
   const plan = planRetention(
     iterationsIn(paths.checkpoints),

@@ -45,8 +45,9 @@ export function freshState(config: TrainConfig): RunState {
 
 /**
  * Puts a checkpoint back: the learner's weights, Adam's state, the opponent
- * pool (from its snapshot files in `runDir`) and the algorithm's replay
- * window, and returns the run's state.
+ * pool of an algorithm that plays one (from its snapshot files in `runDir`;
+ * expert iteration never played the snapshots that runs of earlier versions
+ * saved) and the algorithm's replay window, and returns the run's state.
  */
 export async function restoreRun(
   learner: Learner,
@@ -56,8 +57,10 @@ export async function restoreRun(
   const { path, payload } = checkpoint;
   restoreModelWeights(learner.tf, learner.model, payload.weights, path);
   await restoreOptimizer(learner.tf, learner.optimizer, learner.model, payload.optimizer, path);
-  for (const entry of payload.pool) {
-    learner.pool.add(entry.iteration, entry.path, readPolicyFile(join(runDir, entry.path)).weights);
+  const pool = learner.algorithm.opponents;
+  if (pool !== null) {
+    for (const { iteration, path: file } of payload.pool)
+      pool.add(iteration, file, readPolicyFile(join(runDir, file)).weights);
   }
   restoreReplay(learner, payload.replay, path);
   return {
@@ -84,7 +87,10 @@ export async function snapshotRun(
     rngState: state.rng.getState(),
     weights: saveModelWeights(learner.model),
     optimizer: await saveOptimizer(learner.optimizer, learner.model),
-    pool: learner.pool.entries().map((s) => ({ iteration: s.iteration, path: s.path })),
+    pool: (learner.algorithm.opponents?.entries() ?? []).map((s) => ({
+      iteration: s.iteration,
+      path: s.path,
+    })),
     metrics: state.metrics,
     curve: state.curve,
     best: state.best,
