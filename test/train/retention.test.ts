@@ -2,7 +2,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config/schema.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
+import type { TrainConfig } from '../../train/config/schema.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { findResumePoint } from '../../train/run/resume.ts';
@@ -46,7 +48,7 @@ describe('planRetention', () => {
   });
 });
 
-function tiny(overrides: Partial<TrainConfig>): TrainConfig {
+function tiny(overrides: ConfigLayer): TrainConfig {
   return buildConfig([
     PRESETS.smoke,
     {

@@ -127,7 +127,8 @@ export function buildConfig(
   layers: readonly (object | undefined)[],
   where = 'config',
 ): TrainConfig {
-  const read = layers.flatMap((l) => (l === undefined ? [] : [readLayer(l as Fields, where)]));
+  const given = layers.filter((l) => l !== undefined);
+  const read = given.map((l) => readLayer(l as Fields, where));
   const algorithm = read.findLast((l) => l.algorithm !== undefined)?.algorithm ?? DEFAULT_ALGORITHM;
   // An unknown algorithm is reported by the schema; its settings are read as the default's meanwhile.
   const chosen = algorithmSchema.safeParse(algorithm);
@@ -141,7 +142,7 @@ export function buildConfig(
     if (value !== undefined) to[key] = value;
   };
   for (const [i, layer] of read.entries()) {
-    const preset = isPreset(layers[i] as object);
+    const preset = isPreset(given[i] as object);
     for (const [key, value] of Object.entries(layer)) {
       const flag = flagOfKey(key);
       if (key === 'algorithm') continue;

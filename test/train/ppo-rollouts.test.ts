@@ -11,7 +11,7 @@ import { loadBackend, type Tf } from '../../models/backend.ts';
 import { createPolicyValueModel } from '../../models/policy-value-model.ts';
 import { OpponentPool } from '../../train/ppo/opponent-pool.ts';
 import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
-import { SelfPlay } from '../../train/ppo/rollouts.ts';
+import { PolicyRollouts } from '../../train/ppo/rollouts.ts';
 
 let tf: Tf;
 beforeAll(async () => {
@@ -20,10 +20,10 @@ beforeAll(async () => {
 
 const rules = resolveRules({});
 
-describe('SelfPlay credit assignment', () => {
+describe('PPO rollouts: credit assignment', () => {
   it("credits each player's moves with that player's own result, chained per player", async () => {
     const model = createPolicyValueModel(tf, 14, { hidden: [8], activation: 'relu' }, 4);
-    const selfPlay = new SelfPlay(
+    const selfPlay = new PolicyRollouts(
       tf,
       model,
       {

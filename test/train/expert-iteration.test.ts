@@ -10,9 +10,11 @@ import { encodeCheckpoint } from '../../models/checkpoint-file.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { createPolicyValueModel } from '../../models/policy-value-model.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config/schema.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
+import type { ExpertIterationSettings, TrainConfig } from '../../train/config/schema.ts';
 import { TrainConfigError } from '../../train/errors.ts';
-import { SearchBuffer } from '../../train/expert-iteration/replay-buffer.ts';
+import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
 import { SearchSelfPlay } from '../../train/expert-iteration/search-self-play.ts';
 import { SearchTargetUpdater } from '../../train/expert-iteration/search-update.ts';
 import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
@@ -33,14 +35,14 @@ function selfPlay(
   policyTarget: 'completed-q' | 'visits',
   seed = 1,
   searchValueWeight = 0,
-): { play: SearchSelfPlay; buffer: SearchBuffer; dispose: () => void } {
+): { play: SearchSelfPlay; buffer: ReplayBuffer; dispose: () => void } {
   const model = createPolicyValueModel(tf, 146, { hidden: [16], activation: 'relu' }, seed);
   const openings = new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, rules);
   const play = new SearchSelfPlay(
     tf,
     model,
     {
-      numEnvs: 8,
+      games: 8,
       rules,
       observation,
       maxPlies: 200,
@@ -52,7 +54,7 @@ function selfPlay(
   );
   return {
     play,
-    buffer: new SearchBuffer(64, new ObservationEncoder(observation, rules)),
+    buffer: new ReplayBuffer(64, new ObservationEncoder(observation, rules)),
     dispose: () => model.dispose(),
   };
 }
@@ -109,7 +111,7 @@ describe('search self-play', () => {
 describe('the replay window and the value targets', () => {
   it('keeps the positions of the last N iterations, oldest first, and drops older ones', () => {
     const { play, dispose } = selfPlay('completed-q', 2);
-    const buffer = new SearchBuffer(16, new ObservationEncoder(observation, rules), 2);
+    const buffer = new ReplayBuffer(16, new ObservationEncoder(observation, rules), 2);
     const rng = Random.fromSeed(5);
     play.reset(rng);
     const newest: Uint8Array[] = [];
@@ -150,7 +152,7 @@ describe('the replay window and the value targets', () => {
     play.reset(rng);
     play.collect(120, buffer, rng);
     const saved = buffer.contents();
-    const copy = new SearchBuffer(4, new ObservationEncoder(observation, rules), 1);
+    const copy = new ReplayBuffer(4, new ObservationEncoder(observation, rules), 1);
     copy.restore(saved);
     expect(copy.size).toBe(buffer.size);
     expect(copy.iterationRows).toEqual(buffer.iterationRows);
@@ -197,13 +199,13 @@ describe('the replay window and the value targets', () => {
 
   it('refuses a replay window and root-value targets for PPO', () => {
     expect(() => buildConfig([{ replayIterations: 4 }])).toThrow(
-      /replayIterations: applies to --algorithm alphazero only/,
+      /expertIteration.replayIterations \(--replay-iterations\): applies to --algorithm expert-iteration only/,
     );
-    expect(() => buildConfig([{ searchValueWeight: 0.5 }])).toThrow(
-      /searchValueWeight: applies to --algorithm alphazero only/,
+    expect(() => buildConfig([{ expertIteration: { searchValueWeight: 0.5 } }])).toThrow(
+      /expertIteration.searchValueWeight \(--search-value-weight\): applies to --algorithm expert-iteration only \(the run's algorithm is ppo\)/,
     );
-    expect(() => buildConfig([{ algorithm: 'alphazero', searchValueWeight: 1.5 }])).toThrow(
-      /searchValueWeight/,
+    expect(() => buildConfig([{ algorithm: 'expert-iteration', searchValueWeight: 1.5 }])).toThrow(
+      /expertIteration.searchValueWeight \(--search-value-weight\): Too big/,
     );
   });
 });
@@ -231,23 +233,28 @@ describe('training openings', () => {
     expect(
       () => new TrainingOpenings({ minPlies: 4, maxPlies: 2, balanced: false }, rules),
     ).toThrow(/max 2 is below min 4/);
-    const az = { algorithm: 'alphazero' } as const;
-    expect(() => buildConfig([{ ...az, openingPlies: 4, openingPliesMax: 2 }])).toThrow(
+    const ei = { algorithm: 'expert-iteration' } as const;
+    expect(() => buildConfig([{ ...ei, openingPlies: 4, openingPliesMax: 2 }])).toThrow(
       TrainConfigError,
     );
-    expect(() => buildConfig([{ ...az, openingPlies: 4, openingPliesMax: 2 }])).toThrow(
-      /openingPliesMax: is 2, below openingPlies \(4\)/,
-    );
+    expect(() =>
+      buildConfig([{ ...ei, expertIteration: { openingPlies: 4, openingPliesMax: 2 } }]),
+    ).toThrow(/openingPliesMax \(--opening-plies-max\): is 2, below openingPlies \(4\)/);
   });
 
   it('refuses opening ranges and balancing for PPO, whose environments play a fixed number of opening plies', () => {
     expect(() => buildConfig([{ openingPliesMax: 8 }])).toThrow(
-      /openingPliesMax: applies to --algorithm alphazero only \(the run's algorithm is ppo\)/,
+      /openingPliesMax \(--opening-plies-max\): applies to --algorithm expert-iteration only \(the run's algorithm is ppo\)/,
     );
     expect(() => buildConfig([{ algorithm: 'reinforce', balancedOpenings: true }])).toThrow(
-      /balancedOpenings: applies to --algorithm alphazero only/,
+      /balancedOpenings \(--balanced-openings\): applies to --algorithm expert-iteration only \(the run's algorithm is reinforce\)/,
     );
-    expect(buildConfig([{ algorithm: 'alphazero', openingPliesMax: 8 }]).openingPliesMax).toBe(8);
+    const config = buildConfig([{ algorithm: 'expert-iteration', openingPliesMax: 8 }]);
+    expect(config.algorithm === 'expert-iteration' && config.expertIteration.openingPliesMax).toBe(
+      8,
+    );
+    // `--opening-plies` is each algorithm's own.
+    expect(buildConfig([{ openingPlies: 2 }])).toMatchObject({ ppo: { openingPlies: 2 } });
   });
 });
 
@@ -270,41 +277,51 @@ describe('the search-target update', () => {
     for (let i = 0; i < 20; i++) last = updater.update(buffer, rng);
     expect(last.policyLoss).toBeLessThan(first.policyLoss);
     expect(last.valueLoss).toBeLessThan(first.valueLoss);
-    expect(last.approxKl).toBeNull();
+    expect(Object.keys(last).sort()).toEqual([
+      'entropy',
+      'policyLoss',
+      'samples',
+      'seconds',
+      'valueLoss',
+    ]);
     expect(last.samples).toBe(buffer.size * 4);
     model.dispose();
     dispose();
   });
 });
 
-function tinyAlphaZero(
+function tinyExpertIteration(
   runsDir: string,
   name: string,
-  extra: Partial<TrainConfig> = {},
+  block: Partial<ExpertIterationSettings> = {},
+  shared: ConfigLayer = {},
 ): TrainConfig {
   return buildConfig([
     PRESETS.smoke,
     {
       runsDir,
       name,
-      algorithm: 'alphazero',
-      searchSimulations: 4,
-      numEnvs: 8,
-      rolloutSteps: 12,
-      openingPlies: 0,
-      openingPliesMax: 6,
-      balancedOpenings: true,
+      algorithm: 'expert-iteration',
       minibatchSize: 32,
-      epochs: 2,
-      ...extra,
+      ...shared,
+      expertIteration: {
+        simulations: 4,
+        gamesAtOnce: 8,
+        movesPerIteration: 96,
+        openingPlies: 0,
+        openingPliesMax: 6,
+        balancedOpenings: true,
+        epochs: 2,
+        ...block,
+      },
     },
   ]);
 }
 
-describe('alphazero training', () => {
+describe('expert iteration training', () => {
   it('a tiny run trains, evaluates and writes a usable policy', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-az-'));
-    const config = tinyAlphaZero(dir, 'smoke', { extraEvalOpeningPlies: [2] });
+    const config = tinyExpertIteration(dir, 'smoke', {}, { extraEvalOpeningPlies: [2] });
     const result = await train(config, { resume: false, log: () => {} });
     expect(result.iteration).toBe(2);
     const latest = readCheckpoint(runPaths(config).latest);
@@ -327,7 +344,7 @@ describe('alphazero training', () => {
 
   it('refuses to resume from a checkpoint whose replay window does not add up, naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-az-replay-'));
-    const config = tinyAlphaZero(dir, 'replay', { replayIterations: 2 });
+    const config = tinyExpertIteration(dir, 'replay', { replayIterations: 2 });
     await train(config, { resume: false, log: () => {} });
     const latest = runPaths(config).latest;
     const payload = readCheckpoint(latest);
@@ -345,7 +362,7 @@ describe('alphazero training', () => {
   });
 
   it('leaks no tensors from one iteration to the next', async () => {
-    const config = tinyAlphaZero('unused', 'leak');
+    const config = tinyExpertIteration('unused', 'leak');
     const learner = await buildLearner(tf, config);
     const rng = Random.fromSeed(2);
     learner.algorithm.reset(1, rng);
