@@ -46,6 +46,13 @@ describe('planRetention', () => {
     expect(plan.keptCheckpoints).toEqual([8, 12]);
     expect(plan.keptPool).toEqual([3, 6, 9, 12]);
   });
+
+  it('keeps no snapshot for an algorithm without a pool (expert iteration resumed from a run of earlier versions)', () => {
+    const plan = planRetention([4, 8], [2, 4, 6], 3, 0);
+    expect(plan.keptCheckpoints).toEqual([4, 8]);
+    expect(plan.keptPool).toEqual([]);
+    expect(plan.deletedPool).toEqual([2, 4, 6]);
+  });
 });
 
 function tiny(overrides: ConfigLayer): TrainConfig {

@@ -58,9 +58,12 @@ function otherAlgorithmIssues(config: Fields): Issue[] {
   const parsed = algorithmSchema.safeParse(config.algorithm);
   if (!parsed.success) return [];
   const own = blockOf(parsed.data);
-  return BLOCKS.filter((b) => b !== own && isFields(config[b])).flatMap((b) =>
-    Object.keys(config[b] as Fields).map((field) => otherAlgorithmIssue(b, field, parsed.data)),
-  );
+  return BLOCKS.filter((b) => b !== own && config[b] !== undefined).flatMap((b) => {
+    const fields = isFields(config[b]) ? Object.keys(config[b]) : [];
+    if (fields.length > 0) return fields.map((f) => otherAlgorithmIssue(b, f, parsed.data));
+    const { message } = otherAlgorithmIssue(b, '', parsed.data);
+    return [{ path: [b], message }];
+  });
 }
 
 /**
