@@ -15,7 +15,7 @@ export interface TrainOptions {
   /**
    * Continue the run in runs/NAME from its newest complete checkpoint. The
    * config must match the saved one except for the settings in
-   * CHANGEABLE_ON_RESUME (train/resume.ts).
+   * CHANGEABLE_ON_RESUME (train/run/resume.ts).
    */
   readonly resume: boolean;
   /** Lines for the user (backend, evaluation tables); defaults to stdout. */

@@ -198,7 +198,7 @@ function logIteration(
 
 /**
  * The iteration's own checkpoint first, then `latest`: a run killed between
- * the two resumes from the newer iteration file (train/resume.ts).
+ * the two resumes from the newer iteration file (train/run/resume.ts).
  */
 async function checkpoint(run: Run): Promise<void> {
   const { paths, state } = run;

@@ -3,7 +3,7 @@ import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 
 const { STATE_SIZE } = core;
 
-/** Where self-play puts the positions of finished games (SearchBuffer, PositionLog). */
+/** Where self-play puts the positions of finished games (ReplayBuffer, PositionLog). */
 export interface PositionSink {
   /** A position, the search's policy there (`policy[policyOffset ..]`, NUM_ACTIONS numbers) and the value target. */
   add(state: Uint8Array, policy: Float32Array, policyOffset: number, value: number): void;
