@@ -3,7 +3,6 @@ import {
   expertIterationSettingsSchema,
   ppoSettingsSchema,
   sharedSettingsSchema,
-  type TrainConfig,
 } from './schema.ts';
 
 const shared = sharedSettingsSchema.shape;
@@ -42,11 +41,12 @@ export function isFlatConfig(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * A flat config as the grouped one that trains the same run: the algorithm's
- * settings move into its block, the other algorithm's (which it never read)
- * are dropped. Returns null when `value` is not a valid flat config.
+ * A flat config as the grouped one that trains the same run (for the
+ * grouped schema to check): the algorithm's settings move into its block,
+ * the other algorithm's (which it never read) are dropped. Returns null when
+ * `value` is not a valid flat config.
  */
-export function upgradeFlatConfig(value: unknown): TrainConfig | null {
+export function upgradeFlatConfig(value: unknown): Record<string, unknown> | null {
   if (!isFlatConfig(value)) return null;
   const parsed = flatConfigSchema.safeParse(value);
   return parsed.success ? fromFlat(parsed.data) : null;
@@ -58,67 +58,27 @@ export function flatConfigIssues(value: Record<string, unknown>): z.ZodError | n
   return parsed.success ? null : parsed.error;
 }
 
-function fromFlat(flat: FlatConfig): TrainConfig {
-  const {
-    algorithm,
-    numEnvs,
-    rolloutSteps,
-    epochs,
-    clip,
-    gamma,
-    gaeLambda,
-    entropyCoef,
-    openingPlies,
-    poolShare,
-    poolSize,
-    snapshotEvery,
-    baselineShare,
-    baselineOpponents,
-    searchSimulations,
-    policyTarget,
-    replayIterations,
-    searchValueWeight,
-    selfPlayShards,
-    openingPliesMax,
-    balancedOpenings,
-    ...settings
-  } = flat;
-  if (algorithm === 'alphazero') {
+const pick = (from: FlatConfig, keys: readonly string[]): Record<string, unknown> =>
+  Object.fromEntries(keys.map((key) => [key, (from as Record<string, unknown>)[key]]));
+
+/** Expert iteration's settings that kept their names. */
+const KEPT_EXPERT_ITERATION = Object.keys(ei).filter(
+  (key) => !['gamesAtOnce', 'movesPerIteration', 'simulations'].includes(key),
+);
+
+function fromFlat(flat: FlatConfig): Record<string, unknown> {
+  const shared = pick(flat, Object.keys(sharedSettingsSchema.shape));
+  if (flat.algorithm === 'alphazero') {
     return {
-      ...settings,
+      ...shared,
       algorithm: 'expert-iteration',
       expertIteration: {
-        gamesAtOnce: numEnvs,
-        movesPerIteration: numEnvs * rolloutSteps,
-        selfPlayShards,
-        simulations: searchSimulations,
-        policyTarget,
-        searchValueWeight,
-        replayIterations,
-        epochs,
-        openingPlies,
-        openingPliesMax,
-        balancedOpenings,
+        ...pick(flat, KEPT_EXPERT_ITERATION),
+        gamesAtOnce: flat.numEnvs,
+        movesPerIteration: flat.numEnvs * flat.rolloutSteps,
+        simulations: flat.searchSimulations,
       },
     };
   }
-  return {
-    ...settings,
-    algorithm,
-    ppo: {
-      numEnvs,
-      rolloutSteps,
-      epochs,
-      clip,
-      gamma,
-      gaeLambda,
-      entropyCoef,
-      openingPlies,
-      poolShare,
-      poolSize,
-      snapshotEvery,
-      baselineShare,
-      baselineOpponents,
-    },
-  };
+  return { ...shared, algorithm: flat.algorithm, ppo: pick(flat, Object.keys(ppo)) };
 }
