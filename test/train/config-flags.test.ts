@@ -34,6 +34,10 @@ describe('train settings on the command line', () => {
       numEnvs: 8,
       hidden: [32, 16],
     });
+    // An empty list is 'none', as the help shows its default.
+    expect(await parse(['--extra-eval-opening-plies', 'none'])).toEqual({
+      extraEvalOpeningPlies: [],
+    });
     // No flag given: nothing overrides the preset or the config file.
     expect(await parse([])).toEqual({});
   });

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBackend } from '../../models/backend.ts';
 import { parseSweepConfig, planSweep } from '../../queue/sweep-plan.ts';
+import { isRunFinished, RUN_DONE_FILE } from '../../queue/sweep-store.ts';
 import { buildConfig, parseTrainConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { trainConfigSchema } from '../../train/config/schema.ts';
@@ -148,6 +149,18 @@ describe('a run saved with the flat config of earlier versions', () => {
     );
   });
 
+  it('a sweep run finished with it counts as finished when the sweep plans the same settings', () => {
+    const runsDir = mkdtempSync(join(tmpdir(), 'ayoayo-flat-sweep-'));
+    const flat = { ...readJson(fixture('expert-iteration/config.json')), runsDir, name: 'run-01' };
+    const run = { name: 'run-01', params: {}, config: parseTrainConfig(flat) };
+    mkdirSync(join(runsDir, 'run-01'));
+    const record = { name: 'run-01', params: {}, config: flat, elapsedSeconds: 1 };
+    writeFileSync(join(runsDir, 'run-01', RUN_DONE_FILE), JSON.stringify(record));
+    expect(isRunFinished(run)).toBe(true);
+    const other = { ...run, config: { ...run.config, seed: 12 } };
+    expect(() => isRunFinished(other)).toThrow(/holds a finished run with other settings/);
+  });
+
   it('models/pretrained/config.json, flat as it shipped, reads as the long preset', () => {
     const shipped = readJson(
       new URL('../../models/pretrained/config.json', import.meta.url).pathname,
@@ -174,6 +187,13 @@ describe('settings keyed by their flags (flat layers: flat config files, sweeps)
       algorithm: 'ppo',
       ppo: { numEnvs: 32, epochs: 3, poolShare: 0 },
     });
+    // A layer naming `alphazero` keeps its meaning of numEnvs and rolloutSteps given together.
+    expect(buildConfig([{ algorithm: 'alphazero', numEnvs: 64, rolloutSteps: 16 }])).toMatchObject({
+      expertIteration: { gamesAtOnce: 64, movesPerIteration: 1024 },
+    });
+    expect(() => buildConfig([{ ppo: 5 }])).toThrow(
+      'invalid config: ppo: must be an object of ppo settings',
+    );
   });
 
   it('a sweep of earlier versions plans the same runs, and one that cannot mean the same is refused clearly', () => {

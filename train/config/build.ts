@@ -76,9 +76,8 @@ export function parseTrainConfig(input: unknown, where = 'config'): TrainConfig 
   if (isFlatConfig(input)) {
     const upgraded = upgradeFlatConfig(input);
     if (upgraded !== null) return parseTrainConfig(upgraded, where);
-    throw configError(`${where} (flat, as saved before the settings were grouped by algorithm)`, [
-      ...(flatConfigIssues(input)?.issues ?? []),
-    ]);
+    const flat = `${where} (flat, as saved before the settings were grouped by algorithm)`;
+    throw configError(flat, flatConfigIssues(input));
   }
   if (isFields(input)) {
     const misplaced = otherAlgorithmIssues(input);
@@ -107,13 +106,25 @@ function checkKeys(layer: Fields, where: string): void {
   }
 }
 
-/** A layer as buildConfig reads it: a whole flat config grouped, `alphazero` named `expert-iteration`. */
+/**
+ * A layer as buildConfig reads it: a whole flat config grouped; a layer that
+ * names expert iteration `alphazero`, as configs and sweeps did before, with
+ * that name's meaning of `numEnvs` and `rolloutSteps` given together (moves
+ * per iteration `numEnvs * rolloutSteps`).
+ */
 function readLayer(layer: Fields, where: string): Fields {
   checkKeys(layer, where);
   const upgraded = upgradeFlatConfig(layer);
   if (upgraded !== null) return upgraded;
-  // The name expert iteration had in configs and sweeps before.
-  return layer.algorithm === 'alphazero' ? { ...layer, algorithm: 'expert-iteration' } : layer;
+  if (layer.algorithm !== 'alphazero') return layer;
+  const { numEnvs, rolloutSteps, ...rest } = layer;
+  const both = typeof numEnvs === 'number' && typeof rolloutSteps === 'number';
+  return {
+    ...rest,
+    algorithm: 'expert-iteration',
+    ...(numEnvs === undefined ? {} : { numEnvs }),
+    ...(both ? { movesPerIteration: numEnvs * rolloutSteps } : { rolloutSteps }),
+  };
 }
 
 /**
@@ -140,7 +151,7 @@ export function buildConfig(
   const other: BlockName = own === 'ppo' ? 'expertIteration' : 'ppo';
   const shared: Fields = { ...DEFAULT_SHARED };
   const block: Fields = { ...DEFAULT_BLOCKS[own] };
-  const misplaced: Issue[] = [];
+  const problems: Issue[] = [];
   const set = (to: Fields, key: string, value: unknown) => {
     if (value !== undefined) to[key] = value;
   };
@@ -148,23 +159,25 @@ export function buildConfig(
     const preset = isPreset(given[i] as object);
     for (const [key, value] of Object.entries(layer)) {
       const flag = flagOfKey(key);
-      if (key === 'algorithm') continue;
-      if (key === own && isFields(value)) {
+      if (key === 'algorithm' || value === undefined) continue;
+      if (isBlock(key) && !isFields(value)) {
+        problems.push({ path: [key], message: `must be an object of ${key} settings` });
+      } else if (key === own && isFields(value)) {
         for (const [field, v] of Object.entries(value)) set(block, field, v);
       } else if (key === other && isFields(value)) {
         if (preset) continue;
         for (const field of Object.keys(value))
-          misplaced.push(otherAlgorithmIssue(other, field, known));
+          problems.push(otherAlgorithmIssue(other, field, known));
       } else if (flag !== undefined && flag.shared === undefined) {
         const field = flag[own];
         if (field !== undefined) set(block, field, value);
-        else misplaced.push(otherAlgorithmIssue(other, flag[other] as string, known));
+        else problems.push(otherAlgorithmIssue(other, flag[other] as string, known));
       } else {
         set(shared, key, value);
       }
     }
   }
-  if (misplaced.length > 0 && chosen.success) throw configError(where, misplaced);
+  if (problems.length > 0 && chosen.success) throw configError(where, problems);
   return parseTrainConfig({ ...shared, algorithm, [own]: block }, where);
 }
 

@@ -297,10 +297,15 @@ export function configFromFlags(argv: Record<string, unknown>): Record<string, u
     if (value === undefined) continue;
     const info = describeField((targetsOf(f)[0] as Target).schema);
     if (info.kind === 'numbers' || info.kind === 'strings') {
-      const parts = String(value)
-        .split(',')
-        .map((p) => p.trim())
-        .filter((p) => p.length > 0);
+      const text = String(value).trim();
+      // An empty list is spelled 'none', as the help shows it.
+      const parts =
+        text === 'none'
+          ? []
+          : text
+              .split(',')
+              .map((p) => p.trim())
+              .filter((p) => p.length > 0);
       out[key] = info.kind === 'numbers' ? parts.map(Number) : parts;
     } else if (info.kind === 'number' && info.nullable) {
       out[key] = value === 'none' || value === 'null' ? null : Number(value);

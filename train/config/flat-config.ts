@@ -53,9 +53,9 @@ export function upgradeFlatConfig(value: unknown): Record<string, unknown> | nul
 }
 
 /** The problems of a config that looks flat but is not a valid one (for error messages). */
-export function flatConfigIssues(value: Record<string, unknown>): z.ZodError | null {
+export function flatConfigIssues(value: Record<string, unknown>): z.core.$ZodIssue[] {
   const parsed = flatConfigSchema.safeParse(value);
-  return parsed.success ? null : parsed.error;
+  return parsed.success ? [] : parsed.error.issues;
 }
 
 const pick = (from: FlatConfig, keys: readonly string[]): Record<string, unknown> =>

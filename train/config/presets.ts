@@ -1,6 +1,5 @@
 import type {
   Algorithm,
-  BlockName,
   ExpertIterationSettings,
   PpoConfig,
   PpoSettings,
@@ -70,7 +69,7 @@ export const DEFAULT_ALGORITHM: Algorithm = 'ppo';
 export const DEFAULT_BLOCKS: {
   readonly ppo: PpoSettings;
   readonly expertIteration: ExpertIterationSettings;
-} & Record<BlockName, object> = {
+} = {
   ppo: {
     numEnvs: 256,
     rolloutSteps: 32,

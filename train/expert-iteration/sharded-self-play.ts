@@ -4,7 +4,11 @@ import { Piscina } from 'piscina';
 import { Random } from '../../env/random.ts';
 import type { Tf } from '../../models/backend.ts';
 import { addPositions, type PositionSink } from './position-log.ts';
-import type { GamesInProgress, SearchSelfPlayStats } from './search-self-play.ts';
+import {
+  emptySearchStats,
+  type GamesInProgress,
+  type SearchSelfPlayStats,
+} from './search-self-play.ts';
 import {
   type ShardIteration,
   ShardPlayer,
@@ -157,7 +161,7 @@ export function shareOf(total: number, parts: number, i: number): number {
 
 function mergeStats(parts: readonly SearchSelfPlayStats[], seconds: number): SearchSelfPlayStats {
   let finishedPlies = 0;
-  const out = { plies: 0, games: 0, learnerSamples: 0, seconds, meanGamePlies: 0, evaluations: 0 };
+  const out = { ...emptySearchStats(), seconds };
   for (const p of parts) {
     out.plies += p.plies;
     out.games += p.games;
