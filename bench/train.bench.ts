@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { Random } from '../env/random.ts';
 import { loadBackend } from '../models/backend.ts';
-import { AlphaZero } from '../train/alphazero.ts';
-import { DEFAULT_CONFIG, PRESETS, type TrainConfig } from '../train/config.ts';
+import { buildConfig } from '../train/config/build.ts';
+import { PRESETS } from '../train/config/presets.ts';
+import { ExpertIteration } from '../train/expert-iteration/expert-iteration.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
 import type { Emit } from './types.ts';
 
@@ -18,13 +19,10 @@ import type { Emit } from './types.ts';
 export async function run(emit: Emit): Promise<void> {
   const { tf, name: backend } = await loadBackend('auto');
   for (const preset of ['quick', 'quick-ppo', 'long', 'long-ppo'] as const) {
-    const config: TrainConfig = {
-      ...DEFAULT_CONFIG,
-      ...PRESETS[preset],
-      seed: 1,
-      poolShare: 0,
-      baselineShare: 0,
-    };
+    const base = PRESETS[preset];
+    const selfOnly =
+      base?.algorithm === 'expert-iteration' ? {} : { ppo: { poolShare: 0, baselineShare: 0 } };
+    const config = buildConfig([base, { seed: 1, ...selfOnly }]);
     // Expert iteration's shards play on worker threads as in a run (one per core at most).
     const workers = Math.min(config.workers, availableParallelism());
     const learner = await buildLearner(tf, config, { workers });
@@ -35,7 +33,7 @@ export async function run(emit: Emit): Promise<void> {
     let rolloutSeconds = 0;
     let samples = 0;
     let updateSeconds = 0;
-    const searchSelfPlay = algorithm instanceof AlphaZero ? algorithm.selfPlay : null;
+    const searchSelfPlay = algorithm instanceof ExpertIteration ? algorithm.selfPlay : null;
     let evaluations = 0;
     for (let i = 0; i < 8; i++) {
       const evaluationsBefore = searchSelfPlay?.evaluations ?? 0;
@@ -54,12 +52,14 @@ export async function run(emit: Emit): Promise<void> {
       backend,
       algorithm: config.algorithm,
       hidden: config.hidden.join('x'),
-      numEnvs: config.numEnvs,
+      ...(config.algorithm === 'expert-iteration'
+        ? { gamesAtOnce: config.expertIteration.gamesAtOnce }
+        : { numEnvs: config.ppo.numEnvs }),
       selfPlayPliesPerSec: Math.round(plies / rolloutSeconds),
-      ...(searchSelfPlay
+      ...(config.algorithm === 'expert-iteration'
         ? {
-            searchSimulations: config.searchSimulations,
-            selfPlayShards: config.selfPlayShards,
+            searchSimulations: config.expertIteration.simulations,
+            selfPlayShards: config.expertIteration.selfPlayShards,
             workers,
             leafEvaluationsPerSec: Math.round(evaluations / rolloutSeconds),
           }

@@ -9,7 +9,7 @@ import { CheckpointError } from './errors.ts';
  * The envelope of a training checkpoint (`ayoayo-checkpoint`): kind, version,
  * a checksum of the payload and the payload itself, plus the tensor encoding it
  * uses. It lives in models/ because policies can be loaded from checkpoints;
- * the trainer (train/checkpoint.ts) adds the full payload schema on top.
+ * the trainer (train/run/checkpoint.ts) adds the full payload schema on top.
  */
 export const CHECKPOINT_KIND = 'ayoayo-checkpoint';
 export const CHECKPOINT_VERSION = 1;

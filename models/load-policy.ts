@@ -21,7 +21,7 @@ import { decodePolicyFile, POLICY_FORMAT, type PolicySource } from './policy-fil
 
 /**
  * The part of a checkpoint's payload a policy needs. The trainer's own schema
- * (train/checkpoint.ts) checks the whole payload; this one is looser so that
+ * (train/run/checkpoint.ts) checks the whole payload; this one is looser so that
  * models/ does not depend on train/.
  */
 const checkpointPolicySchema = z.object({

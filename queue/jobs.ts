@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from '../env/gym/options.ts';
 import { rulesSchema } from '../env/rules.ts';
-import { trainConfigSchema } from '../train/config.ts';
+import { trainConfigSchema } from '../train/config/schema.ts';
 import { QueueError } from './errors.ts';
 
 /** The one BullMQ queue every ayoayo job goes through. */

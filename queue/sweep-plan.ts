@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../env/gym/options.ts';
 import { Random } from '../env/random.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../train/config.ts';
+import { buildConfig } from '../train/config/build.ts';
+import { PRESETS } from '../train/config/presets.ts';
+import type { TrainConfig } from '../train/config/schema.ts';
 import { QueueError } from './errors.ts';
 
 const settingValue = z.union([

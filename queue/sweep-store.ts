@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
-import { parseTrainConfig } from '../train/config.ts';
+import { parseTrainConfig, savedTrainConfigSchema } from '../train/config/build.ts';
 import { QueueError } from './errors.ts';
 import { parseJobData, type TrainResult, trainResultSchema } from './jobs.ts';
 import { validatePolicyText } from './policy-transport.ts';
@@ -32,7 +32,10 @@ export function isRunFinished(run: PlannedRun): boolean {
   const file = join(runDir(run), RUN_DONE_FILE);
   if (!existsSync(file)) return false;
   const record = readRunRecord(file);
-  if (JSON.stringify(record.config) !== JSON.stringify(run.config)) {
+  // A run finished before the settings were grouped by algorithm is compared as grouped.
+  const saved = savedTrainConfigSchema.safeParse(record.config);
+  const config = saved.success ? saved.data : record.config;
+  if (JSON.stringify(config) !== JSON.stringify(run.config)) {
     throw new QueueError(
       `${runDir(run)} holds a finished run with other settings: remove it or give the sweep another name`,
     );

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnrecoverableError } from 'bullmq';
-import { runPaths } from '../train/run-paths.ts';
+import { runPaths } from '../train/run/paths.ts';
 import { refuseExternal } from './chunk-job.ts';
 import { parseJobData, type TrainJob, type TrainResult, trainJobSchema } from './jobs.ts';
 
@@ -18,7 +18,9 @@ export async function runTrainJob(data: unknown, allowExt: boolean): Promise<Tra
   let job: TrainJob;
   try {
     job = parseJobData(trainJobSchema, data, 'training run job');
-    refuseExternal([...job.config.baselineOpponents, ...job.config.evalOpponents], allowExt);
+    const { config } = job;
+    const baselines = config.algorithm === 'expert-iteration' ? [] : config.ppo.baselineOpponents;
+    refuseExternal([...baselines, ...config.evalOpponents], allowExt);
   } catch (err) {
     throw err instanceof UnrecoverableError ? err : new UnrecoverableError((err as Error).message);
   }

@@ -3,7 +3,7 @@
 // (models/pretrained: npx tsx scripts/learning-curve.ts models/pretrained)
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { curveFromMetrics, writeLearningCurve } from '../train/learning-curve.ts';
+import { curveFromMetrics, writeLearningCurve } from '../train/report/learning-curve.ts';
 
 const [dir, outBase] = process.argv.slice(2);
 if (dir === undefined) {

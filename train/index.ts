@@ -1,21 +1,23 @@
 /**
- * Training: PPO self-play against an opponent pool, or expert iteration
- * (self-play searched with the network), checkpoints and metrics of a run,
- * the policy's evaluation against the baselines.
+ * Training: expert iteration (self-play searched with the network), PPO or
+ * REINFORCE, the checkpoints and metrics of a run, the policy's evaluation
+ * against the baselines.
  */
+export { buildConfig, parseTrainConfig } from './config/build.ts';
+export { type ConfigLayer, DEFAULT_CONFIG, PRESETS } from './config/presets.ts';
 export {
-  buildConfig,
-  DEFAULT_CONFIG,
-  PRESETS,
-  parseTrainConfig,
+  ALGORITHMS,
+  type ExpertIterationSettings,
+  type PpoSettings,
+  type SharedSettings,
   type TrainConfig,
   trainConfigSchema,
-} from './config.ts';
+} from './config/schema.ts';
 export {
   RunFolderError,
   type RunFolderReason,
   TrainConfigError,
   TrainingDivergedError,
 } from './errors.ts';
-export { type EvaluationResult, type EvaluationRow, evaluatePolicy } from './evaluate.ts';
+export { type EvaluationResult, type EvaluationRow, evaluatePolicy } from './report/evaluate.ts';
 export { runPaths, type TrainOptions, type TrainResult, train } from './trainer.ts';

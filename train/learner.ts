@@ -1,50 +1,32 @@
 import type * as tfType from '@tensorflow/tfjs';
-import type { Agent } from '../agents/agent.ts';
-import { createAgent } from '../agents/spec.ts';
-import { ObservationEncoder, observationSize } from '../env/gym/observation.ts';
+import { observationSize } from '../env/gym/observation.ts';
 import type { Rules } from '../env/rules.ts';
 import type { Tf } from '../models/backend.ts';
 import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
-import { AlphaZero } from './alphazero.ts';
-import { rulesOf, type TrainConfig } from './config.ts';
-import { OpponentPool } from './opponent-pool.ts';
-import { PolicyGradient } from './policy-gradient.ts';
-import { PolicyUpdater } from './policy-update.ts';
-import { RolloutBuffer } from './rollout-buffer.ts';
-import { SearchBuffer } from './search-buffer.ts';
-import { SearchSelfPlay } from './search-self-play.ts';
-import { SearchTargetUpdater } from './search-update.ts';
-import { SelfPlay } from './self-play.ts';
-import type { ShardSetup } from './self-play-shard.ts';
-import { ShardedSelfPlay, shareOf } from './sharded-self-play.ts';
-import type { TrainingAlgorithm } from './training-algorithm.ts';
-import { TrainingOpenings } from './training-openings.ts';
+import { rulesOf, type SharedSettings, type TrainConfig } from './config/schema.ts';
+import { buildExpertIteration } from './expert-iteration/expert-iteration.ts';
+import { buildPolicyGradient } from './ppo/ppo.ts';
+import type { LearnerParts, TrainingAlgorithm } from './training-algorithm.ts';
 
 /** Everything that learns or plays in a run: the network, its optimiser, the algorithm's self-play and update. */
-export interface Learner {
-  readonly tf: Tf;
-  readonly rules: Rules;
-  readonly obsSize: number;
-  readonly model: tfType.LayersModel;
-  readonly optimizer: tfType.AdamOptimizer;
-  readonly pool: OpponentPool;
+export interface Learner extends LearnerParts {
   readonly algorithm: TrainingAlgorithm;
 }
 
 /**
  * Builds a fresh learner for `config`: the network seeded with the run's seed,
- * Adam at the configured rate, an empty opponent pool and the baseline
- * opponents (only when some games are played against them), and expert
- * iteration's self-play shards on up to `workers` threads. The trainer and
- * the self-play benchmark both start from here; disposeLearner ends it.
+ * Adam at the configured rate, and the run's algorithm (ppo/ or
+ * expert-iteration/, whose self-play shards play on up to `workers` threads).
+ * The trainer and the self-play benchmark both start from here;
+ * disposeLearner ends it.
  */
 export async function buildLearner(
   tf: Tf,
   config: TrainConfig,
   options: { readonly workers?: number } = {},
 ): Promise<Learner> {
-  const rules = rulesOf(config);
+  const rules: Rules = rulesOf(config);
   const obsSize = observationSize({ encoding: config.encoding, lookahead: config.lookahead });
   const model = createPolicyValueModel(
     tf,
@@ -53,98 +35,12 @@ export async function buildLearner(
     config.seed,
   );
   const optimizer = tf.train.adam(config.learningRate);
-  const pool = new OpponentPool(config.poolSize);
-  const parts = { tf, rules, obsSize, model, optimizer, pool };
+  const parts: LearnerParts = { tf, rules, obsSize, model, optimizer };
   const algorithm =
-    config.algorithm === 'alphazero'
-      ? expertIteration(parts, config, options.workers ?? 0)
-      : await policyGradient(parts, config);
+    config.algorithm === 'expert-iteration'
+      ? buildExpertIteration(parts, config, options.workers ?? 0)
+      : await buildPolicyGradient(parts, config);
   return { ...parts, algorithm };
-}
-
-/** What every algorithm is built from. */
-type LearnerParts = Omit<Learner, 'algorithm'>;
-
-async function policyGradient(
-  { tf, rules, obsSize, model, optimizer, pool }: LearnerParts,
-  config: TrainConfig,
-): Promise<PolicyGradient> {
-  const updater = new PolicyUpdater(
-    tf,
-    model,
-    optimizer,
-    { ...config, algorithm: config.algorithm === 'reinforce' ? 'reinforce' : 'ppo' },
-    obsSize,
-  );
-  const baselines: Agent[] = [];
-  if (config.baselineShare > 0) {
-    for (const spec of config.baselineOpponents)
-      baselines.push(await createAgent(spec, { rules, seed: config.seed }));
-  }
-  const selfPlay = new SelfPlay(
-    tf,
-    model,
-    {
-      numEnvs: config.numEnvs,
-      seed: config.seed,
-      rules,
-      encoding: config.encoding,
-      lookahead: config.lookahead,
-      maxPlies: config.maxPlies,
-      openingPlies: config.openingPlies,
-    },
-    pool,
-    baselines,
-    { poolShare: config.poolShare, baselineShare: config.baselineShare },
-    rules,
-  );
-  const buffer = new RolloutBuffer(config.numEnvs * config.rolloutSteps, obsSize);
-  return new PolicyGradient(selfPlay, buffer, updater, config);
-}
-
-function expertIteration(
-  { tf, rules, obsSize, model, optimizer }: LearnerParts,
-  config: TrainConfig,
-  workers: number,
-): AlphaZero {
-  const openingDistribution = {
-    minPlies: config.openingPlies,
-    maxPlies: config.openingPliesMax ?? config.openingPlies,
-    balanced: config.balancedOpenings,
-  };
-  const openings = new TrainingOpenings(openingDistribution, rules);
-  const observation = { encoding: config.encoding, lookahead: config.lookahead };
-  const shards = config.selfPlayShards;
-  const setups: ShardSetup[] = Array.from({ length: shards }, (_, i) => ({
-    // The workers load the run's backend, as this thread did.
-    backend: config.backend,
-    obsSize,
-    network: { hidden: config.hidden, activation: config.activation },
-    selfPlay: {
-      numEnvs: shareOf(config.numEnvs, shards, i),
-      rules,
-      observation,
-      maxPlies: config.maxPlies,
-      simulations: config.searchSimulations,
-      policyTarget: config.policyTarget,
-      searchValueWeight: config.searchValueWeight,
-    },
-    openings: openingDistribution,
-  }));
-  const selfPlay = new ShardedSelfPlay(
-    model,
-    setups,
-    workers,
-    (setup) => new SearchSelfPlay(tf, model, setup.selfPlay, openings),
-  );
-  const moves = config.numEnvs * config.rolloutSteps;
-  const buffer = new SearchBuffer(
-    moves * config.replayIterations,
-    new ObservationEncoder(observation, rules),
-    config.replayIterations,
-  );
-  const updater = new SearchTargetUpdater(tf, model, optimizer, config, obsSize);
-  return new AlphaZero(selfPlay, buffer, updater, moves);
 }
 
 /** Frees the learner's tensors and stops its self-play worker threads. */
@@ -156,8 +52,8 @@ export async function disposeLearner(learner: Learner): Promise<void> {
 
 /** The learner's current weights as a policy file, stamped with the run and iteration. */
 export function learnerPolicyFile(
-  learner: Learner,
-  config: TrainConfig,
+  learner: { readonly model: tfType.LayersModel; readonly rules: Rules },
+  config: SharedSettings,
   at: { readonly iteration: number; readonly samples: number },
   evaluation?: Record<string, number>,
 ): PolicyFile {

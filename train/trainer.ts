@@ -1,11 +1,11 @@
 import { loadBackend } from '../models/backend.ts';
-import type { TrainConfig } from './config.ts';
-import type { EvaluationResult } from './evaluate.ts';
-import { finishRun } from './final-evaluation.ts';
+import type { TrainConfig } from './config/schema.ts';
 import { buildLearner, disposeLearner } from './learner.ts';
-import { openRun } from './open-run.ts';
-import { runPaths } from './run-paths.ts';
-import { freshState, restoreRun } from './run-state.ts';
+import type { EvaluationResult } from './report/evaluate.ts';
+import { finishRun } from './report/final-evaluation.ts';
+import { openRun } from './run/open-run.ts';
+import { runPaths } from './run/paths.ts';
+import { freshState, restoreRun } from './run/run-state.ts';
 import { RunClock, trainingLoop } from './training-loop.ts';
 import { capWorkers } from './worker-cap.ts';
 
@@ -15,7 +15,7 @@ export interface TrainOptions {
   /**
    * Continue the run in runs/NAME from its newest complete checkpoint. The
    * config must match the saved one except for the settings in
-   * CHANGEABLE_ON_RESUME (train/resume.ts).
+   * CHANGEABLE_ON_RESUME (train/run/resume.ts).
    */
   readonly resume: boolean;
   /** Lines for the user (backend, evaluation tables); defaults to stdout. */
@@ -33,9 +33,11 @@ export interface TrainResult {
 }
 
 /**
- * The training loop: self-play rollouts through a VectorEnv, PPO (or
- * REINFORCE) updates, a pool of earlier snapshots as opponents, periodic
- * evaluation against the baselines, atomic checkpoints and metrics.
+ * Trains a run: opens its folder (resuming from its newest checkpoint if
+ * asked), builds the learner (the network, Adam and the run's algorithm:
+ * expert iteration, PPO or REINFORCE), runs the training loop (self-play,
+ * update, evaluation against the baselines, metrics and atomic
+ * checkpoints), then writes the policy and its final evaluation.
  *
  * Every checkpoint interval starts from fresh games, and the checkpoint holds
  * the weights, Adam's state, the counters and the random generator at that

@@ -2,19 +2,18 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
 import { extractMlpWeights } from '../models/policy-value-model.ts';
-import { writeCheckpoint } from './checkpoint.ts';
-import type { TrainConfig } from './config.ts';
+import type { TrainConfig } from './config/schema.ts';
 import { TrainingDivergedError } from './errors.ts';
-import { evaluatePolicy } from './evaluate.ts';
 import { type Learner, learnerPolicyFile } from './learner.ts';
-import { writeLearningCurve } from './learning-curve.ts';
-import { evalColumn, type MetricsRow, writeMetricsCsv } from './metrics.ts';
-import type { UpdateStats } from './policy-update.ts';
-import { TrainingProgress } from './progress.ts';
-import { pruneRun } from './retention.ts';
-import type { RunPaths } from './run-paths.ts';
-import { type RunState, snapshotRun } from './run-state.ts';
-import type { RolloutStats } from './self-play.ts';
+import { evaluatePolicy } from './report/evaluate.ts';
+import { writeLearningCurve } from './report/learning-curve.ts';
+import { emptyMetricsRow, evalColumn, type MetricsRow, writeMetricsCsv } from './report/metrics.ts';
+import { TrainingProgress } from './report/progress.ts';
+import { writeCheckpoint } from './run/checkpoint.ts';
+import type { RunPaths } from './run/paths.ts';
+import { pruneRun } from './run/retention.ts';
+import { type RunState, snapshotRun } from './run/run-state.ts';
+import type { SelfPlayStats, UpdateStats } from './training-algorithm.ts';
 
 /** Training time of the run, counting earlier processes of a resumed run. */
 export class RunClock {
@@ -96,11 +95,11 @@ function startIteration(run: Run, firstOfProcess: boolean): number {
 }
 
 /** The iteration's games, and the targets the update learns from. */
-function collectRollout(run: Run): Promise<RolloutStats> {
+function collectRollout(run: Run): Promise<SelfPlayStats> {
   return run.learner.algorithm.collect(run.state.rng);
 }
 
-function updatePolicy(run: Run, rollout: RolloutStats): UpdateStats {
+function updatePolicy(run: Run, rollout: SelfPlayStats): UpdateStats {
   const { learner, state } = run;
   const update = learner.algorithm.update(state.rng);
   assertFiniteUpdate(run, update);
@@ -110,14 +109,16 @@ function updatePolicy(run: Run, rollout: RolloutStats): UpdateStats {
   return update;
 }
 
+/** An earlier snapshot of the policy for the algorithm's opponent pool (PPO), when one is due. */
 function snapshotToPool(run: Run): void {
   const { config, state, learner, paths } = run;
-  if (state.iteration % config.snapshotEvery !== 0 || config.poolShare === 0) return;
+  const pool = learner.algorithm.opponents;
+  if (pool === null || !learner.algorithm.snapshotDue(state.iteration)) return;
   const relative = `pool/iter-${String(state.iteration).padStart(6, '0')}.json`;
   const at = { iteration: state.iteration, samples: state.counters.samples };
   const file = learnerPolicyFile(learner, config, at);
   writeFileAtomic(join(paths.dir, relative), JSON.stringify(file));
-  learner.pool.add(state.iteration, relative, extractMlpWeights(learner.model, config));
+  pool.add(state.iteration, relative, extractMlpWeights(learner.model, config));
 }
 
 /** The policy alone against the baselines, through the tournament code; keeps the best checkpoint. */
@@ -160,7 +161,7 @@ async function evaluate(run: Run): Promise<void> {
 
 function logIteration(
   run: Run,
-  rollout: RolloutStats,
+  rollout: SelfPlayStats,
   update: UpdateStats,
   learningRate: number,
   progress: TrainingProgress,
@@ -168,6 +169,7 @@ function logIteration(
   const { config, state, paths } = run;
   state.counters.elapsedSeconds = run.clock.seconds();
   const row: MetricsRow = {
+    ...emptyMetricsRow(),
     iteration: state.iteration,
     elapsed_s: state.counters.elapsedSeconds,
     games: state.counters.games,
@@ -178,12 +180,9 @@ function logIteration(
     'losses/policy': update.policyLoss,
     'losses/value': update.valueLoss,
     'losses/entropy': update.entropy,
-    'losses/approx_kl': update.approxKl ?? '',
-    'losses/clip_fraction': update.clipFraction ?? '',
     'charts/learning_rate': learningRate,
     'charts/mean_game_plies': rollout.meanGamePlies,
-    'charts/score_vs_pool': rollout.poolGames > 0 ? rollout.poolScore : '',
-    'charts/score_vs_baselines': rollout.baselineGames > 0 ? rollout.baselineScore : '',
+    ...run.learner.algorithm.ownMetrics(),
   };
   for (const [spec, score] of Object.entries(state.lastEvaluation ?? {}))
     row[evalColumn(spec)] = score;
@@ -199,7 +198,7 @@ function logIteration(
 
 /**
  * The iteration's own checkpoint first, then `latest`: a run killed between
- * the two resumes from the newer iteration file (train/resume.ts).
+ * the two resumes from the newer iteration file (train/run/resume.ts).
  */
 async function checkpoint(run: Run): Promise<void> {
   const { paths, state } = run;
@@ -208,7 +207,8 @@ async function checkpoint(run: Run): Promise<void> {
   writeCheckpoint(join(paths.checkpoints, name), payload);
   writeCheckpoint(paths.latest, payload);
   // Only once the new `latest` is complete may older checkpoints and pool files go.
-  pruneRun(paths, run.config);
+  const poolSize = run.learner.algorithm.opponents?.capacity ?? 0;
+  pruneRun(paths, { keepCheckpoints: run.config.keepCheckpoints, poolSize });
 }
 
 /**

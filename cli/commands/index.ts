@@ -51,7 +51,8 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     command: 'train',
-    describe: 'Train a policy from scratch by self-play (PPO), evaluating it against baselines',
+    describe:
+      'Train a policy-value network from scratch by self-play (expert iteration, PPO or REINFORCE), evaluating it against baselines',
     load: async () => (await import('./train.ts')).trainCommand,
   },
   {

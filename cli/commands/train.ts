@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { buildConfig, PRESETS } from '../../train/config.ts';
-import { configFlags, configFromFlags } from '../../train/config-flags.ts';
-import { buildResumeConfig } from '../../train/resume.ts';
-import { removeRun } from '../../train/run-paths.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { configFlags, configFromFlags } from '../../train/config/flags.ts';
+import { PRESETS } from '../../train/config/presets.ts';
+import { removeRun } from '../../train/run/paths.ts';
+import { buildResumeConfig } from '../../train/run/resume.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
 
 interface TrainArgs {
@@ -30,16 +31,21 @@ function readConfigFile(path: string): Record<string, unknown> {
 
 export const trainCommand = defineCommand<TrainArgs>({
   command: 'train',
-  describe: 'Train a policy from scratch by self-play (PPO), evaluating it against baselines',
+  describe:
+    'Train a policy-value network from scratch by self-play (expert iteration, PPO or REINFORCE), evaluating it against baselines',
   builder: (y) =>
     y
       .option('preset', {
         type: 'string',
         choices: Object.keys(PRESETS),
         describe:
-          'start from a named configuration (quick: npm start; long: the pretrained policy)',
+          'start from a named configuration (quick: npm start, expert iteration; long: the pretrained policy; quick-ppo, long-ppo: the same by PPO; smoke: seconds, for tests)',
       })
-      .option('config', { type: 'string', describe: 'JSON file with config fields (validated)' })
+      .option('config', {
+        type: 'string',
+        describe:
+          "JSON file of settings (validated): a run's config.json, or flags' names in camelCase",
+      })
       .option('resume', {
         type: 'boolean',
         default: false,
@@ -53,6 +59,10 @@ export const trainCommand = defineCommand<TrainArgs>({
       })
       .options(configFlags())
       .example('$0 train --preset quick', 'the npm start job: a small agent in under 10 minutes')
+      .example(
+        '$0 train --name az --algorithm expert-iteration --search-simulations 32',
+        'expert iteration with deeper searches',
+      )
       .example('$0 train --name mine --iterations 200 --hidden 256,256', 'a custom run')
       .example(
         '$0 train --name mine --resume --iterations 400',

@@ -11,9 +11,10 @@ import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
 import { MlpRunner, maskedSoftmax, NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { decodePolicyFile } from '../../models/policy-file.ts';
 import { createPolicyValueModel, maskedLogits } from '../../models/policy-value-model.ts';
-import { readCheckpoint } from '../../train/checkpoint.ts';
-import { buildConfig, PRESETS } from '../../train/config.ts';
-import { restoreModelWeights } from '../../train/model-state.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { PRESETS } from '../../train/config/presets.ts';
+import { readCheckpoint } from '../../train/run/checkpoint.ts';
+import { restoreModelWeights } from '../../train/run/model-state.ts';
 import { runPaths, train } from '../../train/trainer.ts';
 import { type PositionBatch, randomGamePositions } from './positions.ts';
 

@@ -4,7 +4,8 @@ import { checkRedis, parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { runTrainJob } from '../../queue/train-job.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
-import { buildConfig, PRESETS } from '../../train/config.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { PRESETS } from '../../train/config/presets.ts';
 // Registers `policy:PATH` agents (models/ extends agents/spec.ts).
 import '../../models/policy-kind.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { errorReport, isUserError } from '../../cli/error-report.ts';
 import { CheckpointError, PolicyFileError } from '../../models/errors.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
-import { buildConfig } from '../../train/config.ts';
+import { buildConfig } from '../../train/config/build.ts';
 import { RunFolderError, TrainConfigError } from '../../train/errors.ts';
-import { removeRun } from '../../train/run-paths.ts';
+import { removeRun } from '../../train/run/paths.ts';
 import { expectOneLineError } from '../ayoayo-command.ts';
 
 /** A runs folder with run `old` whose latest checkpoint is cut short, and a policy file that is not JSON. */

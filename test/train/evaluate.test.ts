@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES } from '../../env/index.ts';
-import { evaluatePolicy } from '../../train/evaluate.ts';
+import { evaluatePolicy } from '../../train/report/evaluate.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 
 describe('evaluatePolicy', () => {

@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../env/random.ts';
-import { type CheckpointPayload, readCheckpoint } from '../../train/checkpoint.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
-import { runPaths } from '../../train/run-paths.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { PRESETS } from '../../train/config/presets.ts';
+import type { TrainConfig } from '../../train/config/schema.ts';
+import { type CheckpointPayload, readCheckpoint } from '../../train/run/checkpoint.ts';
+import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
 
 const quiet = { log: () => {} };
@@ -85,7 +87,7 @@ describe('resume is exact', () => {
   });
 });
 
-describe('resume is exact with alphazero', () => {
+describe('resume is exact with expert iteration', () => {
   it.each([
     { replayIterations: 1, searchValueWeight: 0, selfPlayShards: 1 },
     // A window longer than the checkpoint interval: resume must bring the window back;
@@ -101,20 +103,22 @@ describe('resume is exact with alphazero', () => {
           {
             runsDir: dir,
             name,
-            algorithm: 'alphazero',
+            algorithm: 'expert-iteration',
             iterations: 6,
-            searchSimulations: 4,
-            numEnvs: 8,
-            rolloutSteps: 10,
-            openingPlies: 0,
-            openingPliesMax: 8,
-            balancedOpenings: true,
-            epochs: 2,
             minibatchSize: 32,
             checkpointEvery: 2,
             evalEvery: 3,
             learningRateDecay: true,
-            ...targets,
+            expertIteration: {
+              simulations: 4,
+              gamesAtOnce: 8,
+              movesPerIteration: 80,
+              openingPlies: 0,
+              openingPliesMax: 8,
+              balancedOpenings: true,
+              epochs: 2,
+              ...targets,
+            },
           },
         ]);
       const whole = config('whole');

@@ -8,7 +8,7 @@ import {
   curveFromMetrics,
   curveSpec,
   writeLearningCurve,
-} from '../../train/learning-curve.ts';
+} from '../../train/report/learning-curve.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ayoayo-curve-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeFloats } from '../../models/base64-floats.ts';
 import { encodeCheckpoint, readCheckpointPayload } from '../../models/checkpoint-file.ts';
-import { readCheckpoint } from '../../train/checkpoint.ts';
-import { buildConfig, PRESETS } from '../../train/config.ts';
-import { PolicyUpdater } from '../../train/policy-update.ts';
-import { runPaths } from '../../train/run-paths.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { PRESETS } from '../../train/config/presets.ts';
+import { PolicyUpdater } from '../../train/ppo/policy-update.ts';
+import { readCheckpoint } from '../../train/run/checkpoint.ts';
+import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
 
 const quiet = { log: () => {} };

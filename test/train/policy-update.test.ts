@@ -3,8 +3,8 @@ import { Random } from '../../env/random.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { createPolicyValueModel } from '../../models/policy-value-model.ts';
-import { PolicyUpdater, type UpdateSettings } from '../../train/policy-update.ts';
-import { RolloutBuffer } from '../../train/rollout-buffer.ts';
+import { PolicyUpdater, type UpdateSettings } from '../../train/ppo/policy-update.ts';
+import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
 
 let tf: Tf;
 beforeAll(async () => {

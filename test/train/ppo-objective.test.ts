@@ -7,9 +7,9 @@ import {
   extractMlpWeights,
   type NetworkConfig,
 } from '../../models/policy-value-model.ts';
-import { buildConfig } from '../../train/config.ts';
-import { PolicyUpdater, type UpdateSettings } from '../../train/policy-update.ts';
-import { estimateAdvantages, RolloutBuffer } from '../../train/rollout-buffer.ts';
+import { estimateAdvantages } from '../../train/ppo/advantages.ts';
+import { PolicyUpdater, type UpdateSettings } from '../../train/ppo/policy-update.ts';
+import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
 
 let tf: Tf;
 beforeAll(async () => {
@@ -185,7 +185,7 @@ describe("the trainer's advantage estimate (GAE along each player's moves)", () 
 
   it('PPO: gamma 0.9 and lambda 0.5 give the hand-computed advantages and returns', () => {
     const buffer = chains();
-    estimateAdvantages(buffer, buildConfig([{ gamma: 0.9, gaeLambda: 0.5 }]));
+    estimateAdvantages(buffer, 'ppo', { gamma: 0.9, gaeLambda: 0.5 });
     // delta4 = 1 - 0.5; delta2 = 0.9 * 0.5 + 0.1; A2 = 0.55 + 0.45 * 0.5;
     // delta0 = 0.9 * -0.1 - 0.2; A0 = -0.29 + 0.45 * 0.775;
     // delta3 = 0.9 * 0.4 - 0.1; delta1 = 0.9 * 0.1 - 0.3; A1 = -0.21 + 0.45 * 0.26.
@@ -197,10 +197,7 @@ describe("the trainer's advantage estimate (GAE along each player's moves)", () 
 
   it('REINFORCE: Monte Carlo returns (lambda 1), discounted per own move', () => {
     const buffer = chains();
-    estimateAdvantages(
-      buffer,
-      buildConfig([{ algorithm: 'reinforce', gamma: 0.9, gaeLambda: 0.5 }]),
-    );
+    estimateAdvantages(buffer, 'reinforce', { gamma: 0.9, gaeLambda: 0.5 });
     // Player 0 wins two own moves after sample 0: 0.9^2; player 1 bootstraps: 0.9 * 0.4, 0.9^2 * 0.4.
     const returns = [0.81, 0.324, 0.9, 0.36, 1];
     expect([...buffer.returns]).toEqual(returns.map((r) => expect.closeTo(r, 6)));

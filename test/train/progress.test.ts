@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLoss, TrainingProgress, trainingLine } from '../../train/progress.ts';
+import { formatLoss, TrainingProgress, trainingLine } from '../../train/report/progress.ts';
 import { fakeTerminal } from '../progress-stream.ts';
 
 const SCORES = { random: 0.98, greedy: 0.85, 'minimax:1': 0.7, 'minimax:2': 0.6 };

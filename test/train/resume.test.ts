@@ -3,13 +3,15 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCheckpoint } from '../../train/checkpoint.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
-import { buildResumeConfig, findResumePoint } from '../../train/resume.ts';
-import { runPaths } from '../../train/run-paths.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
+import type { TrainConfig } from '../../train/config/schema.ts';
+import { readCheckpoint } from '../../train/run/checkpoint.ts';
+import { runPaths } from '../../train/run/paths.ts';
+import { buildResumeConfig, findResumePoint } from '../../train/run/resume.ts';
 import { train } from '../../train/trainer.ts';
 
-function smoke(runsDir: string, overrides: Partial<TrainConfig> = {}): TrainConfig {
+function smoke(runsDir: string, overrides: ConfigLayer = {}): TrainConfig {
   return buildConfig([PRESETS.smoke, { runsDir, ...overrides }]);
 }
 
@@ -59,8 +61,8 @@ describe('resume', () => {
     );
     // The library call refuses the same way when the whole config is given.
     await expect(
-      train(smoke(dir, { ...given, gamma: 0.9 }), { resume: true, log: () => {} }),
-    ).rejects.toThrow(/--resume cannot change gamma \(run: 1, given: 0.9\)/);
+      train(smoke(dir, { ...given, ppo: { gamma: 0.9 } }), { resume: true, log: () => {} }),
+    ).rejects.toThrow(/--resume cannot change ppo.gamma \(--gamma\) \(run: 1, given: 0.9\)/);
     expect(readCheckpoint(runPaths({ runsDir: dir, name: 'r' }).latest).iteration).toBe(1);
   });
 

@@ -2,11 +2,13 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCheckpoint } from '../../train/checkpoint.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
-import { findResumePoint } from '../../train/resume.ts';
-import { planRetention } from '../../train/retention.ts';
-import { runPaths } from '../../train/run-paths.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
+import type { TrainConfig } from '../../train/config/schema.ts';
+import { readCheckpoint } from '../../train/run/checkpoint.ts';
+import { runPaths } from '../../train/run/paths.ts';
+import { findResumePoint } from '../../train/run/resume.ts';
+import { planRetention } from '../../train/run/retention.ts';
 import { train } from '../../train/trainer.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ayoayo-retention-'));
@@ -44,9 +46,16 @@ describe('planRetention', () => {
     expect(plan.keptCheckpoints).toEqual([8, 12]);
     expect(plan.keptPool).toEqual([3, 6, 9, 12]);
   });
+
+  it('keeps no snapshot for an algorithm without a pool (expert iteration resumed from a run of earlier versions)', () => {
+    const plan = planRetention([4, 8], [2, 4, 6], 3, 0);
+    expect(plan.keptCheckpoints).toEqual([4, 8]);
+    expect(plan.keptPool).toEqual([]);
+    expect(plan.deletedPool).toEqual([2, 4, 6]);
+  });
 });
 
-function tiny(overrides: Partial<TrainConfig>): TrainConfig {
+function tiny(overrides: ConfigLayer): TrainConfig {
   return buildConfig([
     PRESETS.smoke,
     {

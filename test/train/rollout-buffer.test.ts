@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeAdvantages, RolloutBuffer } from '../../train/rollout-buffer.ts';
+import { computeAdvantages } from '../../train/ppo/advantages.ts';
+import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
 
 function chainBuffer(): RolloutBuffer {
   // One self-play game, plies alternate: p0 (k=0), p1 (k=1), p0 (k=2), p1 (k=3); p1 wins.

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildConfig } from '../../train/config.ts';
-import { removeRun } from '../../train/run-paths.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { removeRun } from '../../train/run/paths.ts';
 
 function cli(...args: string[]) {
   return spawnSync('node', ['bin/ayoayo.js', 'train', ...args], { encoding: 'utf8' });

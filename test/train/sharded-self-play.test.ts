@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
-import type { AlphaZero } from '../../train/alphazero.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { PRESETS } from '../../train/config/presets.ts';
+import type { ExpertIterationSettings, TrainConfig } from '../../train/config/schema.ts';
+import type { ExpertIteration } from '../../train/expert-iteration/expert-iteration.ts';
 import { buildLearner, disposeLearner } from '../../train/learner.ts';
 
 let tf: Tf;
@@ -11,28 +13,30 @@ beforeAll(async () => {
   tf = (await loadBackend('auto')).tf;
 });
 
-const config = (extra: Partial<TrainConfig> = {}): TrainConfig =>
+const config = (extra: Partial<ExpertIterationSettings> = {}): TrainConfig =>
   buildConfig([
     PRESETS.smoke,
     {
-      algorithm: 'alphazero',
-      searchSimulations: 4,
-      numEnvs: 10,
-      rolloutSteps: 12,
-      openingPlies: 0,
-      openingPliesMax: 6,
-      selfPlayShards: 3,
-      replayIterations: 2,
-      searchValueWeight: 0.5,
+      algorithm: 'expert-iteration',
       minibatchSize: 32,
-      ...extra,
+      expertIteration: {
+        simulations: 4,
+        gamesAtOnce: 10,
+        movesPerIteration: 120,
+        openingPlies: 0,
+        openingPliesMax: 6,
+        selfPlayShards: 3,
+        replayIterations: 2,
+        searchValueWeight: 0.5,
+        ...extra,
+      },
     },
   ]);
 
 /** Three iterations of games and updates; what the buffer and the generator hold after each. */
-async function iterate(workers: number, extra: Partial<TrainConfig> = {}) {
+async function iterate(workers: number, extra: Partial<ExpertIterationSettings> = {}) {
   const learner = await buildLearner(tf, config(extra), { workers });
-  const algorithm = learner.algorithm as AlphaZero;
+  const algorithm = learner.algorithm as ExpertIteration;
   const rng = Random.fromSeed(21);
   const out: unknown[] = [];
   try {
@@ -71,10 +75,10 @@ describe('sharded self-play', () => {
 
   it('refuses more shards than games, and shards for PPO', () => {
     expect(() => config({ selfPlayShards: 11 })).toThrow(
-      /selfPlayShards: is 11, more than numEnvs \(10\): every shard needs a game/,
+      /expertIteration.selfPlayShards \(--self-play-shards\): is 11, more than gamesAtOnce \(10\): every shard needs a game/,
     );
     expect(() => buildConfig([{ selfPlayShards: 2 }])).toThrow(
-      /selfPlayShards: applies to --algorithm alphazero only/,
+      /expertIteration.selfPlayShards \(--self-play-shards\): applies to --algorithm expert-iteration only/,
     );
   });
 });

@@ -3,15 +3,17 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckpointError, readCheckpoint } from '../../train/checkpoint.ts';
-import { buildConfig, PRESETS, type TrainConfig } from '../../train/config.ts';
-import { runPaths } from '../../train/run-paths.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
+import type { TrainConfig } from '../../train/config/schema.ts';
+import { CheckpointError, readCheckpoint } from '../../train/run/checkpoint.ts';
+import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
 import { capWorkers } from '../../train/worker-cap.ts';
 
 const quiet = { log: () => {} };
 
-function smokeConfig(runsDir: string, overrides: Partial<TrainConfig> = {}): TrainConfig {
+function smokeConfig(runsDir: string, overrides: ConfigLayer = {}): TrainConfig {
   return buildConfig([PRESETS.smoke, { runsDir, ...overrides }]);
 }
 
@@ -174,9 +176,11 @@ describe('training config: refusals and caps', () => {
 
   it('refuses a baseline share without baseline opponents, naming both fields', () => {
     expect(() => buildConfig([{ baselineShare: 0.5, baselineOpponents: [] }])).toThrow(
-      /baselineShare: is 0.5 but baselineOpponents is empty/,
+      /ppo.baselineShare \(--baseline-share\): is 0.5 but baselineOpponents is empty/,
     );
-    expect(buildConfig([{ baselineShare: 0, baselineOpponents: [] }]).baselineShare).toBe(0);
+    expect(buildConfig([{ ppo: { baselineShare: 0, baselineOpponents: [] } }])).toMatchObject({
+      ppo: { baselineShare: 0 },
+    });
   });
 
   it('caps evaluation workers at the core count, saying so', () => {

@@ -1,0 +1,142 @@
+import { ObservationEncoder } from '../../env/gym/observation.ts';
+import type { Random } from '../../env/random.ts';
+import type { ExpertIterationConfig } from '../config/schema.ts';
+import type {
+  LearnerParts,
+  OwnMetrics,
+  TrainingAlgorithm,
+  UpdateStats,
+} from '../training-algorithm.ts';
+import { ReplayBuffer, type ReplayContents } from './replay-buffer.ts';
+import type { SearchSelfPlayStats } from './search-self-play.ts';
+import { SearchTargetUpdater } from './search-update.ts';
+import type { ShardSetup } from './shard.ts';
+import { ShardedSelfPlay, shareOf } from './sharded-self-play.ts';
+
+/**
+ * Expert iteration (AlphaZero at a small scale), one iteration at a time, in
+ * the order the training loop calls it:
+ *
+ * 1. collect: `gamesAtOnce` games of self-play, split into shards played at
+ *    once, every move chosen by a search that uses the current network, until
+ *    `movesPerIteration` searched moves are made; the games still going on
+ *    carry on at the next iteration;
+ * 2. targets: each searched position of the games that ended, with the
+ *    search's policy target (targets/) and a value target mixing the game's
+ *    outcome with the search's value (`searchValueWeight`), joins the replay
+ *    window of the last `replayIterations` iterations;
+ * 3. update: `epochs` passes of shuffled minibatches over the window,
+ *    cross-entropy towards the policy targets, squared error towards the
+ *    value targets;
+ * 4. stats: none of its own (the shared metrics.csv columns say it all).
+ *
+ * The replay window goes into every checkpoint, so that resume stays exact.
+ */
+export class ExpertIteration implements TrainingAlgorithm {
+  readonly opponents = null;
+
+  constructor(
+    private readonly config: ExpertIterationConfig,
+    readonly selfPlay: ShardedSelfPlay,
+    readonly buffer: ReplayBuffer,
+    readonly updater: SearchTargetUpdater,
+  ) {}
+
+  reset(_seed: number, rng: Random): void {
+    this.selfPlay.reset(rng);
+  }
+
+  // ---- 1. collect and 2. targets ---------------------------------------------
+
+  collect(_rng: Random): Promise<SearchSelfPlayStats> {
+    // The shards draw from generators seeded at `reset`; the finished games'
+    // positions and targets come back shard by shard into the newest
+    // iteration of the replay window.
+    this.buffer.startIteration();
+    return this.selfPlay.collect(this.config.expertIteration.movesPerIteration, this.buffer);
+  }
+
+  // ---- 3. update -------------------------------------------------------------
+
+  update(rng: Random): UpdateStats {
+    return this.updater.update(this.buffer, rng);
+  }
+
+  // ---- 4. stats --------------------------------------------------------------
+
+  ownMetrics(): OwnMetrics {
+    return {};
+  }
+
+  /** Expert iteration plays no earlier snapshots. */
+  snapshotDue(): boolean {
+    return false;
+  }
+
+  replay(): ReplayContents {
+    return this.buffer.contents();
+  }
+
+  restoreReplay(saved: ReplayContents | null): void {
+    if (saved === null) this.buffer.clear();
+    else this.buffer.restore(saved);
+  }
+
+  dispose(): Promise<void> {
+    return this.selfPlay.dispose();
+  }
+}
+
+/**
+ * Expert iteration for `config` on the learner's network: one shard setup per
+ * self-play shard (its share of the games), played on up to `workers`
+ * threads, the replay window and the update.
+ */
+export function buildExpertIteration(
+  { tf, rules, obsSize, model, optimizer }: LearnerParts,
+  config: ExpertIterationConfig,
+  workers: number,
+): ExpertIteration {
+  const ei = config.expertIteration;
+  const observation = { encoding: config.encoding, lookahead: config.lookahead };
+  const shards = ei.selfPlayShards;
+  const setups: ShardSetup[] = Array.from({ length: shards }, (_, i) => ({
+    // The workers load the run's backend, as this thread did.
+    backend: config.backend,
+    obsSize,
+    network: { hidden: config.hidden, activation: config.activation },
+    selfPlay: {
+      games: shareOf(ei.gamesAtOnce, shards, i),
+      rules,
+      observation,
+      maxPlies: config.maxPlies,
+      simulations: ei.simulations,
+      policyTarget: ei.policyTarget,
+      searchValueWeight: ei.searchValueWeight,
+    },
+    openings: {
+      minPlies: ei.openingPlies,
+      maxPlies: ei.openingPliesMax ?? ei.openingPlies,
+      balanced: ei.balancedOpenings,
+    },
+  }));
+  const selfPlay = new ShardedSelfPlay(tf, model, setups, workers);
+  const buffer = new ReplayBuffer(
+    ei.movesPerIteration * ei.replayIterations,
+    new ObservationEncoder(observation, rules),
+    ei.replayIterations,
+  );
+  const updater = new SearchTargetUpdater(
+    tf,
+    model,
+    optimizer,
+    {
+      epochs: ei.epochs,
+      minibatchSize: config.minibatchSize,
+      valueCoef: config.valueCoef,
+      maxGradNorm: config.maxGradNorm,
+    },
+    obsSize,
+  );
+  return new ExpertIteration(config, selfPlay, buffer, updater);
+}

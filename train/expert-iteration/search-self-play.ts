@@ -1,0 +1,314 @@
+import type * as tfType from '@tensorflow/tfjs';
+import type { Evaluator } from '../../agents/evaluator.ts';
+import { PuctSearch } from '../../agents/puct.ts';
+import { softmaxInto } from '../../agents/softmax.ts';
+import { type ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
+import { core, type Random, type Rules } from '../../env/index.ts';
+import type { Tf } from '../../models/backend.ts';
+import { predictBatch } from '../../models/batched-inference.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import type { SelfPlayStats } from '../training-algorithm.ts';
+import type { PositionSink } from './position-log.ts';
+import { type SearchTarget, type SearchTargetKind, searchTarget } from './targets/index.ts';
+import type { TrainingOpenings } from './training-openings.ts';
+
+const { STATE_SIZE, TO_MOVE, finalScores, legalMask, playInPlace } = core;
+
+/** The searches here are stepped by the driver, which evaluates their leaves itself. */
+const DRIVER_EVALUATES: Evaluator = {
+  evaluate() {
+    throw new Error('SearchSelfPlay evaluates the leaves of its searches itself');
+  },
+};
+
+export interface SearchSelfPlayOptions {
+  /** Games played at once. */
+  readonly games: number;
+  readonly rules: Rules;
+  readonly observation: ObservationConfig;
+  /** Searched moves after which a game is stopped and scored as a draw (the random opening not counted). */
+  readonly maxPlies: number;
+  /** Simulations after the root's expansion. */
+  readonly simulations: number;
+  /** How each move is searched and what the network learns from it (targets/). */
+  readonly policyTarget: SearchTargetKind;
+  /**
+   * Weight of the search's root value in the value target, the rest being the
+   * game's outcome: the root value is less noisy than one game's result, the
+   * outcome unbiased by the network (0: outcome only).
+   */
+  readonly searchValueWeight: number;
+}
+
+/** What a SearchSelfPlay reports of a `collect`: plies are searched moves. */
+export interface SearchSelfPlayStats extends SelfPlayStats {
+  /** Positions run through the network. */
+  evaluations: number;
+}
+
+/** Statistics of self-play that has not started. */
+export function emptySearchStats(): SearchSelfPlayStats {
+  return { plies: 0, games: 0, learnerSamples: 0, seconds: 0, meanGamePlies: 0, evaluations: 0 };
+}
+
+/**
+ * The games of a SearchSelfPlay between two `collect`s, as plain arrays (a
+ * search in progress restarts from its root anyway), so that another thread
+ * can carry them on.
+ */
+export interface GamesInProgress {
+  /** STATE_SIZE bytes per game: its current position. */
+  readonly states: Uint8Array;
+  /** Searched moves logged per game. */
+  readonly logCount: Int32Array;
+  /** Per game, `maxPlies` slots of: the searched position, its policy target, the search's root value. */
+  readonly logStates: Uint8Array;
+  readonly logPolicies: Float32Array;
+  readonly logValues: Float32Array;
+}
+
+/**
+ * Expert iteration's self-play: `games` games at once, every move chosen by
+ * a search with the network at its leaves. Each search is stepped one
+ * simulation at a time and the leaves of all games go through the network in
+ * one batched tfjs call, which is what makes a search behind every move
+ * affordable. How each search runs and what it teaches is the run's search
+ * target (targets/: Gumbel's completed-Q policy or AlphaZero's visit
+ * counts). A position and its targets go to the sink when its game ends, the
+ * value target mixing the outcome for the player who moved there with the
+ * search's value.
+ */
+export class SearchSelfPlay {
+  readonly #n: number;
+  readonly #encoder: ObservationEncoder;
+  readonly #target: SearchTarget;
+  readonly #searches: PuctSearch[];
+  /** Per game: 1 while a search runs, and the simulations it runs after the root's expansion. */
+  readonly #searching: Uint8Array;
+  readonly #budget: Int32Array;
+  readonly #states: Uint8Array;
+  // Each game's searched positions so far (its searched moves): state, target policy (the mover is in the state).
+  readonly #logStates: Uint8Array;
+  readonly #logPolicies: Float32Array;
+  readonly #logValues: Float32Array;
+  readonly #logCount: Int32Array;
+  // The batch of leaves: which game each row is, the observations, the network's outputs.
+  readonly #rowGame: Int32Array;
+  readonly #observations: Float32Array;
+  readonly #logits: Float32Array;
+  readonly #values: Float32Array;
+  readonly #scores = new Int32Array(2);
+  readonly #captureSeedStays: boolean;
+  readonly #leftoverToOwner: boolean;
+  /** Positions run through the network so far (for benchmarks). */
+  evaluations = 0;
+
+  constructor(
+    private readonly tf: Tf,
+    private readonly model: tfType.LayersModel,
+    private readonly options: SearchSelfPlayOptions,
+    private readonly openings: TrainingOpenings,
+  ) {
+    const n = options.games;
+    this.#n = n;
+    this.#encoder = new ObservationEncoder(options.observation, options.rules);
+    this.#target = searchTarget(options.policyTarget, options.simulations, n);
+    this.#searches = Array.from(
+      { length: n },
+      () =>
+        new PuctSearch(DRIVER_EVALUATES, {
+          rules: options.rules,
+          // The network's own priors: the targets train them, and Gumbel's logits are read from them.
+          priorWeight: 1,
+          ...this.#target.searchOptions,
+        }),
+    );
+    this.#searching = new Uint8Array(n);
+    this.#budget = new Int32Array(n);
+    this.#states = new Uint8Array(n * STATE_SIZE);
+    this.#logStates = new Uint8Array(n * options.maxPlies * STATE_SIZE);
+    this.#logPolicies = new Float32Array(n * options.maxPlies * NUM_ACTIONS);
+    this.#logValues = new Float32Array(n * options.maxPlies);
+    this.#logCount = new Int32Array(n);
+    this.#rowGame = new Int32Array(n);
+    this.#observations = new Float32Array(n * this.#encoder.size);
+    this.#logits = new Float32Array(n * NUM_ACTIONS);
+    this.#values = new Float32Array(n);
+    this.#captureSeedStays = options.rules.captureSeedStays;
+    this.#leftoverToOwner = options.rules.leftoverTo === 'owner';
+  }
+
+  /** Starts fresh games everywhere (at run start and each checkpoint boundary). */
+  reset(rng: Random): void {
+    for (let g = 0; g < this.#n; g++) this.#newGame(g, rng);
+  }
+
+  /** The games in progress (copies), to carry them on elsewhere with `importGames`. */
+  exportGames(): GamesInProgress {
+    return {
+      states: this.#states.slice(),
+      logCount: this.#logCount.slice(),
+      logStates: this.#logStates.slice(),
+      logPolicies: this.#logPolicies.slice(),
+      logValues: this.#logValues.slice(),
+    };
+  }
+
+  /** Takes over games exported by a SearchSelfPlay of the same options. */
+  importGames(games: GamesInProgress): void {
+    for (const [name, to, from] of [
+      ['states', this.#states, games.states],
+      ['logCount', this.#logCount, games.logCount],
+      ['logStates', this.#logStates, games.logStates],
+      ['logPolicies', this.#logPolicies, games.logPolicies],
+      ['logValues', this.#logValues, games.logValues],
+    ] as const) {
+      if (to.length !== from.length) {
+        throw new RangeError(
+          `games in progress: ${name} has ${from.length} entries, expected ${to.length}`,
+        );
+      }
+      to.set(from);
+    }
+    for (const search of this.#searches) search.reset();
+    this.#searching.fill(0);
+  }
+
+  /**
+   * Plays until `moves` searched moves have been made in all, putting the
+   * positions of the games that end into `sink`, and on past `moves` until
+   * at least one game has ended (so that an update always has data). Games
+   * still going on carry on at the next call.
+   */
+  collect(moves: number, sink: PositionSink, rng: Random): SearchSelfPlayStats {
+    const start = performance.now();
+    const evaluationsBefore = this.evaluations;
+    const stats = emptySearchStats();
+    let finishedPlies = 0;
+    // A search interrupted by the end of the last call starts again from its root.
+    this.#searching.fill(0);
+    while (stats.plies < moves || stats.games === 0) {
+      const rows = this.#selectLeaves(rng);
+      if (rows > 0) this.#evaluateLeaves(rows);
+      for (let g = 0; g < this.#n; g++) {
+        if (stats.plies >= moves && stats.games > 0) break;
+        const search = this.#searches[g] as PuctSearch;
+        if (this.#searching[g] === 0 || !this.#searchDone(g)) continue;
+        this.#searching[g] = 0;
+        this.#move(g, search, rng);
+        stats.plies++;
+        const ended = this.#gameEnd(g);
+        if (ended === null) continue;
+        stats.games++;
+        finishedPlies += this.#logCount[g] as number;
+        stats.learnerSamples += this.#storeGame(g, ended, sink);
+        this.#newGame(g, rng);
+      }
+    }
+    stats.seconds = (performance.now() - start) / 1000;
+    stats.meanGamePlies = stats.games > 0 ? finishedPlies / stats.games : 0;
+    stats.evaluations = this.evaluations - evaluationsBefore;
+    return stats;
+  }
+
+  #newGame(g: number, rng: Random): void {
+    const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+    this.openings.draw(state, rng);
+    this.#logCount[g] = 0;
+    this.#searching[g] = 0;
+    (this.#searches[g] as PuctSearch).reset();
+  }
+
+  /** Begins searches where none runs, then one simulation's leaf per game; returns the rows to evaluate. */
+  #selectLeaves(rng: Random): number {
+    let rows = 0;
+    for (let g = 0; g < this.#n; g++) {
+      const search = this.#searches[g] as PuctSearch;
+      if (this.#searching[g] === 0) {
+        const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+        this.#budget[g] = this.#target.begin(g, search, state, rng);
+        this.#searching[g] = 1;
+      }
+      if (this.#searchDone(g)) continue;
+      if (search.selectLeaves(1) === 0) continue;
+      this.#encoder.encode(
+        search.leafStates.subarray(0, STATE_SIZE),
+        this.#observations,
+        rows * this.#encoder.size,
+      );
+      this.#rowGame[rows++] = g;
+    }
+    return rows;
+  }
+
+  /** One forward pass for every waiting leaf; each search takes its priors and value. */
+  #evaluateLeaves(rows: number): void {
+    this.evaluations += rows;
+    predictBatch(
+      this.tf,
+      this.model,
+      this.#observations,
+      rows,
+      this.#encoder.size,
+      this.#logits,
+      this.#values,
+    );
+    for (let r = 0; r < rows; r++) {
+      const search = this.#searches[this.#rowGame[r] as number] as PuctSearch;
+      softmaxInto(
+        this.#logits,
+        r * NUM_ACTIONS,
+        search.leafMasks[0] as number,
+        search.leafPriors,
+        0,
+      );
+      search.leafValues[0] = this.#values[r] as number;
+      search.completeLeaves();
+    }
+  }
+
+  /** Whether game g's search has run its simulations (one is enough once the root is proven). */
+  #searchDone(g: number): boolean {
+    const search = this.#searches[g] as PuctSearch;
+    if (search.rootSolved) return search.simulationsDone > 0;
+    return search.simulationsDone >= (this.#budget[g] as number) + 1;
+  }
+
+  /** Logs the searched position with the target's policy and value, then plays its move. */
+  #move(g: number, search: PuctSearch, rng: Random): void {
+    const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+    const k = g * this.options.maxPlies + (this.#logCount[g] as number);
+    this.#logStates.set(state, k * STATE_SIZE);
+    const move = this.#target.finish(g, search.result(), this.#logCount[g] as number, rng);
+    for (let a = 0; a < NUM_ACTIONS; a++)
+      this.#logPolicies[k * NUM_ACTIONS + a] = move.policy[a] as number;
+    this.#logValues[k] = move.value;
+    this.#logCount[g] = (this.#logCount[g] as number) + 1;
+    playInPlace(state, move.action, this.#captureSeedStays);
+  }
+
+  /** Player 0's result (+1, 0, -1) if game `g` is over (a capped game is a draw), else null. */
+  #gameEnd(g: number): number | null {
+    const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+    const mask = legalMask(state, this.#captureSeedStays);
+    if (finalScores(state, mask, this.#leftoverToOwner, this.#scores)) {
+      return Math.sign((this.#scores[0] as number) - (this.#scores[1] as number));
+    }
+    const capped = (this.#logCount[g] as number) >= this.options.maxPlies;
+    return capped ? 0 : null;
+  }
+
+  /** Moves a finished game's positions into `sink` with each mover's value target; returns how many. */
+  #storeGame(g: number, result0: number, sink: PositionSink): number {
+    const w = this.options.searchValueWeight;
+    const base = g * this.options.maxPlies;
+    for (let i = 0; i < (this.#logCount[g] as number); i++) {
+      const k = base + i;
+      const state = this.#logStates.subarray(k * STATE_SIZE, (k + 1) * STATE_SIZE);
+      const outcome = state[TO_MOVE] === 0 ? result0 : -result0;
+      const value = (1 - w) * outcome + w * (this.#logValues[k] as number);
+      sink.add(state, this.#logPolicies, k * NUM_ACTIONS, value);
+    }
+    return this.#logCount[g] as number;
+  }
+}

@@ -1,0 +1,123 @@
+import type * as tfType from '@tensorflow/tfjs';
+import type { Random } from '../../env/random.ts';
+import type { Tf } from '../../models/backend.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { maskedLogits } from '../../models/policy-value-model.ts';
+import { applyClippedGradients, shuffledOrder } from '../gradient-step.ts';
+import type { UpdateStats } from '../training-algorithm.ts';
+import type { ReplayBuffer } from './replay-buffer.ts';
+
+export interface SearchUpdateSettings {
+  readonly epochs: number;
+  readonly minibatchSize: number;
+  readonly valueCoef: number;
+  readonly maxGradNorm: number;
+}
+
+/**
+ * Expert iteration's update: the policy head towards the search's improved
+ * policy (cross-entropy over the legal actions) and the value head towards
+ * its value target (squared error), for several epochs of shuffled
+ * minibatches sliced in JS (tf.gather is slow on wasm), with gradients
+ * clipped by global norm.
+ */
+export class SearchTargetUpdater {
+  private readonly variables: tfType.Variable[];
+  private readonly mbObs: Float32Array;
+  private readonly mbMasks: Float32Array;
+  private readonly mbPolicies: Float32Array;
+  private readonly mbValues: Float32Array;
+  private order = new Int32Array(0);
+
+  constructor(
+    private readonly tf: Tf,
+    private readonly model: tfType.LayersModel,
+    readonly optimizer: tfType.AdamOptimizer,
+    private readonly settings: SearchUpdateSettings,
+    private readonly obsSize: number,
+  ) {
+    this.variables = model.trainableWeights.map((w) => w.read() as tfType.Variable);
+    const m = settings.minibatchSize;
+    this.mbObs = new Float32Array(m * obsSize);
+    this.mbMasks = new Float32Array(m * NUM_ACTIONS);
+    this.mbPolicies = new Float32Array(m * NUM_ACTIONS);
+    this.mbValues = new Float32Array(m);
+  }
+
+  update(buffer: ReplayBuffer, rng: Random): UpdateStats {
+    const start = performance.now();
+    const n = buffer.size;
+    if (this.order.length < n) this.order = new Int32Array(n);
+    const order = this.order;
+    const { epochs, minibatchSize } = this.settings;
+    const totals = [0, 0, 0];
+    let steps = 0;
+    let samples = 0;
+    for (let epoch = 0; epoch < epochs; epoch++) {
+      shuffledOrder(order, n, rng);
+      for (let from = 0; from < n; from += minibatchSize) {
+        const size = Math.min(minibatchSize, n - from);
+        this.fillMinibatch(buffer, order, from, size);
+        const stats = this.step(size);
+        for (let s = 0; s < 3; s++) totals[s] = (totals[s] as number) + (stats[s] as number);
+        steps++;
+        samples += size;
+      }
+    }
+    const d = Math.max(1, steps);
+    return {
+      policyLoss: (totals[0] as number) / d,
+      valueLoss: (totals[1] as number) / d,
+      entropy: (totals[2] as number) / d,
+      samples,
+      seconds: (performance.now() - start) / 1000,
+    };
+  }
+
+  private fillMinibatch(buffer: ReplayBuffer, order: Int32Array, from: number, size: number): void {
+    const o = this.obsSize;
+    for (let r = 0; r < size; r++) {
+      const k = order[from + r] as number;
+      this.mbObs.set(buffer.observations.subarray(k * o, (k + 1) * o), r * o);
+      const at = k * NUM_ACTIONS;
+      this.mbMasks.set(buffer.masks.subarray(at, at + NUM_ACTIONS), r * NUM_ACTIONS);
+      this.mbPolicies.set(buffer.policies.subarray(at, at + NUM_ACTIONS), r * NUM_ACTIONS);
+      this.mbValues[r] = buffer.values[k] as number;
+    }
+  }
+
+  /** One gradient step; returns [policy cross-entropy, value loss, entropy]. */
+  private step(size: number): Float32Array {
+    const tf = this.tf;
+    const { valueCoef, maxGradNorm } = this.settings;
+    const stats = tf.tidy(() => {
+      const obs = tf.tensor2d(this.mbObs.subarray(0, size * this.obsSize), [size, this.obsSize]);
+      const mask = tf.tensor2d(this.mbMasks.subarray(0, size * NUM_ACTIONS), [size, NUM_ACTIONS]);
+      const targets = tf.tensor2d(this.mbPolicies.subarray(0, size * NUM_ACTIONS), [
+        size,
+        NUM_ACTIONS,
+      ]);
+      const valueTargets = tf.tensor1d(this.mbValues.subarray(0, size));
+      let parts: tfType.Tensor[] = [];
+      const { grads } = tf.variableGrads(() => {
+        const [logits, value] = this.model.apply(obs, { training: true }) as tfType.Tensor[];
+        const logProbs = tf.logSoftmax(maskedLogits(tf, logits as tfType.Tensor, mask));
+        // Targets are exactly 0 on illegal actions, whose masked log-probabilities are very negative but finite.
+        const policyLoss = tf.neg(tf.mean(tf.sum(tf.mul(targets, logProbs), 1)));
+        const valueLoss = tf.mean(
+          tf.square(tf.sub(tf.reshape(value as tfType.Tensor, [-1]), valueTargets)),
+        );
+        const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logProbs), logProbs), 1)));
+        parts = [policyLoss, valueLoss, entropy].map((t) => tf.keep(t));
+        return tf.add(policyLoss, tf.mul(valueCoef, valueLoss)) as tfType.Scalar;
+      }, this.variables);
+      applyClippedGradients(tf, this.optimizer, grads, maxGradNorm);
+      const out = tf.stack(parts);
+      for (const p of parts) p.dispose();
+      return out;
+    });
+    const values = stats.dataSync() as Float32Array;
+    stats.dispose();
+    return values;
+  }
+}

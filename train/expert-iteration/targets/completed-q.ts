@@ -1,0 +1,34 @@
+import { GumbelRoot } from '../../../agents/gumbel.ts';
+import type { PuctResult, PuctSearch } from '../../../agents/puct.ts';
+import type { Random } from '../../../env/random.ts';
+import type { SearchedMove, SearchTarget } from './search-target.ts';
+
+/**
+ * Gumbel MuZero's root search behind every move: Gumbel noise and Sequential
+ * Halving over the root's actions (PUCT below), which explores by itself; the
+ * move is Sequential Halving's survivor and the target its completed-Q
+ * improved policy, softmax(logits + sigma(completed Q)).
+ */
+export class CompletedQTarget implements SearchTarget {
+  readonly searchOptions = {};
+  readonly #roots: (GumbelRoot | null)[];
+
+  constructor(
+    private readonly simulations: number,
+    games: number,
+  ) {
+    this.#roots = new Array<GumbelRoot | null>(games).fill(null);
+  }
+
+  begin(game: number, search: PuctSearch, state: Uint8Array, rng: Random): number {
+    const root = new GumbelRoot({ simulations: this.simulations }, rng);
+    this.#roots[game] = root;
+    search.begin(state, null, root.chooser);
+    return this.simulations;
+  }
+
+  finish(game: number, result: PuctResult): SearchedMove {
+    const { action, policy } = (this.#roots[game] as GumbelRoot).finish(result);
+    return { action, policy, value: result.value };
+  }
+}

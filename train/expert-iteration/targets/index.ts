@@ -1,0 +1,23 @@
+import type { ExpertIterationSettings } from '../../config/schema.ts';
+import { CompletedQTarget } from './completed-q.ts';
+import type { SearchTarget } from './search-target.ts';
+import { VisitCountTarget } from './visit-counts.ts';
+
+export type { SearchedMove, SearchTarget } from './search-target.ts';
+
+/** The kinds of search target a run can name (`policyTarget`). */
+export type SearchTargetKind = ExpertIterationSettings['policyTarget'];
+
+/** The search target `kind` for `games` games searched with `simulations` simulations a move. */
+export function searchTarget(
+  kind: SearchTargetKind,
+  simulations: number,
+  games: number,
+): SearchTarget {
+  switch (kind) {
+    case 'completed-q':
+      return new CompletedQTarget(simulations, games);
+    case 'visits':
+      return new VisitCountTarget(simulations);
+  }
+}

@@ -1,0 +1,180 @@
+import type * as tfType from '@tensorflow/tfjs';
+import type { Random } from '../../env/random.ts';
+import type { Tf } from '../../models/backend.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { maskedLogits } from '../../models/policy-value-model.ts';
+import { applyClippedGradients, shuffledOrder } from '../gradient-step.ts';
+import type { UpdateStats } from '../training-algorithm.ts';
+import type { RolloutBuffer } from './rollout-buffer.ts';
+
+export interface UpdateSettings {
+  readonly algorithm: 'ppo' | 'reinforce';
+  readonly epochs: number;
+  readonly minibatchSize: number;
+  readonly clip: number;
+  readonly valueCoef: number;
+  readonly entropyCoef: number;
+  readonly maxGradNorm: number;
+}
+
+/** An update's losses and PPO's diagnostics of how far the policy moved. */
+export interface PolicyUpdateStats extends UpdateStats {
+  approxKl: number;
+  clipFraction: number;
+}
+
+/**
+ * Gradient steps on a rollout: PPO's clipped surrogate (several epochs) or plain
+ * REINFORCE with the value as baseline (one epoch, no clipping). Minibatches are
+ * sliced from the buffer's typed arrays in JS, not gathered with tfjs, which is
+ * slow on the wasm backend.
+ */
+export class PolicyUpdater {
+  private readonly variables: tfType.Variable[];
+  private readonly mbObs: Float32Array;
+  private readonly mbMasks: Float32Array;
+  private readonly mbActions: Int32Array;
+  private readonly mbLogProbs: Float32Array;
+  private readonly mbAdvantages: Float32Array;
+  private readonly mbReturns: Float32Array;
+  private order = new Int32Array(0);
+
+  constructor(
+    private readonly tf: Tf,
+    private readonly model: tfType.LayersModel,
+    readonly optimizer: tfType.AdamOptimizer,
+    private readonly settings: UpdateSettings,
+    private readonly obsSize: number,
+  ) {
+    this.variables = model.trainableWeights.map((w) => w.read() as tfType.Variable);
+    const m = settings.minibatchSize;
+    this.mbObs = new Float32Array(m * obsSize);
+    this.mbMasks = new Float32Array(m * NUM_ACTIONS);
+    this.mbActions = new Int32Array(m);
+    this.mbLogProbs = new Float32Array(m);
+    this.mbAdvantages = new Float32Array(m);
+    this.mbReturns = new Float32Array(m);
+  }
+
+  update(buffer: RolloutBuffer, rng: Random): PolicyUpdateStats {
+    const start = performance.now();
+    const n = buffer.size;
+    if (this.order.length < n) this.order = new Int32Array(buffer.capacity);
+    const order = this.order;
+    const epochs = this.settings.algorithm === 'ppo' ? this.settings.epochs : 1;
+    const totals = { policyLoss: 0, valueLoss: 0, entropy: 0, approxKl: 0, clipFraction: 0 };
+    let steps = 0;
+    for (let epoch = 0; epoch < epochs; epoch++) {
+      shuffledOrder(order, n, rng);
+      for (let startRow = 0; startRow < n; startRow += this.settings.minibatchSize) {
+        const size = Math.min(this.settings.minibatchSize, n - startRow);
+        // A tail much smaller than a minibatch gives noisy normalised advantages.
+        if (size < Math.min(this.settings.minibatchSize, n) / 2) break;
+        this.fillMinibatch(buffer, order, startRow, size);
+        const stats = this.step(size);
+        totals.policyLoss += stats[0] as number;
+        totals.valueLoss += stats[1] as number;
+        totals.entropy += stats[2] as number;
+        totals.approxKl += stats[3] as number;
+        totals.clipFraction += stats[4] as number;
+        steps++;
+      }
+    }
+    const d = Math.max(1, steps);
+    return {
+      policyLoss: totals.policyLoss / d,
+      valueLoss: totals.valueLoss / d,
+      entropy: totals.entropy / d,
+      approxKl: totals.approxKl / d,
+      clipFraction: totals.clipFraction / d,
+      samples: n * epochs,
+      seconds: (performance.now() - start) / 1000,
+    };
+  }
+
+  private fillMinibatch(
+    buffer: RolloutBuffer,
+    order: Int32Array,
+    from: number,
+    size: number,
+  ): void {
+    const o = this.obsSize;
+    let mean = 0;
+    for (let r = 0; r < size; r++) mean += buffer.advantages[order[from + r] as number] as number;
+    mean /= size;
+    let variance = 0;
+    for (let r = 0; r < size; r++) {
+      const d = (buffer.advantages[order[from + r] as number] as number) - mean;
+      variance += d * d;
+    }
+    const std = Math.sqrt(variance / size) + 1e-8;
+    for (let r = 0; r < size; r++) {
+      const k = order[from + r] as number;
+      this.mbObs.set(buffer.observations.subarray(k * o, (k + 1) * o), r * o);
+      for (let a = 0; a < NUM_ACTIONS; a++) {
+        this.mbMasks[r * NUM_ACTIONS + a] = buffer.masks[k * NUM_ACTIONS + a] as number;
+      }
+      this.mbActions[r] = buffer.actions[k] as number;
+      this.mbLogProbs[r] = buffer.logProbs[k] as number;
+      this.mbAdvantages[r] = ((buffer.advantages[k] as number) - mean) / std;
+      this.mbReturns[r] = buffer.returns[k] as number;
+    }
+  }
+
+  /** One gradient step; returns [policy loss, value loss, entropy, approx KL, clip fraction]. */
+  private step(size: number): Float32Array {
+    const tf = this.tf;
+    const { clip, valueCoef, entropyCoef, maxGradNorm, algorithm } = this.settings;
+    const stats = tf.tidy(() => {
+      const obs = tf.tensor2d(this.mbObs.subarray(0, size * this.obsSize), [size, this.obsSize]);
+      const mask = tf.tensor2d(this.mbMasks.subarray(0, size * NUM_ACTIONS), [size, NUM_ACTIONS]);
+      const actions = tf.oneHot(
+        tf.tensor1d(this.mbActions.subarray(0, size), 'int32'),
+        NUM_ACTIONS,
+      );
+      const oldLogProbs = tf.tensor1d(this.mbLogProbs.subarray(0, size));
+      const advantages = tf.tensor1d(this.mbAdvantages.subarray(0, size));
+      const returns = tf.tensor1d(this.mbReturns.subarray(0, size));
+      let parts: tfType.Tensor[] = [];
+      const { grads } = tf.variableGrads(() => {
+        const [logits, value] = this.model.apply(obs, { training: true }) as tfType.Tensor[];
+        const logProbsAll = tf.logSoftmax(maskedLogits(tf, logits as tfType.Tensor, mask));
+        const logProbs = tf.sum(tf.mul(logProbsAll, actions), 1);
+        const ratio = tf.exp(tf.sub(logProbs, oldLogProbs));
+        const policyLoss =
+          algorithm === 'ppo'
+            ? tf.neg(
+                tf.mean(
+                  tf.minimum(
+                    tf.mul(ratio, advantages),
+                    tf.mul(tf.clipByValue(ratio, 1 - clip, 1 + clip), advantages),
+                  ),
+                ),
+              )
+            : tf.neg(tf.mean(tf.mul(logProbs, advantages)));
+        const valueLoss = tf.mean(
+          tf.square(tf.sub(tf.reshape(value as tfType.Tensor, [-1]), returns)),
+        );
+        // Illegal actions have probability exactly 0, so they add nothing here.
+        const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logProbsAll), logProbsAll), 1)));
+        const logRatio = tf.sub(logProbs, oldLogProbs);
+        const approxKl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
+        const clipFraction = tf.mean(
+          tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), clip), 'float32'),
+        );
+        parts = [policyLoss, valueLoss, entropy, approxKl, clipFraction].map((t) => tf.keep(t));
+        return tf.add(
+          tf.add(policyLoss, tf.mul(valueCoef, valueLoss)),
+          tf.mul(-entropyCoef, entropy),
+        ) as tfType.Scalar;
+      }, this.variables);
+      applyClippedGradients(tf, this.optimizer, grads, maxGradNorm);
+      const out = tf.stack(parts);
+      for (const p of parts) p.dispose();
+      return out;
+    });
+    const values = stats.dataSync() as Float32Array;
+    stats.dispose();
+    return values;
+  }
+}

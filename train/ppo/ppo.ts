@@ -1,0 +1,144 @@
+import type { Agent } from '../../agents/agent.ts';
+import { createAgent } from '../../agents/spec.ts';
+import type { Random } from '../../env/random.ts';
+import type { PpoConfig } from '../config/schema.ts';
+import type { ReplayContents } from '../expert-iteration/replay-buffer.ts';
+import type { LearnerParts, OwnMetrics, TrainingAlgorithm } from '../training-algorithm.ts';
+import { estimateAdvantages } from './advantages.ts';
+import { OpponentPool } from './opponent-pool.ts';
+import { PolicyUpdater, type PolicyUpdateStats } from './policy-update.ts';
+import { RolloutBuffer } from './rollout-buffer.ts';
+import { PolicyRollouts, type RolloutStats } from './rollouts.ts';
+
+/**
+ * PPO (clipped) or REINFORCE with the value as baseline, one iteration at a
+ * time, in the order the training loop calls it:
+ *
+ * 1. collect: `numEnvs` games stepped in lockstep for `rolloutSteps` steps,
+ *    the learner sampling its policy against itself, earlier snapshots of
+ *    itself (`poolShare` of the games) and baseline agents (`baselineShare`);
+ * 2. targets: advantages by GAE along each player's own chain of moves
+ *    (REINFORCE: Monte Carlo returns);
+ * 3. update: `epochs` passes of shuffled minibatches of the clipped surrogate
+ *    (REINFORCE: one pass of the plain policy gradient), a value loss and an
+ *    entropy bonus;
+ * 4. stats: PPO's approximate KL and clip fraction, and the scores against
+ *    the pool and the baselines, as metrics.csv columns.
+ */
+export class PolicyGradient implements TrainingAlgorithm {
+  #rollout: RolloutStats | null = null;
+  #update: PolicyUpdateStats | null = null;
+
+  constructor(
+    private readonly config: PpoConfig,
+    readonly rollouts: PolicyRollouts,
+    readonly buffer: RolloutBuffer,
+    readonly updater: PolicyUpdater,
+    readonly opponents: OpponentPool,
+  ) {}
+
+  reset(seed: number, rng: Random): void {
+    this.rollouts.reset(seed, rng);
+  }
+
+  // ---- 1. collect ------------------------------------------------------------
+
+  async collect(rng: Random): Promise<RolloutStats> {
+    const { ppo, algorithm } = this.config;
+    this.#rollout = await this.rollouts.collect(ppo.rolloutSteps, this.buffer, rng);
+    // ---- 2. targets ----------------------------------------------------------
+    estimateAdvantages(this.buffer, algorithm, ppo);
+    return this.#rollout;
+  }
+
+  // ---- 3. update -------------------------------------------------------------
+
+  update(rng: Random): PolicyUpdateStats {
+    this.#update = this.updater.update(this.buffer, rng);
+    return this.#update;
+  }
+
+  // ---- 4. stats --------------------------------------------------------------
+
+  ownMetrics(): OwnMetrics {
+    const rollout = this.#rollout;
+    const update = this.#update;
+    return {
+      'losses/approx_kl': update?.approxKl ?? '',
+      'losses/clip_fraction': update?.clipFraction ?? '',
+      'charts/score_vs_pool': rollout !== null && rollout.poolGames > 0 ? rollout.poolScore : '',
+      'charts/score_vs_baselines':
+        rollout !== null && rollout.baselineGames > 0 ? rollout.baselineScore : '',
+    };
+  }
+
+  snapshotDue(iteration: number): boolean {
+    return this.config.ppo.poolShare > 0 && iteration % this.config.ppo.snapshotEvery === 0;
+  }
+
+  /** Each iteration learns from its own games only. */
+  replay(): null {
+    return null;
+  }
+
+  restoreReplay(saved: ReplayContents | null): void {
+    if (saved !== null)
+      throw new RangeError('holds a replay window, which PPO and REINFORCE never keep');
+  }
+
+  dispose(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * PPO or REINFORCE for `config` on the learner's network: the baseline
+ * opponents (only when some games are played against them), an empty
+ * opponent pool, the rollouts, their buffer and the update.
+ */
+export async function buildPolicyGradient(
+  { tf, rules, obsSize, model, optimizer }: LearnerParts,
+  config: PpoConfig,
+): Promise<PolicyGradient> {
+  const { ppo } = config;
+  const updater = new PolicyUpdater(
+    tf,
+    model,
+    optimizer,
+    {
+      algorithm: config.algorithm,
+      epochs: ppo.epochs,
+      minibatchSize: config.minibatchSize,
+      clip: ppo.clip,
+      valueCoef: config.valueCoef,
+      entropyCoef: ppo.entropyCoef,
+      maxGradNorm: config.maxGradNorm,
+    },
+    obsSize,
+  );
+  const baselines: Agent[] = [];
+  if (ppo.baselineShare > 0) {
+    for (const spec of ppo.baselineOpponents)
+      baselines.push(await createAgent(spec, { rules, seed: config.seed }));
+  }
+  const opponents = new OpponentPool(ppo.poolSize);
+  const rollouts = new PolicyRollouts(
+    tf,
+    model,
+    {
+      numEnvs: ppo.numEnvs,
+      seed: config.seed,
+      rules,
+      encoding: config.encoding,
+      lookahead: config.lookahead,
+      maxPlies: config.maxPlies,
+      openingPlies: ppo.openingPlies,
+    },
+    opponents,
+    baselines,
+    { poolShare: ppo.poolShare, baselineShare: ppo.baselineShare },
+    rules,
+  );
+  const buffer = new RolloutBuffer(ppo.numEnvs * ppo.rolloutSteps, obsSize);
+  return new PolicyGradient(config, rollouts, buffer, updater, opponents);
+}

@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import { learnerPolicyFile } from '../learner.ts';
+import type { Run } from '../training-loop.ts';
+import { type EvaluationResult, evaluatePolicy } from './evaluate.ts';
+import { writeLearningCurve } from './learning-curve.ts';
+
+/**
+ * Writes the run's policy file and, when the run is done (all iterations or
+ * the time limit), evaluates it with more games than during training, prints
+ * the table, and stamps the policy with the final scores. A run stopped early
+ * (`stopAfter`) gets its policy file but no final evaluation.
+ */
+export async function finishRun(
+  run: Run,
+  log: (line: string) => void,
+): Promise<EvaluationResult | null> {
+  const { config, state, learner, paths } = run;
+  const at = { iteration: state.iteration, samples: state.counters.samples };
+  const writePolicy = (evaluation?: Record<string, number>) =>
+    writeFileAtomic(
+      paths.policy,
+      JSON.stringify(learnerPolicyFile(learner, config, at, evaluation)),
+    );
+  const finished = state.iteration >= config.iterations || run.clock.timeUp();
+  writePolicy(state.lastEvaluation ?? undefined);
+  if (!finished) return null;
+  const seed = config.seed * 15485863 + 1;
+  const evaluateFrom = (openingPlies: number, gamesSeed: number) =>
+    evaluatePolicy({
+      policyPath: paths.policy,
+      opponents: config.evalOpponents,
+      games: config.finalEvalGames,
+      seed: gamesSeed,
+      workers: run.workers,
+      rules: learner.rules,
+      openingPlies,
+      onProgress: config.progress,
+    });
+  const result = await evaluateFrom(config.evalOpeningPlies, seed);
+  writePolicy(Object.fromEntries(result.rows.map((r) => [r.opponent, r.score])));
+  // A policy can be strong from one opening depth only: the other depths get tables of their own.
+  const otherDepths: (EvaluationResult & { readonly openingPlies: number })[] = [];
+  for (const openingPlies of new Set(config.extraEvalOpeningPlies)) {
+    if (openingPlies === config.evalOpeningPlies) continue;
+    otherDepths.push({ openingPlies, ...(await evaluateFrom(openingPlies, seed + openingPlies)) });
+  }
+  const saved = {
+    ...result,
+    openingPlies: config.evalOpeningPlies,
+    otherOpeningDepths: otherDepths,
+  };
+  writeFileAtomic(paths.finalEvaluation, `${JSON.stringify(saved, null, 2)}\n`);
+  await writeLearningCurve(
+    paths.curve,
+    state.curve,
+    `${config.name}: score of the policy alone against baselines`,
+    { iteration: state.iteration, rows: result.rows },
+  );
+  const bestCheckpoint = existsSync(paths.best) ? paths.best : paths.latest;
+  log('');
+  log(
+    `Final evaluation of ${paths.policy} (policy alone, argmax, no search) after iteration ${state.iteration}, from ${config.evalOpeningPlies}-ply openings:`,
+  );
+  log(result.table);
+  for (const other of otherDepths) {
+    log('');
+    log(`From ${other.openingPlies}-ply openings:`);
+    log(other.table);
+  }
+  log(
+    `Learning curve: ${paths.curve}.svg / .png; metrics: ${paths.metrics}; best checkpoint: ${bestCheckpoint}`,
+  );
+  return result;
+}

@@ -1,0 +1,70 @@
+import { createObjectCsvStringifier } from 'csv-writer';
+import { writeFileAtomic } from '../../eval/atomic-write.ts';
+
+/** The columns of metrics.csv, one row per iteration; docs/training.md lists them too. */
+export const METRIC_COLUMNS = [
+  ['iteration', 'iterations completed'],
+  ['elapsed_s', 'training time so far, seconds (evaluation included)'],
+  ['games', 'self-play games finished so far'],
+  ['plies', 'self-play plies so far (all seats)'],
+  ['samples', 'learner samples so far'],
+  ['perf/plies_per_s', 'self-play plies per second in this iteration, inference included'],
+  ['perf/update_samples_per_s', 'samples per second in the update (epochs counted)'],
+  [
+    'losses/policy',
+    "policy loss (PPO clipped surrogate, REINFORCE, or expert iteration's cross-entropy towards the search's policy), mean over minibatches",
+  ],
+  [
+    'losses/value',
+    "value loss (mean squared error against the GAE returns, or expert iteration's value targets)",
+  ],
+  ['losses/entropy', 'mean policy entropy over legal actions, nats'],
+  ['losses/approx_kl', 'approximate KL divergence between old and new policy (PPO)'],
+  ['losses/clip_fraction', 'share of samples whose probability ratio was clipped (PPO)'],
+  ['charts/learning_rate', 'learning rate in this iteration'],
+  ['charts/mean_game_plies', 'mean length of the self-play games finished in this iteration'],
+  [
+    'charts/score_vs_pool',
+    'learner score against pool snapshots in this iteration (win 1, draw 0.5; PPO)',
+  ],
+  [
+    'charts/score_vs_baselines',
+    'learner score against baseline training opponents in this iteration (PPO)',
+  ],
+] as const;
+
+/** Evaluation columns are added per baseline: `eval/score_vs_<spec>` (latest evaluation). */
+export function evalColumn(spec: string): string {
+  return `eval/score_vs_${spec}`;
+}
+
+export type MetricsRow = Record<string, number | string>;
+
+/** A row with every column empty: the columns an algorithm does not fill stay so. */
+export function emptyMetricsRow(): MetricsRow {
+  return Object.fromEntries(METRIC_COLUMNS.map(([id]) => [id, '']));
+}
+
+/** Writes the whole metrics table atomically with csv-writer. */
+export function writeMetricsCsv(
+  path: string,
+  rows: readonly MetricsRow[],
+  evalSpecs: readonly string[],
+): void {
+  const ids = [...METRIC_COLUMNS.map(([id]) => id), ...evalSpecs.map(evalColumn)];
+  const csv = createObjectCsvStringifier({ header: ids.map((id) => ({ id, title: id })) });
+  const formatted = rows.map((row) => {
+    const out: Record<string, string> = {};
+    for (const id of ids) {
+      const v = row[id];
+      out[id] = v === undefined ? '' : typeof v === 'number' ? formatNumber(v) : v;
+    }
+    return out;
+  });
+  writeFileAtomic(path, (csv.getHeaderString() ?? '') + csv.stringifyRecords(formatted));
+}
+
+function formatNumber(v: number): string {
+  if (Number.isInteger(v)) return String(v);
+  return Number(v.toPrecision(6)).toString();
+}

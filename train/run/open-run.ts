@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import type { TrainConfig } from '../config/schema.ts';
+import { RunFolderError } from '../errors.ts';
+import type { CheckpointPayload } from './checkpoint.ts';
+import { type RunPaths, runPaths } from './paths.ts';
+import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
+
+/** A run folder ready to train in, and the checkpoint to continue from (on resume). */
+export interface OpenedRun {
+  readonly paths: RunPaths;
+  readonly config: TrainConfig;
+  readonly resumeFrom: { readonly path: string; readonly payload: CheckpointPayload } | null;
+}
+
+/**
+ * Opens the run folder the caller names (a copied run resumes in its copy):
+ * finds the checkpoint to resume from and the config to train with, refuses to
+ * start over a run that has checkpoints, removes temp files a killed trainer
+ * left, and saves the config.
+ */
+export function openRun(
+  requested: TrainConfig,
+  resume: boolean,
+  log: (line: string) => void,
+): OpenedRun {
+  const paths = runPaths(requested);
+  let resumeFrom: OpenedRun['resumeFrom'] = null;
+  let config = requested;
+  if (resume) {
+    resumeFrom = findResumePoint(paths, log);
+    config = resumedConfig(resumeFrom.payload.config, requested);
+  } else if (hasCheckpoints(paths)) {
+    throw new RunFolderError(
+      'has-checkpoints',
+      `run ${paths.dir} already has checkpoints: pass --resume to continue it, or choose another --name`,
+    );
+  }
+  removeOrphanTempFiles(paths);
+  mkdirSync(paths.checkpoints, { recursive: true });
+  mkdirSync(paths.pool, { recursive: true });
+  writeFileAtomic(paths.config, `${JSON.stringify(config, null, 2)}\n`);
+  return { paths, config, resumeFrom };
+}
