@@ -16,12 +16,19 @@ export const MAX_POLICY_BYTES = 32 * 1024 * 1024;
 const policyKey = (sha: string): string => `ayoayo:policy:${sha}`;
 const POLICY_TTL_SECONDS = 7 * 24 * 3600;
 
+/** A policy file as the queue shares it: its text and the sha256 that names it. */
+export interface SharedPolicy {
+  readonly sha: string;
+  readonly text: string;
+}
+
 /**
  * Reads the policy behind a `policy:PATH` spec on the coordinator (a policy
- * file, a checkpoint or a run folder), stores it in Redis as a policy file and
- * returns its sha256, which the jobs carry instead of the path.
+ * file, a checkpoint or a run folder) as a policy file, named by its sha256,
+ * which the jobs carry instead of the path. The coordinator keeps it, so that
+ * it can store it again if Redis loses it.
  */
-export async function publishPolicy(redis: Redis, path: string): Promise<string> {
+export function sharePolicy(path: string): SharedPolicy {
   const loaded = loadPolicy(path);
   const file = makePolicyFile(loaded.weights, {
     observation: loaded.observation,
@@ -34,9 +41,12 @@ export async function publishPolicy(redis: Redis, path: string): Promise<string>
       `policy ${path} is larger than ${MAX_POLICY_BYTES} bytes, too large for the queue`,
     );
   }
-  const sha = createHash('sha256').update(text).digest('hex');
-  await redis.set(policyKey(sha), text, 'EX', POLICY_TTL_SECONDS);
-  return sha;
+  return { sha: createHash('sha256').update(text).digest('hex'), text };
+}
+
+/** Stores a shared policy in Redis, where the workers fetch it by its sha256. */
+export async function storePolicy(redis: Redis, policy: SharedPolicy): Promise<void> {
+  await redis.set(policyKey(policy.sha), policy.text, 'EX', POLICY_TTL_SECONDS);
 }
 
 /** Every weight must be a finite number: a NaN network would play, badly, without a word. */

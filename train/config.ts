@@ -5,6 +5,15 @@ import { BACKEND_CHOICES } from '../models/backend.ts';
 import { networkConfigSchema } from '../models/policy-value-model.ts';
 import { TrainConfigError } from './errors.ts';
 
+/**
+ * A name that is one plain folder inside its parent: never `.`, `..` or a
+ * path, so that a run or sweep stays inside its runs folder.
+ */
+export const folderNameSchema = z
+  .string()
+  .regex(/^[\w.-]+$/, 'letters, digits, _ . - only')
+  .refine((n) => n !== '.' && n !== '..', 'must be a folder name, not . or ..');
+
 const network = networkConfigSchema.shape;
 const observation = observationConfigSchema.shape;
 
@@ -14,11 +23,7 @@ const observation = observationConfigSchema.shape;
  */
 export const trainConfigSchema = z
   .object({
-    name: z
-      .string()
-      .regex(/^[\w.-]+$/, 'letters, digits, _ . - only')
-      .refine((n) => n !== '.' && n !== '..', 'must be a folder name, not . or ..')
-      .describe('run name: the run lives in runs/NAME/'),
+    name: folderNameSchema.describe('run name: the run lives in runs/NAME/'),
     runsDir: z.string().min(1).describe('folder that holds the runs'),
     seed: z.number().int().nonnegative().describe('seed for everything random in the run'),
     backend: z

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
+import { checkFolderUnlocked } from '../../eval/folder-lock.ts';
 import { buildConfig, PRESETS } from '../../train/config.ts';
 import { configFlags, configFromFlags } from '../../train/config-flags.ts';
 import { buildResumeConfig } from '../../train/resume.ts';
-import { removeRun } from '../../train/run-paths.ts';
+import { runPaths } from '../../train/run-paths.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
 
 interface TrainArgs {
@@ -65,12 +66,13 @@ export const trainCommand = defineCommand<TrainArgs>({
     const layers = [preset, fromFile, configFromFlags(argv)];
     // On resume the run's saved settings are the base, so only settings given here can differ.
     const config = argv.resume ? buildResumeConfig(layers, where) : buildConfig(layers, where);
-    if (argv.overwrite && !argv.resume) removeRun(config);
+    // Before tfjs loads: a run in use by another process is reported at once (train locks it).
+    checkFolderUnlocked(runPaths(config).dir, 'run');
     // Loaded here, not at the top, so that other commands start without tfjs and vega.
     const { loadBackend, wasmBackendNoteOnce } = await import('../../models/backend.ts');
     const note = wasmBackendNoteOnce((await loadBackend(config.backend)).name, config.backend);
     if (note !== null) process.stderr.write(`${note}\n`);
     const { train } = await import('../../train/trainer.ts');
-    await train(config, { resume: argv.resume });
+    await train(config, { resume: argv.resume, overwrite: argv.overwrite });
   }),
 });
