@@ -6,6 +6,7 @@ import type { Rules } from '../env/index.ts';
 import { loadPolicy } from '../models/load-policy.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
 import { PolicyAgent } from '../models/policy-agent.ts';
+import { checkPolicyChecksum, encodePolicyFile } from '../models/policy-checksum.ts';
 import { decodePolicyFile, makePolicyFile } from '../models/policy-file.ts';
 import { QueueError } from './errors.ts';
 
@@ -35,7 +36,7 @@ export function sharePolicy(path: string): SharedPolicy {
     rules: loaded.rules,
     ...(loaded.source !== undefined ? { source: loaded.source } : {}),
   });
-  const text = JSON.stringify(file);
+  const text = encodePolicyFile(file);
   if (Buffer.byteLength(text) > MAX_POLICY_BYTES) {
     throw new QueueError(
       `policy ${path} is larger than ${MAX_POLICY_BYTES} bytes, too large for the queue`,
@@ -60,8 +61,8 @@ function checkFinite(weights: MlpWeights, where: string): void {
 }
 
 /**
- * Validates a policy file received as data: size cap, the policy file schema
- * and finite weights. Throws a one-line error naming what is wrong.
+ * Validates a policy file received as data: size cap, its checksum, the policy
+ * file schema and finite weights. Throws a one-line error naming what is wrong.
  */
 export function validatePolicyText(
   text: string,
@@ -76,6 +77,7 @@ export function validatePolicyText(
   } catch {
     throw new QueueError(`${where} is not valid JSON`);
   }
+  checkPolicyChecksum(data, where);
   const decoded = decodePolicyFile(data, where);
   checkFinite(decoded.weights, where);
   return decoded;

@@ -3,7 +3,13 @@ import { writeFileAtomic } from '../eval/atomic-write.ts';
 import type { CheckpointPayload } from './checkpoint.ts';
 import type { TrainConfig } from './config.ts';
 import { RunFolderError } from './errors.ts';
-import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
+import {
+  findResumePoint,
+  hasCheckpoints,
+  removeOrphanTempFiles,
+  resumedConfig,
+  savedRunConfig,
+} from './resume.ts';
 import { type RunPaths, removeRun, runPaths } from './run-paths.ts';
 
 /** A run folder ready to train in, and the checkpoint to continue from (on resume). */
@@ -31,6 +37,7 @@ export function openRun(
   if (how.overwrite) removeRun(requested);
   if (how.resume) {
     resumeFrom = findResumePoint(paths, log);
+    savedRunConfig(paths, resumeFrom.payload.config);
     config = resumedConfig(resumeFrom.payload.config, requested);
   } else if (hasCheckpoints(paths)) {
     throw new RunFolderError(
