@@ -76,6 +76,11 @@ export async function followJobs(options: FollowJobsOptions): Promise<void> {
         return { name: job.name, data: job.data, opts: jobOptions(ids[i] as string) };
       }),
     );
+  // Jobs an earlier coordinator saw fail get another round of attempts; only those: a job
+  // that fails while this coordinator waits ends the wait with its reason.
+  for (const id of ids) {
+    if ((await queue.getJobState(id)) === 'failed') await (await queue.getJob(id))?.retry('failed');
+  }
   await enqueue(ids.map((_, i) => i));
   if ((await queue.getWorkersCount()) === 0) {
     log(
@@ -114,7 +119,7 @@ function waitForJobs(
       finish(err instanceof Error ? err : new Error(String(err)));
 
     /** Looks at job i; returns its state ('unknown': Redis does not have it). */
-    const look = async (i: number, retryFailed: boolean): Promise<string> => {
+    const look = async (i: number): Promise<string> => {
       if (taken.has(i) || finished) return 'taken';
       const id = ids[i] as string;
       // The state first: a job read while it runs would have no result yet.
@@ -127,8 +132,6 @@ function waitForJobs(
         lastTaken = Date.now();
         options.onResult(i, job.returnvalue);
         if (taken.size === ids.length) finish(null);
-      } else if (retryFailed) {
-        await job.retry('failed');
       } else {
         finish(
           new QueueJobError(
@@ -141,7 +144,7 @@ function waitForJobs(
 
     const onEvent = ({ jobId }: { jobId: string }): void => {
       const i = indexOf.get(jobId);
-      if (i !== undefined) look(i, false).catch(fail);
+      if (i !== undefined) look(i).catch(fail);
     };
     const onProgressEvent = ({ jobId, data }: { jobId: string; data: unknown }): void => {
       const i = indexOf.get(jobId);
@@ -152,9 +155,9 @@ function waitForJobs(
     events.on('progress', onProgressEvent);
 
     /** Looks at every pending job; enqueues again the ones Redis lost. Waits while Redis is down. */
-    const pass = async (retryFailed: boolean): Promise<void> => {
+    const pass = async (): Promise<void> => {
       const pending = ids.map((_, i) => i).filter((i) => !taken.has(i));
-      const states = await Promise.all(pending.map((i) => look(i, retryFailed)));
+      const states = await Promise.all(pending.map((i) => look(i)));
       status.succeeded();
       if (finished) return;
       const lost = pending.filter((_, k) => states[k] === 'unknown');
@@ -180,11 +183,9 @@ function waitForJobs(
     };
 
     const loop = async (): Promise<void> => {
-      let first = true;
       while (!finished) {
         try {
-          await pass(first);
-          first = false;
+          await pass();
         } catch (err) {
           // A result that fails its checks ends the wait; Redis being away does not.
           if (!status.down) throw err;
