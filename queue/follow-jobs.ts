@@ -54,6 +54,8 @@ export interface FollowJobsOptions {
   readonly log: (line: string) => void;
   /** Stops following (the jobs stay queued: a coordinator started later picks them up). */
   readonly signal?: AbortSignal | undefined;
+  /** With no job finished for this long, say what it waits for (default WAITING_LINE_EVERY_MS). */
+  readonly waitingLineEveryMs?: number | undefined;
 }
 
 /**
@@ -95,6 +97,7 @@ function waitForJobs(
   enqueue: (indices: readonly number[]) => Promise<unknown>,
 ): Promise<void> {
   const { queue, events, ids, status, log, noun } = options;
+  const waitingEvery = options.waitingLineEveryMs ?? WAITING_LINE_EVERY_MS;
   const indexOf = new Map(ids.map((id, i) => [id, i]));
   const taken = new Set<number>();
   let lastTaken = Date.now();
@@ -169,10 +172,7 @@ function waitForJobs(
         await enqueue(lost);
       }
       const now = Date.now();
-      if (
-        now - lastTaken >= WAITING_LINE_EVERY_MS &&
-        now - lastWaitingLine >= WAITING_LINE_EVERY_MS
-      ) {
+      if (now - lastTaken >= waitingEvery && now - lastWaitingLine >= waitingEvery) {
         lastWaitingLine = now;
         const running = states.filter((s) => s === 'active').length;
         const workers = await queue.getWorkersCount();

@@ -39,6 +39,8 @@ export function queueChunkRunner(
     readonly log?: (line: string) => void;
     /** Stops following (the jobs stay queued: a coordinator started later picks them up). */
     readonly signal?: AbortSignal;
+    /** With no chunk finished for this long, say what it waits for (default 60 s). */
+    readonly waitingLineEveryMs?: number;
   } = {},
 ): ChunkRunner {
   return async (chunks, onGames) => {
@@ -80,6 +82,7 @@ export function queueChunkRunner(
         storePolicies,
         onGames,
         signal: options.signal,
+        waitingLineEveryMs: options.waitingLineEveryMs,
       });
     } finally {
       await closeQueueClients([events, queue, store]);
@@ -121,6 +124,7 @@ async function followChunks(o: {
   readonly storePolicies: () => Promise<void>;
   readonly onGames: (count: number) => void;
   readonly signal: AbortSignal | undefined;
+  readonly waitingLineEveryMs: number | undefined;
 }): Promise<GameRecord[]> {
   const { chunks, onGames } = o;
   // Keyed by chunk: a chunk that ran twice is still counted once.
@@ -163,6 +167,7 @@ async function followChunks(o: {
     status: o.status,
     log: o.log,
     signal: o.signal,
+    waitingLineEveryMs: o.waitingLineEveryMs,
   });
   return chunks.flatMap((_, i) => results.get(i) as GameRecord[]);
 }

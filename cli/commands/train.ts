@@ -64,10 +64,11 @@ export const trainCommand = defineCommand<TrainArgs>({
     const fromFile = argv.config !== undefined ? readConfigFile(argv.config) : undefined;
     const where = argv.config !== undefined ? `config (${argv.config} and flags)` : 'config';
     const layers = [preset, fromFile, configFromFlags(argv)];
+    // A run in use by another process is reported at once, before its files are read and
+    // before tfjs loads (train itself locks the run).
+    checkFolderUnlocked(runPaths(buildConfig(layers, where)).dir, 'run');
     // On resume the run's saved settings are the base, so only settings given here can differ.
     const config = argv.resume ? buildResumeConfig(layers, where) : buildConfig(layers, where);
-    // Before tfjs loads: a run in use by another process is reported at once (train locks it).
-    checkFolderUnlocked(runPaths(config).dir, 'run');
     // Loaded here, not at the top, so that other commands start without tfjs and vega.
     const { loadBackend, wasmBackendNoteOnce } = await import('../../models/backend.ts');
     const note = wasmBackendNoteOnce((await loadBackend(config.backend)).name, config.backend);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type ObservationConfig, observationSize } from '../../env/gym/observation.ts';
 import { DEFAULT_RULES, Random } from '../../env/index.ts';
 import type { DenseWeights, MlpWeights } from '../../models/mlp-runner.ts';
+import { encodePolicyFile } from '../../models/policy-checksum.ts';
 import { makePolicyFile } from '../../models/policy-file.ts';
 
 function dense(
@@ -47,6 +48,6 @@ export function writeRandomPolicy(
     evaluation: { random: 0.5 },
   });
   const path = join(dir, 'policy.json');
-  writeFileSync(path, JSON.stringify(file));
+  writeFileSync(path, encodePolicyFile(file));
   return path;
 }

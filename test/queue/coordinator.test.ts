@@ -221,6 +221,35 @@ describe('what the coordinator says', () => {
   }, 60_000);
 });
 
+describe('a coordinator waiting', () => {
+  it('says what it waits for when nothing finishes, then stops with what was done', async () => {
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const waiting = runTournament({
+      specs: ['random', 'greedy'],
+      games: 4,
+      seed: 2,
+      workers: 1,
+      runChunks: queueChunkRunner(redis.url, {
+        log: (line) => lines.push(line),
+        signal: stop.signal,
+        waitingLineEveryMs: 1000,
+      }),
+    });
+    await until(() => lines.some((l) => l.startsWith('waiting for')), 'a waiting line', 15_000);
+    stop.abort();
+    await expect(waiting).rejects.toThrow(
+      'the coordinator was stopped with 0 of 2 chunks (0 of 4 games) finished',
+    );
+    expect(lines[0]).toBe(
+      'no worker is connected yet: the chunks start when one is (ayoayo worker --queue URL)',
+    );
+    expect(lines.find((l) => l.startsWith('waiting for'))).toMatch(
+      /^waiting for 2 of 2 chunks \(0 running, 0 worker\(s\) connected; none finished for \d+s\)$/,
+    );
+  }, 30_000);
+});
+
 describe("the queue's URL out of the process list", () => {
   let secured: TestRedis;
   beforeAll(async () => {
