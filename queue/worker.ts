@@ -26,7 +26,7 @@ export interface QueueWorkerOptions {
 }
 
 export interface QueueWorker {
-  /** Finishes the jobs in hand, then disconnects. */
+  /** Finishes the jobs in hand, then disconnects (at once while Redis is unreachable). */
   close(): Promise<void>;
 }
 
@@ -81,8 +81,13 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   await worker.waitUntilReady();
   return {
     async close() {
-      await worker.close();
-      await closeQueueClients([store]);
+      // While Redis is unreachable a polite close would wait for it forever: then drop the
+      // connections (jobs in hand are lost with them and run again elsewhere, as after a kill).
+      if (status.down) await closeQueueClients([worker, store]);
+      else {
+        await worker.close();
+        await closeQueueClients([store]);
+      }
     },
   };
 }

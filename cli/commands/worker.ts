@@ -2,7 +2,7 @@ import type { Argv } from 'yargs';
 import { redactRedisUrl } from '../../queue/redis.ts';
 import { startQueueWorker } from '../../queue/worker.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
-import { QUEUE_ENV, type QueueArgs, queueOptions, queueUrl } from '../queue-args.ts';
+import { QUEUE_ENV, type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
 
 interface WorkerArgs extends QueueArgs {
   concurrency: number;
@@ -75,10 +75,13 @@ export const workerCommand = defineCommand<WorkerArgs>({
     process.stderr.write(
       `worker on ${redactRedisUrl(url)} (concurrency ${argv.concurrency}${argv.allowExt ? ', ext: allowed' : ''}); Ctrl-C stops after the jobs in hand\n`,
     );
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    const { signal, dispose } = stopOnSignals();
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+    process.stderr.write('stopping after the jobs in hand (Ctrl-C again stops at once)\n');
     await worker.close();
+    dispose();
+    // Dropped connections (Redis unreachable) leave BullMQ's reconnect timers behind: nothing
+    // is left to do.
+    process.exit(0);
   }),
 });

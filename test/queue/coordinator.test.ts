@@ -158,6 +158,24 @@ describe('a coordinator whose Redis goes away', () => {
   }, 60_000);
 });
 
+describe('a worker whose Redis goes away', () => {
+  it('says so once, and still stops on SIGTERM (a close would wait for Redis forever)', async () => {
+    const worker = ayoayo(['worker', '--queue', redis.url]);
+    await until(() => worker.out.stderr.includes('worker on'), 'the worker to start');
+    await redis.kill();
+    try {
+      await until(() => worker.out.stderr.includes('is unreachable'), 'the worker to notice');
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      worker.child.kill('SIGTERM');
+      expect(await worker.ended).toBe(0);
+      expect(count(worker.out.stderr, /is unreachable/g), worker.out.stderr).toBe(1);
+      expect(worker.out.stderr).not.toMatch(/Error:|\n\s+at /);
+    } finally {
+      redis = await startTestRedis([], redis.port);
+    }
+  }, 60_000);
+});
+
 describe('what the coordinator says', () => {
   it('a job a worker refuses is one line naming the refusal, not a bug (eval)', async () => {
     workers.push(await startQueueWorker({ url: redis.url }));
