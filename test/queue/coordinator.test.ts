@@ -1,8 +1,7 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,13 +12,13 @@ import { PolicyCache } from '../../queue/policy-transport.ts';
 import { parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
+import { startAyoayo, until } from '../ayoayo-command.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
 
 // The coordinator's side of the queue's faults: Redis killed and back empty,
 // Redis away for a while, a job a worker refuses, Ctrl-C while waiting, and the
 // queue's URL (and password) kept out of the process list.
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const ENGINE = 'ext:node test/fixtures/ext-engines/first-legal.mjs';
 const withoutTimes = (games: readonly { seconds: number }[]) =>
   games.map(({ seconds: _, ...g }) => g);
@@ -28,31 +27,9 @@ let redis: TestRedis;
 let workers: QueueWorker[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** `ayoayo ...args` as a child process, its output collected as it comes. */
-function ayoayo(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, ['bin/ayoayo.js', ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-  });
-  children.push(child);
-  const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk: Buffer) => {
-    out.stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    out.stderr += chunk.toString();
-  });
-  const ended = new Promise<number | null>((resolve) => child.once('close', resolve));
-  return { child, out, ended };
-}
+/** `ayoayo ...args` as a child process, killed after each test if still running. */
+const ayoayo = (args: readonly string[], env: NodeJS.ProcessEnv = {}) =>
+  startAyoayo(args, env, children);
 
 const count = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0;
 

@@ -1,41 +1,18 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockFileOf } from '../../eval/folder-lock.ts';
+import { startAyoayo, until } from '../ayoayo-command.ts';
 
 // Two processes on one run folder: the second fails at once naming the first,
 // whatever the first is doing, and the lock goes away with its holder however
 // it ends (kill -9 leaves it stale, and the next run takes it over).
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcessWithoutNullStreams[] = [];
 
-function ayoayo(args: readonly string[]) {
-  const child = spawn(process.execPath, ['bin/ayoayo.js', ...args], { cwd: root });
-  children.push(child);
-  const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk: Buffer) => {
-    out.stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    out.stderr += chunk.toString();
-  });
-  const ended = new Promise<number | null>((resolve) =>
-    child.once('close', (code, signal) => resolve(code ?? (signal !== null ? -1 : null))),
-  );
-  return { child, out, ended };
-}
-
-async function until(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const ayoayo = (args: readonly string[]) => startAyoayo(args, {}, children);
 
 const train = (runs: string, ...more: string[]) =>
   ayoayo(['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'race', ...more]);
