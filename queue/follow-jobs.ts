@@ -80,9 +80,12 @@ export async function followJobs(options: FollowJobsOptions): Promise<void> {
     );
   // Jobs an earlier coordinator saw fail get another round of attempts; only those: a job
   // that fails while this coordinator waits ends the wait with its reason.
-  for (const id of ids) {
-    if ((await queue.getJobState(id)) === 'failed') await (await queue.getJob(id))?.retry('failed');
-  }
+  await Promise.all(
+    ids.map(async (id) => {
+      if ((await queue.getJobState(id)) === 'failed')
+        await (await queue.getJob(id))?.retry('failed');
+    }),
+  );
   await enqueue(ids.map((_, i) => i));
   if ((await queue.getWorkersCount()) === 0) {
     log(
