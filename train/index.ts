@@ -3,6 +3,9 @@
  * (self-play searched with the network), checkpoints and metrics of a run,
  * the policy's evaluation against the baselines.
  */
+
+/** A run folder in use by another process: train() throws it, naming the holder. */
+export { FolderLockError } from '../eval/folder-lock.ts';
 export {
   buildConfig,
   DEFAULT_CONFIG,
