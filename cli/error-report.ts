@@ -9,6 +9,7 @@ import { EpisodeStateError } from '../env/gym/ayoayo-env.ts';
 import { ObservationConfigError } from '../env/gym/observation.ts';
 import { EnvOptionsError } from '../env/gym/options.ts';
 import { RulesError } from '../env/rules.ts';
+import { FolderLockError } from '../eval/folder-lock.ts';
 import {
   BackendError,
   CheckpointError,
@@ -37,6 +38,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   NetworkSpecError,
   TrainConfigError,
   RunFolderError,
+  FolderLockError,
   TrainingDivergedError,
   CheckpointError,
   PolicyFileError,
