@@ -24,8 +24,10 @@ export interface SolveOptions {
   readonly budget?: SolveBudget;
   /** true (default): the value of every legal move; false: the position's value and a best move. */
   readonly moves?: boolean;
-  /** log2 of the transposition table's entries (default 20: 22 MB). */
+  /** log2 of the transposition table's entries (default 20: 24 MB). */
   readonly tableBits?: number;
+  /** Hears about every PROGRESS_MS how far a running solve got (for a progress bar). */
+  readonly onProgress?: (nodes: number, elapsedMs: number) => void;
 }
 
 const budgetSchema = z
@@ -41,6 +43,11 @@ const optionsSchema = z
     budget: budgetSchema.optional(),
     moves: z.boolean().optional(),
     tableBits: z.number().int().min(1).max(MAX_TABLE_BITS).optional(),
+    onProgress: z
+      .custom<(nodes: number, elapsedMs: number) => void>((v) => typeof v === 'function', {
+        message: 'expected a function',
+      })
+      .optional(),
   })
   .strict();
 
@@ -50,6 +57,7 @@ export interface ResolvedSolveOptions {
   readonly budget: SolveBudget;
   readonly moves: boolean;
   readonly tableBits: number | undefined;
+  readonly onProgress: ((nodes: number, elapsedMs: number) => void) | undefined;
 }
 
 /** Validates `solve`'s options; throws SolveOptionsError (or the rules' RulesError) naming what is wrong. */
@@ -60,11 +68,11 @@ export function resolveSolveOptions(input: unknown): ResolvedSolveOptions {
       `invalid solve options: ${describeIssues(parsed.error, 'options')}`,
     );
   }
-  const { budget = {}, moves = true, tableBits } = parsed.data;
+  const { budget = {}, moves = true, tableBits, onProgress } = parsed.data;
   const rules = resolveRules(parsed.data.rules as RulesInput | undefined);
   const limits =
     budget.timeMs === undefined && budget.nodes === undefined
       ? { timeMs: DEFAULT_SOLVE_MS }
       : budget;
-  return { rules, budget: limits, moves, tableBits };
+  return { rules, budget: limits, moves, tableBits, onProgress };
 }

@@ -22,7 +22,12 @@ export interface Budget {
   readonly nodes?: number;
   /** Milliseconds. */
   readonly timeMs?: number;
+  /** Called about every PROGRESS_MS during the search with the nodes and milliseconds so far. */
+  readonly onProgress?: (nodes: number, elapsedMs: number) => void;
 }
+
+/** How often `onProgress` hears from a running search. */
+export const PROGRESS_MS = 200;
 
 /**
  * Depth-limited proof search over win/draw/loss. A question is "is the mover's
@@ -68,6 +73,9 @@ export class ProofSearch {
   #nodeLimit = Number.POSITIVE_INFINITY;
   #deadline = Number.POSITIVE_INFINITY;
   #nextCheck = 0;
+  #started = 0;
+  #onProgress: ((nodes: number, elapsedMs: number) => void) | null = null;
+  #nextProgress = 0;
 
   constructor(rules: Rules, table: ProofTable) {
     this.table = table;
@@ -116,16 +124,24 @@ export class ProofSearch {
     this.nodes = 0;
     this.aborted = false;
     this.#nodeLimit = budget.nodes ?? Number.POSITIVE_INFINITY;
+    this.#started = performance.now();
     this.#deadline =
-      budget.timeMs === undefined ? Number.POSITIVE_INFINITY : performance.now() + budget.timeMs;
+      budget.timeMs === undefined ? Number.POSITIVE_INFINITY : this.#started + budget.timeMs;
     this.#nextCheck = Math.min(this.#nodeLimit, CLOCK_INTERVAL);
+    this.#onProgress = budget.onProgress ?? null;
+    this.#nextProgress = this.#started + PROGRESS_MS;
   }
 
   #checkBudget(): void {
-    if (this.nodes >= this.#nodeLimit || performance.now() >= this.#deadline) {
+    const now = performance.now();
+    if (this.nodes >= this.#nodeLimit || now >= this.#deadline) {
       this.aborted = true;
-    } else {
-      this.#nextCheck = Math.min(this.#nodeLimit, this.nodes + CLOCK_INTERVAL);
+      return;
+    }
+    this.#nextCheck = Math.min(this.#nodeLimit, this.nodes + CLOCK_INTERVAL);
+    if (this.#onProgress !== null && now >= this.#nextProgress) {
+      this.#nextProgress = now + PROGRESS_MS;
+      this.#onProgress(this.nodes, now - this.#started);
     }
   }
 

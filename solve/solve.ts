@@ -1,5 +1,10 @@
 import { formatPosition, type Player, Position, parsePosition } from '../env/index.ts';
-import { resolveSolveOptions, type SolveOptions, SolveOptionsError } from './options.ts';
+import {
+  type ResolvedSolveOptions,
+  resolveSolveOptions,
+  type SolveOptions,
+  SolveOptionsError,
+} from './options.ts';
 import { Solver, type StateSolution } from './solver.ts';
 import { type BoundValue, type GameValue, gameValue, valueWord } from './value.ts';
 
@@ -55,14 +60,7 @@ export interface Solution {
 export function solve(position: Position | string, options?: SolveOptions): Solution {
   const pos = positionArg(position);
   const resolved = resolveSolveOptions(options);
-  const solver = new Solver({
-    rules: resolved.rules,
-    ...(resolved.tableBits !== undefined ? { tableBits: resolved.tableBits } : {}),
-  });
-  return describeSolution(
-    pos,
-    solver.solveState(pos.stateView, { ...resolved.budget, moves: resolved.moves }),
-  );
+  return solveWith(solverFor(resolved), pos, resolved);
 }
 
 /**
@@ -77,18 +75,28 @@ export function solveAll(
 ): Solution[] {
   const list = positions.map(positionArg);
   const resolved = resolveSolveOptions(options);
-  const solver = new Solver({
-    rules: resolved.rules,
-    ...(resolved.tableBits !== undefined ? { tableBits: resolved.tableBits } : {}),
-  });
+  const solver = solverFor(resolved);
   return list.map((pos, i) => {
-    const solution = describeSolution(
-      pos,
-      solver.solveState(pos.stateView, { ...resolved.budget, moves: resolved.moves }),
-    );
+    const solution = solveWith(solver, pos, resolved);
     onSolved?.(solution, i);
     return solution;
   });
+}
+
+function solverFor(options: ResolvedSolveOptions): Solver {
+  return new Solver({
+    rules: options.rules,
+    ...(options.tableBits !== undefined ? { tableBits: options.tableBits } : {}),
+  });
+}
+
+function solveWith(solver: Solver, pos: Position, options: ResolvedSolveOptions): Solution {
+  const limits = {
+    ...options.budget,
+    moves: options.moves,
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+  };
+  return describeSolution(pos, solver.solveState(pos.stateView, limits));
 }
 
 function positionArg(position: unknown): Position {

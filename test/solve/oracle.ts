@@ -31,7 +31,11 @@ interface Node {
  * the value hangs on how endless play is scored, which the rules do not say.
  * Meant for small positions (a few seeds on the board): every state is kept.
  */
-export function oracleValues(root: Position, rules: Rules, limit = 400_000): Map<string, OracleValue> {
+export function oracleValues(
+  root: Position,
+  rules: Rules,
+  limit = 400_000,
+): Map<string, OracleValue> {
   const index = new Map<string, number>();
   const nodes: Node[] = [];
   const positions: Position[] = [];
