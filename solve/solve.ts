@@ -42,6 +42,12 @@ export interface Solution {
   readonly timeMs: number;
   /** The value, and with `moves` every action's, are all known. */
   readonly complete: boolean;
+  /**
+   * The budget ran out. When a solve is neither complete nor out of budget, the
+   * deepest search (MAX_DEPTH plies) left something open: its value hangs on
+   * endless play, or lies deeper still.
+   */
+  readonly budgetSpent: boolean;
 }
 
 /**
@@ -137,5 +143,6 @@ export function describeSolution(pos: Position, result: StateSolution): Solution
     nodes: result.nodes,
     timeMs: result.elapsedMs,
     complete: result.complete,
+    budgetSpent: result.budgetSpent,
   };
 }

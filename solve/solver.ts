@@ -48,6 +48,8 @@ export interface StateSolution {
   readonly elapsedMs: number;
   /** Everything asked is exact (the position's value, and with `moves` every action's). */
   readonly complete: boolean;
+  /** The budget ran out (else, if not complete, the deepest iteration left something open). */
+  readonly budgetSpent: boolean;
 }
 
 export interface SolverOptions {
@@ -221,6 +223,7 @@ export class Solver {
       nodes: this.#search.nodes,
       elapsedMs: performance.now() - started,
       complete,
+      budgetSpent: this.#search.aborted,
     };
   }
 }

@@ -39,7 +39,10 @@ function valueLine(solution: Solution, pos: Position): string {
   const who = `player ${pos.toMove}`;
   const cost = `${solution.nodes.toLocaleString('en-US')} nodes in ${(solution.timeMs / 1000).toFixed(1)} s`;
   if (solution.value === 'unknown') {
-    return `${valueText(solution)} for ${who} (budget spent at depth ${solution.depth}; ${cost})`;
+    const why = solution.budgetSpent
+      ? `budget spent at depth ${solution.depth}`
+      : `still open at the deepest search, ${solution.depth} plies: endless play may decide it`;
+    return `${valueText(solution)} for ${who} (${why}; ${cost})`;
   }
   return `${solution.value} for ${who} (proven at depth ${solution.depth}; ${cost})`;
 }
