@@ -53,9 +53,211 @@ export function rowIsEmpty(s: Uint8Array, base: number): boolean {
   );
 }
 
-// Brent's cycle detection keeps one saved lap start, so memory stays constant
-// however long a relay runs, and a repeated lap start is found exactly.
-const savedBoard = new Uint8Array(PITS);
+// The lap engine works on the board packed four pits a word, eight bits a pit
+// (pit p in bits 8 * (p & 3) of word p >> 2). No pit ever holds more than 48
+// seeds, so adding a lap's per-pit changes to the words never carries from one
+// pit into the next: a whole lap, however many seeds, is three additions of
+// precomputed words, and a board is saved and compared in three words.
+
+/** Most seeds a pit can hold, rounded up to a power of two for the table index. */
+const SEED_SLOTS = 64;
+
+/**
+ * LAP[((p * 64) + n) * 4 + k]: for a lap of n seeds lifted from pit p, the change
+ * of word k (k < 3): p loses its n seeds, every other pit gains one seed per
+ * whole round of 11 and the rest go one each to the pits after p; at k = 3 the
+ * pit where the last seed lands.
+ */
+const LAP = new Int32Array(PITS * SEED_SLOTS * 4);
+
+for (let p = 0; p < PITS; p++) {
+  for (let n = 1; n <= TOTAL_SEEDS; n++) {
+    const at = (p * SEED_SLOTS + n) * 4;
+    const change = new Array<number>(PITS).fill(0);
+    change[p] = -n;
+    let end = p;
+    for (let k = 0; k < n; k++) {
+      end = (end + 1) % PITS;
+      if (end === p) end = (end + 1) % PITS;
+      change[end] = (change[end] as number) + 1;
+    }
+    change.forEach((c, q) => {
+      const word = at + (q >> 2);
+      LAP[word] = ((LAP[word] as number) + c * 2 ** (8 * (q & 3))) | 0;
+    });
+    LAP[at + 3] = end;
+  }
+}
+
+/** The seeds of `pit` on the packed board b0, b1, b2 (the word picked without branching). */
+function pitOf(b0: number, b1: number, b2: number, pit: number): number {
+  const word = pit >> 2;
+  const m0 = (word - 1) >> 31;
+  const m2 = -(word >> 1);
+  return (((b0 & m0) | (b1 & ~(m0 | m2)) | (b2 & m2)) >>> ((pit & 3) << 3)) & 255;
+}
+
+/** Pits `at .. at + 3` of `s` as one word. */
+function packWord(s: Uint8Array, at: number): number {
+  return (
+    (s[at] as number) |
+    ((s[at + 1] as number) << 8) |
+    ((s[at + 2] as number) << 16) |
+    ((s[at + 3] as number) << 24)
+  );
+}
+
+/**
+ * Plays `action` for the player to move in the state at `src[srcAt ..]` and
+ * writes the position it leads to at `dst[dstAt ..]` (which may be the same
+ * bytes). Returns OK or why the move is illegal; an illegal move leaves `dst`
+ * as it was (unless `onLap` is given: the laps played are written there).
+ */
+export function playFrom(
+  src: Uint8Array,
+  srcAt: number,
+  dst: Uint8Array,
+  dstAt: number,
+  action: number,
+  captureSeedStays: boolean,
+  stats: MoveStats | null = null,
+  onLap: LapListener | null = null,
+): MoveStatus {
+  return playPacked(
+    src,
+    srcAt,
+    packWord(src, srcAt),
+    packWord(src, srcAt + 4),
+    packWord(src, srcAt + 8),
+    dst,
+    dstAt,
+    action,
+    captureSeedStays,
+    stats,
+    onLap,
+  );
+}
+
+// Literal numbers below rather than the module's constants: a module constant
+// read inside a hot function costs a load and an initialisation check each time.
+
+/** playFrom with the source board already packed into b0, b1, b2. */
+function playPacked(
+  src: Uint8Array,
+  srcAt: number,
+  board0: number,
+  board1: number,
+  board2: number,
+  dst: Uint8Array,
+  dstAt: number,
+  action: number,
+  captureSeedStays: boolean,
+  stats: MoveStats | null,
+  onLap: LapListener | null,
+): MoveStatus {
+  const mover = src[srcAt + 14] as number; // TO_MOVE
+  const base = mover * 6;
+  let pit = base + action;
+  let seeds = src[srcAt + pit] as number;
+  if (seeds === 0) return 2; // EMPTY_PIT
+  let b0 = board0;
+  let b1 = board1;
+  let b2 = board2;
+  const opponentWasEmpty = (mover === 0 ? (b1 >>> 16) | b2 : b0 | (b1 & 0xffff)) === 0;
+
+  // Brent's cycle detection over lap starts (the board and the pit lifted) keeps
+  // one saved start, so memory stays constant however long a relay runs, and a
+  // repeated lap start is found exactly. Laps = 1 + relays = power + sinceSave.
+  let saved0 = b0;
+  let saved1 = b1;
+  let saved2 = b2;
+  let savedPit = pit;
+  let power = 1;
+  let sinceSave = 0;
+  let sown = 0;
+  let end: number;
+
+  for (;;) {
+    sown += seeds;
+    const lap = ((pit << 6) | seeds) << 2;
+    b0 = (b0 + (LAP[lap] as number)) | 0;
+    b1 = (b1 + (LAP[lap + 1] as number)) | 0;
+    b2 = (b2 + (LAP[lap + 2] as number)) | 0;
+    end = LAP[lap + 3] as number;
+    if (onLap !== null) {
+      writeBoard(dst, dstAt, b0, b1, b2);
+      onLap(pit, seeds, end, dst);
+    }
+    seeds = pitOf(b0, b1, b2, end);
+    if (seeds === 1) break;
+    pit = end;
+    if (pit === savedPit && b0 === saved0 && b1 === saved1 && b2 === saved2) return 3; // ENDLESS_RELAY
+    if (++sinceSave === power) {
+      saved0 = b0;
+      saved1 = b1;
+      saved2 = b2;
+      savedPit = pit;
+      power <<= 1;
+      sinceSave = 0;
+    }
+  }
+
+  let captured = 0;
+  let capturedPit = -1;
+  if (end >= base && end < base + 6) {
+    const facing = 11 - end;
+    const facingSeeds = pitOf(b0, b1, b2, facing);
+    if (facingSeeds > 0) {
+      captured = facingSeeds;
+      capturedPit = facing;
+      const take = facingSeeds << ((facing & 3) << 3);
+      if (facing < 4) b0 = (b0 - take) | 0;
+      else if (facing < 8) b1 = (b1 - take) | 0;
+      else b2 = (b2 - take) | 0;
+      if (!captureSeedStays) {
+        captured++;
+        const last = 1 << ((end & 3) << 3);
+        if (end < 4) b0 = (b0 - last) | 0;
+        else if (end < 8) b1 = (b1 - last) | 0;
+        else b2 = (b2 - last) | 0;
+      }
+    }
+  }
+  if (opponentWasEmpty && (mover === 0 ? (b1 >>> 16) | b2 : b0 | (b1 & 0xffff)) === 0) {
+    return 4; // DOES_NOT_FEED
+  }
+  const store0 = (src[srcAt + 12] as number) + (mover === 0 ? captured : 0);
+  const store1 = (src[srcAt + 13] as number) + (mover === 0 ? 0 : captured);
+  const pad = src[srcAt + 15] as number;
+  writeBoard(dst, dstAt, b0, b1, b2);
+  dst[dstAt + 12] = store0;
+  dst[dstAt + 13] = store1;
+  dst[dstAt + 14] = 1 - mover;
+  dst[dstAt + 15] = pad;
+  if (stats !== null) {
+    stats.laps = power + sinceSave;
+    stats.seedsSown = sown;
+    stats.endPit = end;
+    stats.captured = captured;
+    stats.capturedPit = capturedPit;
+  }
+  return 0; // OK
+}
+
+function writeBoard(dst: Uint8Array, at: number, b0: number, b1: number, b2: number): void {
+  dst[at] = b0;
+  dst[at + 1] = b0 >>> 8;
+  dst[at + 2] = b0 >>> 16;
+  dst[at + 3] = b0 >>> 24;
+  dst[at + 4] = b1;
+  dst[at + 5] = b1 >>> 8;
+  dst[at + 6] = b1 >>> 16;
+  dst[at + 7] = b1 >>> 24;
+  dst[at + 8] = b2;
+  dst[at + 9] = b2 >>> 8;
+  dst[at + 10] = b2 >>> 16;
+  dst[at + 11] = b2 >>> 24;
+}
 
 /**
  * Plays `action` for the player to move, in place. Returns OK or why the move is
@@ -69,93 +271,7 @@ export function playInPlace(
   stats: MoveStats | null = null,
   onLap: LapListener | null = null,
 ): MoveStatus {
-  const mover = s[TO_MOVE] as number;
-  const base = mover * 6;
-  let pit = base + action;
-  let seeds = s[pit] as number;
-  if (seeds === 0) return EMPTY_PIT;
-  const oppBase = 6 - base;
-  const opponentWasEmpty = rowIsEmpty(s, oppBase);
-
-  for (let i = 0; i < PITS; i++) savedBoard[i] = s[i] as number;
-  let savedPit = pit;
-  let power = 1;
-  let sinceSave = 0;
-  let laps = 0;
-  let sown = 0;
-  let end: number;
-
-  for (;;) {
-    s[pit] = 0;
-    laps++;
-    sown += seeds;
-    end = pit;
-    if (seeds < PITS) {
-      for (let k = 0; k < seeds; k++) {
-        end = end === 11 ? 0 : end + 1;
-        s[end] = (s[end] as number) + 1;
-      }
-    } else {
-      // Whole rounds put one seed in each of the 11 other pits; the lap skips its origin.
-      const rounds = (seeds / 11) | 0;
-      const rest = seeds - rounds * 11;
-      for (let i = 0; i < PITS; i++) s[i] = (s[i] as number) + rounds;
-      s[pit] = 0;
-      if (rest === 0) {
-        end = pit === 0 ? 11 : pit - 1;
-      } else {
-        for (let k = 0; k < rest; k++) {
-          end = end === 11 ? 0 : end + 1;
-          s[end] = (s[end] as number) + 1;
-        }
-      }
-    }
-    if (onLap !== null) onLap(pit, seeds, end, s);
-    seeds = s[end] as number;
-    if (seeds === 1) break;
-    pit = end;
-    if (pit === savedPit && sameBoard(s)) return ENDLESS_RELAY;
-    if (++sinceSave === power) {
-      for (let i = 0; i < PITS; i++) savedBoard[i] = s[i] as number;
-      savedPit = pit;
-      power <<= 1;
-      sinceSave = 0;
-    }
-  }
-
-  let captured = 0;
-  let capturedPit = -1;
-  if (end >= base && end < base + 6) {
-    const facing = 11 - end;
-    const facingSeeds = s[facing] as number;
-    if (facingSeeds > 0) {
-      s[facing] = 0;
-      captured = facingSeeds;
-      if (!captureSeedStays) {
-        s[end] = 0;
-        captured++;
-      }
-      s[STORE_0 + mover] = (s[STORE_0 + mover] as number) + captured;
-      capturedPit = facing;
-    }
-  }
-  if (opponentWasEmpty && rowIsEmpty(s, oppBase)) {
-    return DOES_NOT_FEED;
-  }
-  s[TO_MOVE] = 1 - mover;
-  if (stats !== null) {
-    stats.laps = laps;
-    stats.seedsSown = sown;
-    stats.endPit = end;
-    stats.captured = captured;
-    stats.capturedPit = capturedPit;
-  }
-  return OK;
-}
-
-function sameBoard(s: Uint8Array): boolean {
-  for (let i = 0; i < PITS; i++) if (s[i] !== savedBoard[i]) return false;
-  return true;
+  return playFrom(s, 0, s, 0, action, captureSeedStays, stats, onLap);
 }
 
 /** True once a store holds 25 or more seeds (the game then ends at once). */
@@ -172,8 +288,7 @@ export function playInto(
   stats: MoveStats | null = null,
 ): MoveStatus {
   if (hasWinningStore(src)) return GAME_OVER;
-  dst.set(src);
-  return playInPlace(dst, action, captureSeedStays, stats);
+  return playFrom(src, 0, dst, 0, action, captureSeedStays, stats);
 }
 
 /**
@@ -193,35 +308,15 @@ export function expand(
     return 0;
   }
   let mask = 0;
-  const base = (s[TO_MOVE] as number) * 6;
-  const views = childViews(children);
+  const b0 = packWord(s, 0);
+  const b1 = packWord(s, 4);
+  const b2 = packWord(s, 8);
   for (let a = 0; a < ACTIONS; a++) {
-    if (s[base + a] === 0) {
-      status[a] = EMPTY_PIT;
-      continue;
-    }
-    const child = views[a] as Uint8Array;
-    child.set(s);
-    const st = playInPlace(child, a, captureSeedStays);
+    const st = playPacked(s, 0, b0, b1, b2, children, a * STATE_SIZE, a, captureSeedStays, null, null);
     status[a] = st;
     if (st === OK) mask |= 1 << a;
   }
   return mask;
-}
-
-// Views of each child slot, made once per children buffer so that expand
-// allocates nothing when called again with the same buffer.
-const viewCache = new WeakMap<Uint8Array, Uint8Array[]>();
-
-function childViews(children: Uint8Array): Uint8Array[] {
-  let views = viewCache.get(children);
-  if (views === undefined) {
-    views = Array.from({ length: ACTIONS }, (_, a) =>
-      children.subarray(a * STATE_SIZE, (a + 1) * STATE_SIZE),
-    );
-    viewCache.set(children, views);
-  }
-  return views;
 }
 
 const probe = new Uint8Array(STATE_SIZE);
@@ -232,9 +327,7 @@ export function legalMask(s: Uint8Array, captureSeedStays: boolean): number {
   let mask = 0;
   const base = (s[TO_MOVE] as number) * 6;
   for (let a = 0; a < ACTIONS; a++) {
-    if (s[base + a] === 0) continue;
-    probe.set(s);
-    if (playInPlace(probe, a, captureSeedStays) === OK) mask |= 1 << a;
+    if (s[base + a] !== 0 && playFrom(s, 0, probe, 0, a, captureSeedStays) === OK) mask |= 1 << a;
   }
   return mask;
 }
