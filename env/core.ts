@@ -202,27 +202,26 @@ function playPacked(
     }
   }
 
-  let captured = 0;
-  let capturedPit = -1;
-  if (end >= base && end < base + 6) {
-    const facing = 11 - end;
-    const facingSeeds = pitOf(b0, b1, b2, facing);
-    if (facingSeeds > 0) {
-      captured = facingSeeds;
-      capturedPit = facing;
-      const take = facingSeeds << ((facing & 3) << 3);
-      if (facing < 4) b0 = (b0 - take) | 0;
-      else if (facing < 8) b1 = (b1 - take) | 0;
-      else b2 = (b2 - take) | 0;
-      if (!captureSeedStays) {
-        captured++;
-        const last = 1 << ((end & 3) << 3);
-        if (end < 4) b0 = (b0 - last) | 0;
-        else if (end < 8) b1 = (b1 - last) | 0;
-        else b2 = (b2 - last) | 0;
-      }
-    }
-  }
+  // The capture, without branches (which way it goes is close to a coin toss):
+  // `capture` is all ones when the move ends in the mover's row facing seeds.
+  const facing = 11 - end;
+  const facingSeeds = pitOf(b0, b1, b2, facing);
+  const row = end - base;
+  const capture = ~((row | (5 - row)) >> 31) & (-facingSeeds >> 31);
+  const take = (facingSeeds << ((facing & 3) << 3)) & capture;
+  const last = (1 << ((end & 3) << 3)) & capture & (captureSeedStays ? 0 : -1);
+  // Each of take and last comes off the word holding its pit.
+  const fw = facing >> 2;
+  const f0 = (fw - 1) >> 31;
+  const f2 = -(fw >> 1);
+  const ew = end >> 2;
+  const e0 = (ew - 1) >> 31;
+  const e2 = -(ew >> 1);
+  b0 = (b0 - (take & f0) - (last & e0)) | 0;
+  b1 = (b1 - (take & ~(f0 | f2)) - (last & ~(e0 | e2))) | 0;
+  b2 = (b2 - (take & f2) - (last & e2)) | 0;
+  const captured = (facingSeeds + (captureSeedStays ? 0 : 1)) & capture;
+  const capturedPit = facing | ~capture;
   if (opponentWasEmpty && (mover === 0 ? (b1 >>> 16) | b2 : b0 | (b1 & 0xffff)) === 0) {
     return 4; // DOES_NOT_FEED
   }
@@ -261,8 +260,8 @@ function writeBoard(dst: Uint8Array, at: number, b0: number, b1: number, b2: num
 
 /**
  * Plays `action` for the player to move, in place. Returns OK or why the move is
- * illegal; after an illegal result the buffer holds garbage, so callers that need
- * the position again play on a copy (see `playInto`).
+ * illegal; an illegal move leaves the state as it was, unless `onLap` is given
+ * (then the laps played before the move was found illegal are written there).
  */
 export function playInPlace(
   s: Uint8Array,
@@ -276,10 +275,13 @@ export function playInPlace(
 
 /** True once a store holds 25 or more seeds (the game then ends at once). */
 export function hasWinningStore(s: Uint8Array): boolean {
-  return (s[STORE_0] as number) >= WINNING_STORE || (s[STORE_1] as number) >= WINNING_STORE;
+  return (s[12] as number) >= 25 || (s[13] as number) >= 25; // STORE_0, STORE_1, WINNING_STORE
 }
 
-/** Copies `src` into `dst` (a state-sized view) and plays `action` there. */
+/**
+ * Plays `action` from `src` into `dst` (a state-sized view): on OK `dst` holds
+ * the position after the move, otherwise it is left as it was.
+ */
 export function playInto(
   src: Uint8Array,
   dst: Uint8Array,
@@ -304,17 +306,22 @@ export function expand(
   status: Uint8Array,
 ): number {
   if (hasWinningStore(s)) {
-    status.fill(GAME_OVER);
+    status.fill(1); // GAME_OVER
     return 0;
   }
   let mask = 0;
   const b0 = packWord(s, 0);
   const b1 = packWord(s, 4);
   const b2 = packWord(s, 8);
-  for (let a = 0; a < ACTIONS; a++) {
-    const st = playPacked(s, 0, b0, b1, b2, children, a * STATE_SIZE, a, captureSeedStays, null, null);
+  const base = (s[14] as number) * 6;
+  for (let a = 0; a < 6; a++) {
+    if (s[base + a] === 0) {
+      status[a] = 2; // EMPTY_PIT
+      continue;
+    }
+    const st = playPacked(s, 0, b0, b1, b2, children, a * 16, a, captureSeedStays, null, null);
     status[a] = st;
-    if (st === OK) mask |= 1 << a;
+    mask |= ((st - 1) >>> 31) << a; // bit a set when st is OK (0)
   }
   return mask;
 }
@@ -325,11 +332,33 @@ const probe = new Uint8Array(STATE_SIZE);
 export function legalMask(s: Uint8Array, captureSeedStays: boolean): number {
   if (hasWinningStore(s)) return 0;
   let mask = 0;
-  const base = (s[TO_MOVE] as number) * 6;
-  for (let a = 0; a < ACTIONS; a++) {
-    if (s[base + a] !== 0 && playFrom(s, 0, probe, 0, a, captureSeedStays) === OK) mask |= 1 << a;
+  const b0 = packWord(s, 0);
+  const b1 = packWord(s, 4);
+  const b2 = packWord(s, 8);
+  const base = (s[14] as number) * 6;
+  for (let a = 0; a < 6; a++) {
+    if (s[base + a] === 0) continue;
+    const st = playPacked(s, 0, b0, b1, b2, probe, 0, a, captureSeedStays, null, null);
+    mask |= ((st - 1) >>> 31) << a;
   }
   return mask;
+}
+
+/**
+ * Bit mask of the actions whose pit holds seeds (bit a for action a): the
+ * candidates for a move, before the relay and feeding rules are checked.
+ */
+export function occupiedMask(s: Uint8Array): number {
+  const base = (s[14] as number) * 6; // TO_MOVE
+  // (seeds + 63) >> 6 is 1 for 1..48 seeds and 0 for none: no branch per pit.
+  return (
+    (((s[base] as number) + 63) >> 6) |
+    ((((s[base + 1] as number) + 63) >> 6) << 1) |
+    ((((s[base + 2] as number) + 63) >> 6) << 2) |
+    ((((s[base + 3] as number) + 63) >> 6) << 3) |
+    ((((s[base + 4] as number) + 63) >> 6) << 4) |
+    ((((s[base + 5] as number) + 63) >> 6) << 5)
+  );
 }
 
 /**
@@ -384,9 +413,16 @@ export const POPCOUNT: Uint8Array = Uint8Array.from({ length: 64 }, (_, m) => {
   return c;
 });
 
-/** The index of the k-th set bit of a 6-bit mask (k from 0). */
-export function nthAction(mask: number, k: number): number {
-  let m = mask;
-  for (let i = 0; i < k; i++) m &= m - 1;
+/** NTH[mask * 8 + k]: the k-th set bit of a 6-bit mask, -1 past the last. */
+const NTH: Int8Array = Int8Array.from({ length: 64 * 8 }, (_, i) => {
+  let m = i >> 3;
+  for (let k = i & 7; k > 0; k--) m &= m - 1;
   return 31 - Math.clz32(m & -m);
+});
+
+/** The index of the k-th set bit of a 6-bit mask (k from 0), -1 when there is none. */
+export function nthAction(mask: number, k: number): number {
+  // A table rather than a loop over the bits: that loop's exit is a branch the
+  // processor mispredicts about every other call.
+  return mask >>> 6 === 0 && k >>> 3 === 0 ? (NTH[(mask << 3) | k] as number) : -1;
 }

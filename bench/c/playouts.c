@@ -1,9 +1,13 @@
 /*
  * The C comparison loop of bench/engine.bench.ts: the rules of docs/rules.md in
- * plain C on a byte array (the same 16-byte state layout as env/core.ts), the
- * same random generator (sfc32 seeded through splitmix32, as env/random.ts),
- * and the same two playout loops. It is what "as fast as C" is measured against;
- * the bench compiles it with `cc -O2` and checks it plays the same games.
+ * plain C on a byte array (the same 16-byte state layout as env/core.ts: sow
+ * seed by seed skipping the origin, relay while the last pit was occupied,
+ * capture opposite on the mover's row, feeding, endless relays found exactly
+ * with Brent's method), the same random generator (sfc32 seeded through
+ * splitmix32, as env/random.ts) and the same two playout loops, with the same
+ * move picking (a table for the k-th legal action, a branch-free occupied mask).
+ * It is the yardstick the TypeScript engine is measured against; the bench
+ * compiles it with `cc -O2` and first checks that it plays the same games.
  *
  *   playouts verify GAMES CAPTURE_SEED_STAYS
  *       plays GAMES games of each loop from seed 1 and prints, per loop, the
@@ -143,9 +147,22 @@ static void set_initial(uint8_t *s) {
 
 static inline int popcount6(int m) { return __builtin_popcount((unsigned)m); }
 
-static inline int nth_action(int mask, int k) {
-  for (int i = 0; i < k; i++) mask &= mask - 1;
-  return __builtin_ctz((unsigned)mask);
+/* The k-th set bit of a 6-bit mask, from a table as core.nthAction does. */
+static uint8_t NTH[64 * 8];
+static void init_nth(void) {
+  for (int m = 0; m < 64; m++) {
+    int k = 0;
+    for (int a = 0; a < ACTIONS; a++)
+      if (m & (1 << a)) NTH[m * 8 + k++] = (uint8_t)a;
+  }
+}
+static inline int nth_action(int mask, int k) { return NTH[(mask << 3) | k]; }
+
+/* The actions whose pit holds seeds, without a branch per pit, as core.occupiedMask. */
+static inline int occupied_mask(const uint8_t *s) {
+  int base = s[TO_MOVE] * 6, mask = 0;
+  for (int a = 0; a < ACTIONS; a++) mask |= ((s[base + a] + 63) >> 6) << a;
+  return mask;
 }
 
 /* Final scores of a finished game (default leftover rule: the last mover takes the board). */
@@ -169,28 +186,27 @@ static void final_scores(const uint8_t *s, int *scores) {
 
 /* ---- the two loops of bench/engine.bench.ts ---- */
 
-/* agents/playout.ts randomPlayout: rejection sampling among the non-empty pits. */
+/*
+ * agents/playout.ts randomPlayout: rejection sampling among the non-empty pits.
+ * play() sows in place, so each attempt is played on a copy (two 16-byte
+ * memcpy calls, next to nothing in C).
+ */
 static int reject_playout(uint8_t *state, rng_t *rng, int css) {
   uint8_t scratch[STATE_SIZE];
   int plies = 0;
   for (;;) {
     if (has_winning_store(state)) return plies;
-    int base = state[TO_MOVE] * 6;
-    int candidates = 0;
-    for (int a = 0; a < ACTIONS; a++)
-      if (state[base + a] != 0) candidates |= 1 << a;
-    int played = 0;
-    while (candidates != 0) {
+    int candidates = occupied_mask(state);
+    for (;;) {
+      if (candidates == 0) return plies;
       int action = nth_action(candidates, rng_int(rng, popcount6(candidates)));
       memcpy(scratch, state, STATE_SIZE);
       if (play(scratch, action, css) == OK) {
         memcpy(state, scratch, STATE_SIZE);
-        played = 1;
         break;
       }
       candidates &= ~(1 << action);
     }
-    if (!played) return plies;
     plies++;
   }
 }
@@ -240,6 +256,7 @@ static double clock_ms(clockid_t clock) {
 }
 
 int main(int argc, char **argv) {
+  init_nth();
   if (argc == 4 && strcmp(argv[1], "verify") == 0) {
     long games = atol(argv[2]);
     int css = atoi(argv[3]);
