@@ -57,7 +57,8 @@ export function rowIsEmpty(s: Uint8Array, base: number): boolean {
 // (pit p in bits 8 * (p & 3) of word p >> 2). No pit ever holds more than 48
 // seeds, so adding a lap's per-pit changes to the words never carries from one
 // pit into the next: a whole lap, however many seeds, is three additions of
-// precomputed words, and a board is saved and compared in three words.
+// precomputed words, and a board is saved and compared in three words. States
+// must therefore hold 48 seeds in all, as every Position does.
 
 /** Most seeds a pit can hold, rounded up to a power of two for the table index. */
 const SEED_SLOTS = 64;
@@ -89,14 +90,6 @@ for (let p = 0; p < PITS; p++) {
   }
 }
 
-/** The seeds of `pit` on the packed board b0, b1, b2 (the word picked without branching). */
-function pitOf(b0: number, b1: number, b2: number, pit: number): number {
-  const word = pit >> 2;
-  const m0 = (word - 1) >> 31;
-  const m2 = -(word >> 1);
-  return (((b0 & m0) | (b1 & ~(m0 | m2)) | (b2 & m2)) >>> ((pit & 3) << 3)) & 255;
-}
-
 /** Pits `at .. at + 3` of `s` as one word. */
 function packWord(s: Uint8Array, at: number): number {
   return (
@@ -105,6 +98,21 @@ function packWord(s: Uint8Array, at: number): number {
     ((s[at + 2] as number) << 16) |
     ((s[at + 3] as number) << 24)
   );
+}
+
+/** -1 where `pit` lies in word 0, 1 or 2 of the packed board, else 0 (no branch). */
+function inWord0(pit: number): number {
+  return ((pit >> 2) - 1) >> 31;
+}
+function inWord2(pit: number): number {
+  return -(pit >> 3);
+}
+
+/** The seeds of `pit` on the packed board b0, b1, b2, picked without branching. */
+function pitOf(b0: number, b1: number, b2: number, pit: number): number {
+  const m0 = inWord0(pit);
+  const m2 = inWord2(pit);
+  return (((b0 & m0) | (b1 & ~(m0 | m2)) | (b2 & m2)) >>> ((pit & 3) << 3)) & 255;
 }
 
 /**
@@ -123,16 +131,16 @@ export function playFrom(
   stats: MoveStats | null = null,
   onLap: LapListener | null = null,
 ): MoveStatus {
-  return playPacked(
+  return playActions(
     src,
     srcAt,
-    packWord(src, srcAt),
-    packWord(src, srcAt + 4),
-    packWord(src, srcAt + 8),
     dst,
     dstAt,
+    0,
+    action,
     action,
     captureSeedStays,
+    null,
     stats,
     onLap,
   );
@@ -141,106 +149,131 @@ export function playFrom(
 // Literal numbers below rather than the module's constants: a module constant
 // read inside a hot function costs a load and an initialisation check each time.
 
-/** playFrom with the source board already packed into b0, b1, b2. */
-function playPacked(
+/**
+ * Plays actions `first..last` from the state at `src[srcAt ..]`, each from that
+ * same position: action a's position goes to `dst[dstAt + (a - first) * dstStride ..]`
+ * and its status to `status[a]` (when given). Returns the status of `last`.
+ * One loop over the actions rather than a call each, so that `expand` reads the
+ * position and packs its board once.
+ */
+function playActions(
   src: Uint8Array,
   srcAt: number,
-  board0: number,
-  board1: number,
-  board2: number,
   dst: Uint8Array,
   dstAt: number,
-  action: number,
+  dstStride: number,
+  first: number,
+  last: number,
   captureSeedStays: boolean,
+  status: Uint8Array | null,
   stats: MoveStats | null,
   onLap: LapListener | null,
 ): MoveStatus {
   const mover = src[srcAt + 14] as number; // TO_MOVE
   const base = mover * 6;
-  let pit = base + action;
-  let seeds = src[srcAt + pit] as number;
-  if (seeds === 0) return 2; // EMPTY_PIT
-  let b0 = board0;
-  let b1 = board1;
-  let b2 = board2;
-  const opponentWasEmpty = (mover === 0 ? (b1 >>> 16) | b2 : b0 | (b1 & 0xffff)) === 0;
+  // `| 0` makes the words int32 from the start: as they come, the loop would
+  // keep them tagged and check and untag them on every lap.
+  const board0 = packWord(src, srcAt) | 0;
+  const board1 = packWord(src, srcAt + 4) | 0;
+  const board2 = packWord(src, srcAt + 8) | 0;
+  const opponentWasEmpty =
+    (mover === 0 ? (board1 >>> 16) | board2 : board0 | (board1 & 0xffff)) === 0;
+  let result: MoveStatus = 0;
 
-  // Brent's cycle detection over lap starts (the board and the pit lifted) keeps
-  // one saved start, so memory stays constant however long a relay runs, and a
-  // repeated lap start is found exactly. Laps = 1 + relays = power + sinceSave.
-  let saved0 = b0;
-  let saved1 = b1;
-  let saved2 = b2;
-  let savedPit = pit;
-  let power = 1;
-  let sinceSave = 0;
-  let sown = 0;
-  let end: number;
-
-  for (;;) {
-    sown += seeds;
-    const lap = ((pit << 6) | seeds) << 2;
-    b0 = (b0 + (LAP[lap] as number)) | 0;
-    b1 = (b1 + (LAP[lap + 1] as number)) | 0;
-    b2 = (b2 + (LAP[lap + 2] as number)) | 0;
-    end = LAP[lap + 3] as number;
-    if (onLap !== null) {
-      writeBoard(dst, dstAt, b0, b1, b2);
-      onLap(pit, seeds, end, dst);
+  actions: for (let action = first; action <= last; action++) {
+    let pit = base + action;
+    let seeds = src[srcAt + pit] as number;
+    if (seeds === 0) {
+      result = 2; // EMPTY_PIT
+      if (status !== null) status[action] = result;
+      continue;
     }
-    seeds = pitOf(b0, b1, b2, end);
-    if (seeds === 1) break;
-    pit = end;
-    if (pit === savedPit && b0 === saved0 && b1 === saved1 && b2 === saved2) return 3; // ENDLESS_RELAY
-    if (++sinceSave === power) {
-      saved0 = b0;
-      saved1 = b1;
-      saved2 = b2;
-      savedPit = pit;
-      power <<= 1;
-      sinceSave = 0;
-    }
-  }
+    const out = dstAt + (action - first) * dstStride;
+    let b0 = board0;
+    let b1 = board1;
+    let b2 = board2;
 
-  // The capture, without branches (which way it goes is close to a coin toss):
-  // `capture` is all ones when the move ends in the mover's row facing seeds.
-  const facing = 11 - end;
-  const facingSeeds = pitOf(b0, b1, b2, facing);
-  const row = end - base;
-  const capture = ~((row | (5 - row)) >> 31) & (-facingSeeds >> 31);
-  const take = (facingSeeds << ((facing & 3) << 3)) & capture;
-  const last = (1 << ((end & 3) << 3)) & capture & (captureSeedStays ? 0 : -1);
-  // Each of take and last comes off the word holding its pit.
-  const fw = facing >> 2;
-  const f0 = (fw - 1) >> 31;
-  const f2 = -(fw >> 1);
-  const ew = end >> 2;
-  const e0 = (ew - 1) >> 31;
-  const e2 = -(ew >> 1);
-  b0 = (b0 - (take & f0) - (last & e0)) | 0;
-  b1 = (b1 - (take & ~(f0 | f2)) - (last & ~(e0 | e2))) | 0;
-  b2 = (b2 - (take & f2) - (last & e2)) | 0;
-  const captured = (facingSeeds + (captureSeedStays ? 0 : 1)) & capture;
-  const capturedPit = facing | ~capture;
-  if (opponentWasEmpty && (mover === 0 ? (b1 >>> 16) | b2 : b0 | (b1 & 0xffff)) === 0) {
-    return 4; // DOES_NOT_FEED
+    // Brent's cycle detection over lap starts (the board and the pit lifted)
+    // keeps one saved start, so memory stays constant however long a relay
+    // runs, and a repeated lap start is found exactly. Laps = power + sinceSave.
+    let saved0 = b0;
+    let saved1 = b1;
+    let saved2 = b2;
+    let savedPit = pit;
+    let power = 1;
+    let sinceSave = 0;
+    let sown = 0;
+    let end: number;
+    for (;;) {
+      sown += seeds;
+      const lap = ((pit << 6) | seeds) << 2;
+      b0 = (b0 + (LAP[lap] as number)) | 0;
+      b1 = (b1 + (LAP[lap + 1] as number)) | 0;
+      b2 = (b2 + (LAP[lap + 2] as number)) | 0;
+      end = LAP[lap + 3] as number;
+      if (onLap !== null) {
+        writeBoard(dst, out, b0, b1, b2);
+        onLap(pit, seeds, end, dst);
+      }
+      seeds = pitOf(b0, b1, b2, end);
+      if (seeds === 1) break;
+      pit = end;
+      if (pit === savedPit && b0 === saved0 && b1 === saved1 && b2 === saved2) {
+        result = 3; // ENDLESS_RELAY
+        if (status !== null) status[action] = result;
+        continue actions;
+      }
+      if (++sinceSave === power) {
+        saved0 = b0;
+        saved1 = b1;
+        saved2 = b2;
+        savedPit = pit;
+        power <<= 1;
+        sinceSave = 0;
+      }
+    }
+
+    // The capture without branches, since whether it happens is close to a coin
+    // toss: `capture` is all ones when the move ends in the mover's row facing seeds.
+    const facing = 11 - end;
+    const facingSeeds = pitOf(b0, b1, b2, facing);
+    const row = end - base;
+    const capture = ~((row | (5 - row)) >> 31) & (-facingSeeds >> 31);
+    const lastSeed = captureSeedStays ? 0 : capture;
+    const take = (facingSeeds << ((facing & 3) << 3)) & capture;
+    const lastBit = (1 << ((end & 3) << 3)) & lastSeed;
+    const f0 = inWord0(facing);
+    const f2 = inWord2(facing);
+    const e0 = inWord0(end);
+    const e2 = inWord2(end);
+    b0 = (b0 - (take & f0) - (lastBit & e0)) | 0;
+    b1 = (b1 - (take & ~(f0 | f2)) - (lastBit & ~(e0 | e2))) | 0;
+    b2 = (b2 - (take & f2) - (lastBit & e2)) | 0;
+    if (opponentWasEmpty && (mover === 0 ? (b1 >>> 16) | b2 : b0 | (b1 & 0xffff)) === 0) {
+      result = 4; // DOES_NOT_FEED
+      if (status !== null) status[action] = result;
+      continue;
+    }
+    const captured = (facingSeeds & capture) - lastSeed;
+    const store0 = (src[srcAt + 12] as number) + (mover === 0 ? captured : 0);
+    const store1 = (src[srcAt + 13] as number) + (mover === 0 ? 0 : captured);
+    const pad = src[srcAt + 15] as number;
+    writeBoard(dst, out, b0, b1, b2);
+    dst[out + 12] = store0;
+    dst[out + 13] = store1;
+    dst[out + 14] = 1 - mover;
+    dst[out + 15] = pad;
+    if (stats !== null) {
+      stats.laps = power + sinceSave;
+      stats.seedsSown = sown;
+      stats.endPit = end;
+      stats.captured = captured;
+      stats.capturedPit = facing | ~capture;
+    }
+    result = 0; // OK
+    if (status !== null) status[action] = result;
   }
-  const store0 = (src[srcAt + 12] as number) + (mover === 0 ? captured : 0);
-  const store1 = (src[srcAt + 13] as number) + (mover === 0 ? 0 : captured);
-  const pad = src[srcAt + 15] as number;
-  writeBoard(dst, dstAt, b0, b1, b2);
-  dst[dstAt + 12] = store0;
-  dst[dstAt + 13] = store1;
-  dst[dstAt + 14] = 1 - mover;
-  dst[dstAt + 15] = pad;
-  if (stats !== null) {
-    stats.laps = power + sinceSave;
-    stats.seedsSown = sown;
-    stats.endPit = end;
-    stats.captured = captured;
-    stats.capturedPit = capturedPit;
-  }
-  return 0; // OK
+  return result;
 }
 
 function writeBoard(dst: Uint8Array, at: number, b0: number, b1: number, b2: number): void {
@@ -256,6 +289,18 @@ function writeBoard(dst: Uint8Array, at: number, b0: number, b1: number, b2: num
   dst[at + 9] = b2 >>> 8;
   dst[at + 10] = b2 >>> 16;
   dst[at + 11] = b2 >>> 24;
+}
+
+/** Bit a set where `status[a]` is OK. */
+function okMask(status: Uint8Array): number {
+  return (
+    (((status[0] as number) - 1) >>> 31) |
+    ((((status[1] as number) - 1) >>> 31) << 1) |
+    ((((status[2] as number) - 1) >>> 31) << 2) |
+    ((((status[3] as number) - 1) >>> 31) << 3) |
+    ((((status[4] as number) - 1) >>> 31) << 4) |
+    ((((status[5] as number) - 1) >>> 31) << 5)
+  );
 }
 
 /**
@@ -309,39 +354,18 @@ export function expand(
     status.fill(1); // GAME_OVER
     return 0;
   }
-  let mask = 0;
-  const b0 = packWord(s, 0);
-  const b1 = packWord(s, 4);
-  const b2 = packWord(s, 8);
-  const base = (s[14] as number) * 6;
-  for (let a = 0; a < 6; a++) {
-    if (s[base + a] === 0) {
-      status[a] = 2; // EMPTY_PIT
-      continue;
-    }
-    const st = playPacked(s, 0, b0, b1, b2, children, a * 16, a, captureSeedStays, null, null);
-    status[a] = st;
-    mask |= ((st - 1) >>> 31) << a; // bit a set when st is OK (0)
-  }
-  return mask;
+  playActions(s, 0, children, 0, 16, 0, 5, captureSeedStays, status, null, null);
+  return okMask(status);
 }
 
 const probe = new Uint8Array(STATE_SIZE);
+const probeStatus = new Uint8Array(ACTIONS);
 
 /** Bit mask of the legal actions (0 when the game is over). */
 export function legalMask(s: Uint8Array, captureSeedStays: boolean): number {
   if (hasWinningStore(s)) return 0;
-  let mask = 0;
-  const b0 = packWord(s, 0);
-  const b1 = packWord(s, 4);
-  const b2 = packWord(s, 8);
-  const base = (s[14] as number) * 6;
-  for (let a = 0; a < 6; a++) {
-    if (s[base + a] === 0) continue;
-    const st = playPacked(s, 0, b0, b1, b2, probe, 0, a, captureSeedStays, null, null);
-    mask |= ((st - 1) >>> 31) << a;
-  }
-  return mask;
+  playActions(s, 0, probe, 0, 0, 0, 5, captureSeedStays, probeStatus, null, null);
+  return okMask(probeStatus);
 }
 
 /**
