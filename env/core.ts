@@ -90,6 +90,19 @@ for (let p = 0; p < PITS; p++) {
   }
 }
 
+/**
+ * The board being played, as words and as the same bytes. In memory rather than
+ * in variables: the relay loop has more live values than there are registers,
+ * and a module-level typed array is the cheapest memory to spill to.
+ */
+const WORDS = new Int32Array(4);
+const WORD_BYTES = new Uint8Array(WORDS.buffer);
+/**
+ * Pit p's byte in WORD_BYTES is p ^ PIT_BYTE: the words are laid out by
+ * arithmetic (pit p in bits 8 * (p & 3)), the bytes by the platform's byte order.
+ */
+const PIT_BYTE = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? 0 : 3;
+
 /** Pits `at .. at + 3` of `s` as one word. */
 function packWord(s: Uint8Array, at: number): number {
   return (
@@ -98,21 +111,6 @@ function packWord(s: Uint8Array, at: number): number {
     ((s[at + 2] as number) << 16) |
     ((s[at + 3] as number) << 24)
   );
-}
-
-/** -1 where `pit` lies in word 0, 1 or 2 of the packed board, else 0 (no branch). */
-function inWord0(pit: number): number {
-  return ((pit >> 2) - 1) >> 31;
-}
-function inWord2(pit: number): number {
-  return -(pit >> 3);
-}
-
-/** The seeds of `pit` on the packed board b0, b1, b2, picked without branching. */
-function pitOf(b0: number, b1: number, b2: number, pit: number): number {
-  const m0 = inWord0(pit);
-  const m2 = inWord2(pit);
-  return (((b0 & m0) | (b1 & ~(m0 | m2)) | (b2 & m2)) >>> ((pit & 3) << 3)) & 255;
 }
 
 /**
@@ -153,8 +151,8 @@ export function playFrom(
  * Plays actions `first..last` from the state at `src[srcAt ..]`, each from that
  * same position: action a's position goes to `dst[dstAt + (a - first) * dstStride ..]`
  * and its status to `status[a]` (when given). Returns the status of `last`.
- * One loop over the actions rather than a call each, so that `expand` reads the
- * position and packs its board once.
+ * One loop over the actions rather than a call each, so that `expand` reads and
+ * packs the position once.
  */
 function playActions(
   src: Uint8Array,
@@ -171,13 +169,20 @@ function playActions(
 ): MoveStatus {
   const mover = src[srcAt + 14] as number; // TO_MOVE
   const base = mover * 6;
-  // `| 0` makes the words int32 from the start: as they come, the loop would
-  // keep them tagged and check and untag them on every lap.
+  // `| 0` keeps the words int32: as they come, the compiler would keep them
+  // tagged and check and untag them on every use.
   const board0 = packWord(src, srcAt) | 0;
   const board1 = packWord(src, srcAt + 4) | 0;
   const board2 = packWord(src, srcAt + 8) | 0;
+  const store0 = src[srcAt + 12] as number;
+  const store1 = src[srcAt + 13] as number;
+  const pad = src[srcAt + 15] as number;
   const opponentWasEmpty =
     (mover === 0 ? (board1 >>> 16) | board2 : board0 | (board1 & 0xffff)) === 0;
+  const lastSeed = captureSeedStays ? 0 : -1;
+  const W = WORDS;
+  const WB = WORD_BYTES;
+  const flip = PIT_BYTE;
   let result: MoveStatus = 0;
 
   actions: for (let action = first; action <= last; action++) {
@@ -188,17 +193,16 @@ function playActions(
       if (status !== null) status[action] = result;
       continue;
     }
-    const out = dstAt + (action - first) * dstStride;
-    let b0 = board0;
-    let b1 = board1;
-    let b2 = board2;
+    W[0] = board0;
+    W[1] = board1;
+    W[2] = board2;
 
     // Brent's cycle detection over lap starts (the board and the pit lifted)
     // keeps one saved start, so memory stays constant however long a relay
     // runs, and a repeated lap start is found exactly. Laps = power + sinceSave.
-    let saved0 = b0;
-    let saved1 = b1;
-    let saved2 = b2;
+    let saved0 = board0;
+    let saved1 = board1;
+    let saved2 = board2;
     let savedPit = pit;
     let power = 1;
     let sinceSave = 0;
@@ -207,26 +211,34 @@ function playActions(
     for (;;) {
       sown += seeds;
       const lap = ((pit << 6) | seeds) << 2;
-      b0 = (b0 + (LAP[lap] as number)) | 0;
-      b1 = (b1 + (LAP[lap + 1] as number)) | 0;
-      b2 = (b2 + (LAP[lap + 2] as number)) | 0;
+      W[0] = ((W[0] as number) + (LAP[lap] as number)) | 0;
+      W[1] = ((W[1] as number) + (LAP[lap + 1] as number)) | 0;
+      W[2] = ((W[2] as number) + (LAP[lap + 2] as number)) | 0;
       end = LAP[lap + 3] as number;
       if (onLap !== null) {
-        writeBoard(dst, out, b0, b1, b2);
+        // The listener may play moves itself, which reuses WORDS.
+        const w0 = W[0] as number;
+        const w1 = W[1] as number;
+        const w2 = W[2] as number;
+        const out = dstAt + (action - first) * dstStride;
+        writeBoard(dst, out, w0, w1, w2);
         onLap(pit, seeds, end, dst);
+        W[0] = w0;
+        W[1] = w1;
+        W[2] = w2;
       }
-      seeds = pitOf(b0, b1, b2, end);
+      seeds = WB[end ^ flip] as number;
       if (seeds === 1) break;
       pit = end;
-      if (pit === savedPit && b0 === saved0 && b1 === saved1 && b2 === saved2) {
+      if (pit === savedPit && W[0] === saved0 && W[1] === saved1 && W[2] === saved2) {
         result = 3; // ENDLESS_RELAY
         if (status !== null) status[action] = result;
         continue actions;
       }
       if (++sinceSave === power) {
-        saved0 = b0;
-        saved1 = b1;
-        saved2 = b2;
+        saved0 = W[0] as number;
+        saved1 = W[1] as number;
+        saved2 = W[2] as number;
         savedPit = pit;
         power <<= 1;
         sinceSave = 0;
@@ -236,31 +248,24 @@ function playActions(
     // The capture without branches, since whether it happens is close to a coin
     // toss: `capture` is all ones when the move ends in the mover's row facing seeds.
     const facing = 11 - end;
-    const facingSeeds = pitOf(b0, b1, b2, facing);
+    const facingSeeds = WB[facing ^ flip] as number;
     const row = end - base;
     const capture = ~((row | (5 - row)) >> 31) & (-facingSeeds >> 31);
-    const lastSeed = captureSeedStays ? 0 : capture;
-    const take = (facingSeeds << ((facing & 3) << 3)) & capture;
-    const lastBit = (1 << ((end & 3) << 3)) & lastSeed;
-    const f0 = inWord0(facing);
-    const f2 = inWord2(facing);
-    const e0 = inWord0(end);
-    const e2 = inWord2(end);
-    b0 = (b0 - (take & f0) - (lastBit & e0)) | 0;
-    b1 = (b1 - (take & ~(f0 | f2)) - (lastBit & ~(e0 | e2))) | 0;
-    b2 = (b2 - (take & f2) - (lastBit & e2)) | 0;
+    WB[facing ^ flip] = facingSeeds & ~capture;
+    WB[end ^ flip] = 1 + (lastSeed & capture);
+    const b0 = W[0] as number;
+    const b1 = W[1] as number;
+    const b2 = W[2] as number;
     if (opponentWasEmpty && (mover === 0 ? (b1 >>> 16) | b2 : b0 | (b1 & 0xffff)) === 0) {
       result = 4; // DOES_NOT_FEED
       if (status !== null) status[action] = result;
       continue;
     }
-    const captured = (facingSeeds & capture) - lastSeed;
-    const store0 = (src[srcAt + 12] as number) + (mover === 0 ? captured : 0);
-    const store1 = (src[srcAt + 13] as number) + (mover === 0 ? 0 : captured);
-    const pad = src[srcAt + 15] as number;
+    const captured = (facingSeeds - lastSeed) & capture;
+    const out = dstAt + (action - first) * dstStride;
     writeBoard(dst, out, b0, b1, b2);
-    dst[out + 12] = store0;
-    dst[out + 13] = store1;
+    dst[out + 12] = store0 + (mover === 0 ? captured : 0);
+    dst[out + 13] = store1 + (mover === 0 ? 0 : captured);
     dst[out + 14] = 1 - mover;
     dst[out + 15] = pad;
     if (stats !== null) {
@@ -276,6 +281,7 @@ function playActions(
   return result;
 }
 
+/** Unpacks the board words into `dst[at .. at + 11]`. */
 function writeBoard(dst: Uint8Array, at: number, b0: number, b1: number, b2: number): void {
   dst[at] = b0;
   dst[at + 1] = b0 >>> 8;
