@@ -143,7 +143,9 @@ describe('playFrom and playInPlace', () => {
   it('read a state at an offset of a larger buffer', () => {
     const states = samplePlayableStates(500, 12);
     const batch = new Uint8Array(states.length * STATE_SIZE);
-    states.forEach((s, i) => batch.set(s, i * STATE_SIZE));
+    states.forEach((s, i) => {
+      batch.set(s, i * STATE_SIZE);
+    });
     const single = new Uint8Array(STATE_SIZE);
     const fromBatch = new Uint8Array(STATE_SIZE);
     states.forEach((state, i) => {
