@@ -180,8 +180,11 @@ function playActions(
   const opponentWasEmpty =
     (mover === 0 ? (board1 >>> 16) | board2 : board0 | (board1 & 0xffff)) === 0;
   const lastSeed = captureSeedStays ? 0 : -1;
+  // Locals rather than the module's arrays: a module binding is loaded and its
+  // map checked again after every call the loop may make (onLap).
   const W = WORDS;
   const WB = WORD_BYTES;
+  const L = LAP;
   const flip = PIT_BYTE;
   let result: MoveStatus = 0;
 
@@ -211,10 +214,10 @@ function playActions(
     for (;;) {
       sown += seeds;
       const lap = ((pit << 6) | seeds) << 2;
-      W[0] = ((W[0] as number) + (LAP[lap] as number)) | 0;
-      W[1] = ((W[1] as number) + (LAP[lap + 1] as number)) | 0;
-      W[2] = ((W[2] as number) + (LAP[lap + 2] as number)) | 0;
-      end = LAP[lap + 3] as number;
+      W[0] = ((W[0] as number) + (L[lap] as number)) | 0;
+      W[1] = ((W[1] as number) + (L[lap + 1] as number)) | 0;
+      W[2] = ((W[2] as number) + (L[lap + 2] as number)) | 0;
+      end = L[lap + 3] as number;
       if (onLap !== null) {
         // The listener may play moves itself, which reuses WORDS.
         const w0 = W[0] as number;

@@ -9,7 +9,8 @@ import * as z from 'zod';
 import { core, describeIssues, type Rules, type RulesInput, resolveRules } from '../index.ts';
 import { finalDifference, hasLegalMove } from './fast.ts';
 
-const { ACTIONS, OK, STATE_SIZE, STORE_0, TO_MOVE, MoveStats, hasWinningStore, playInPlace } = core;
+const { ACTIONS, OK, STATE_SIZE, STORE_0, TO_MOVE, MoveStats, expand, hasWinningStore, playFrom } =
+  core;
 
 export const ENCODINGS = ['counts', 'onehot', 'thermometer'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
@@ -65,6 +66,14 @@ export const ONEHOT_BUCKETS = 13;
 export const THERMOMETER_LEVELS = 12;
 /** Lookahead features per action (see `describeFeatures`). */
 export const LOOKAHEAD_FEATURES = 22;
+
+/**
+ * LAPS_FEATURE[n] = min(1, log2(1 + n) / 8), the laps feature of an n-lap move,
+ * for n < 255; from 255 laps on it is 1. A table, because Math.log2 is a call.
+ */
+const LAPS_FEATURE = Float64Array.from({ length: 255 }, (_, n) =>
+  Math.min(Math.log2(1 + n) / LAPS_LOG2_SCALE, 1),
+);
 
 /** Offsets inside one action's lookahead block. */
 const LA_LEGAL = 0;
@@ -261,7 +270,10 @@ export class ObservationEncoder {
   readonly capturedPit = new Int8Array(ACTIONS);
 
   readonly #childViews: Uint8Array[];
-  readonly #reply = new Uint8Array(STATE_SIZE);
+  /** The opponent's replies to one child, reply r at r * STATE_SIZE, and their views. */
+  readonly #replies = new Uint8Array(ACTIONS * STATE_SIZE);
+  readonly #replyViews: Uint8Array[];
+  readonly #replyStatus = new Uint8Array(ACTIONS);
   readonly #probe = new Uint8Array(STATE_SIZE);
   readonly #scores = new Int32Array(2);
   readonly #stats = new MoveStats();
@@ -280,6 +292,9 @@ export class ObservationEncoder {
     this.#leftoverToOwner = this.rules.leftoverTo === 'owner';
     this.#childViews = Array.from({ length: ACTIONS }, (_, a) =>
       this.children.subarray(a * STATE_SIZE, (a + 1) * STATE_SIZE),
+    );
+    this.#replyViews = Array.from({ length: ACTIONS }, (_, r) =>
+      this.#replies.subarray(r * STATE_SIZE, (r + 1) * STATE_SIZE),
     );
   }
 
@@ -331,12 +346,11 @@ export class ObservationEncoder {
     const own = mover * 6;
     const stats = this.#stats;
     const css = this.#captureSeedStays;
+    const children = this.children;
     let mask = 0;
     for (let a = 0; a < ACTIONS; a++) {
       if (state[own + a] === 0) continue;
-      const child = this.#childViews[a] as Uint8Array;
-      child.set(state);
-      if (playInPlace(child, a, css, stats) !== OK) continue;
+      if (playFrom(state, 0, children, a * STATE_SIZE, a, css, stats) !== OK) continue;
       mask |= 1 << a;
       this.laps[a] = stats.laps;
       this.seedsSown[a] = stats.seedsSown;
@@ -359,66 +373,71 @@ export class ObservationEncoder {
     const opp = 6 - own;
     const css = this.#captureSeedStays;
     const toOwner = this.#leftoverToOwner;
-    const reply = this.#reply;
+    const children = this.children;
+    const replies = this.#replies;
+    const replyViews = this.#replyViews;
+    const replyStatus = this.#replyStatus;
     const probe = this.#probe;
     const scores = this.#scores;
+    const storeBefore = state[STORE_0 + mover] as number;
     for (let a = 0; a < ACTIONS; a++) {
       const at = offset + a * LOOKAHEAD_FEATURES;
       if ((mask & (1 << a)) === 0) {
-        out.fill(0, at, at + LOOKAHEAD_FEATURES);
+        for (let f = 0; f < LOOKAHEAD_FEATURES; f++) out[at + f] = 0;
         continue;
       }
-      const child = this.#childViews[a] as Uint8Array;
-      const childOwnStore = child[STORE_0 + mover] as number;
-      const childOppStore = child[STORE_0 + opponent] as number;
+      const c = a * STATE_SIZE;
+      const childOwnStore = children[c + STORE_0 + mover] as number;
+      const childOppStore = children[c + STORE_0 + opponent] as number;
       out[at + LA_LEGAL] = 1;
-      out[at + LA_CAPTURE] = (childOwnStore - (state[STORE_0 + mover] as number)) / STORE_SCALE;
-      const lapsFeature = Math.log2(1 + (this.laps[a] as number)) / LAPS_LOG2_SCALE;
-      out[at + LA_LAPS] = Math.min(lapsFeature, 1);
+      out[at + LA_CAPTURE] = (childOwnStore - storeBefore) / STORE_SCALE;
+      const laps = this.laps[a] as number;
+      out[at + LA_LAPS] = laps < LAPS_FEATURE.length ? (LAPS_FEATURE[laps] as number) : 1;
       for (let k = 0; k < 6; k++) {
-        out[at + LA_PITS + k] = (child[own + k] as number) / PIT_SCALE;
-        out[at + LA_PITS + 6 + k] = (child[opp + k] as number) / PIT_SCALE;
+        out[at + LA_PITS + k] = (children[c + own + k] as number) / PIT_SCALE;
+        out[at + LA_PITS + 6 + k] = (children[c + opp + k] as number) / PIT_SCALE;
       }
       out[at + LA_OWN_STORE] = childOwnStore / STORE_SCALE;
       out[at + LA_OPP_STORE] = childOppStore / STORE_SCALE;
 
-      // The opponent's replies: one play each, plus a cheap "can the mover then move?" test.
-      let replies = 0;
-      let bestOppCapture = 0;
-      let oppCanWin = 0;
-      let value2 = Number.POSITIVE_INFINITY;
-      if (!hasWinningStore(child)) {
-        for (let r = 0; r < ACTIONS; r++) {
-          if (child[opp + r] === 0) continue;
-          reply.set(child);
-          if (playInPlace(reply, r, css) !== OK) continue;
-          replies++;
-          const oppCapture = (reply[STORE_0 + opponent] as number) - childOppStore;
-          if (oppCapture > bestOppCapture) bestOppCapture = oppCapture;
-          let diff: number;
-          if (hasWinningStore(reply) || !hasLegalMove(reply, css, probe)) {
-            diff = finalDifference(reply, mover, toOwner, scores);
-            if (diff < 0) oppCanWin = 1;
-          } else {
-            diff = (reply[STORE_0 + mover] as number) - (reply[STORE_0 + opponent] as number);
-          }
-          if (diff < value2) value2 = diff;
-        }
-      }
-      if (replies === 0) {
+      // The opponent's replies, all six played in one expand (none once the child
+      // holds a winning store), plus a cheap "can the mover then move?" test each.
+      const child = this.#childViews[a] as Uint8Array;
+      const legalReplies = expand(child, css, replies, replyStatus);
+      if (legalReplies === 0) {
         const diff = finalDifference(child, mover, toOwner, scores);
         out[at + LA_ENDS] = 1;
         out[at + LA_RESULT] = diff > 0 ? 1 : diff < 0 ? -1 : 0;
         out[at + LA_OPP_CAPTURE] = 0;
         out[at + LA_OPP_CAN_WIN] = 0;
         out[at + LA_VALUE2] = diff / STORE_SCALE;
-      } else {
-        out[at + LA_ENDS] = 0;
-        out[at + LA_RESULT] = 0;
-        out[at + LA_OPP_CAPTURE] = bestOppCapture / STORE_SCALE;
-        out[at + LA_OPP_CAN_WIN] = oppCanWin;
-        out[at + LA_VALUE2] = value2 / STORE_SCALE;
+        continue;
       }
+      let bestOppCapture = 0;
+      let oppCanWin = 0;
+      let value2 = Number.POSITIVE_INFINITY;
+      for (let r = 0; r < ACTIONS; r++) {
+        if ((legalReplies & (1 << r)) === 0) continue;
+        const at2 = r * STATE_SIZE;
+        const replyOwnStore = replies[at2 + STORE_0 + mover] as number;
+        const replyOppStore = replies[at2 + STORE_0 + opponent] as number;
+        const oppCapture = replyOppStore - childOppStore;
+        if (oppCapture > bestOppCapture) bestOppCapture = oppCapture;
+        let diff: number;
+        const reply = replyViews[r] as Uint8Array;
+        if (hasWinningStore(reply) || !hasLegalMove(reply, css, probe)) {
+          diff = finalDifference(reply, mover, toOwner, scores);
+          if (diff < 0) oppCanWin = 1;
+        } else {
+          diff = replyOwnStore - replyOppStore;
+        }
+        if (diff < value2) value2 = diff;
+      }
+      out[at + LA_ENDS] = 0;
+      out[at + LA_RESULT] = 0;
+      out[at + LA_OPP_CAPTURE] = bestOppCapture / STORE_SCALE;
+      out[at + LA_OPP_CAN_WIN] = oppCanWin;
+      out[at + LA_VALUE2] = value2 / STORE_SCALE;
     }
   }
 }
