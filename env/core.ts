@@ -150,14 +150,15 @@ export function playFrom(
 /**
  * Plays actions `first..last` from the state at `src[srcAt ..]`, each from that
  * same position: action a's position goes to `dst[dstAt + (a - first) * dstStride ..]`
- * and its status to `status[a]` (when given). Returns the status of `last`.
+ * (unless `dst` is null: then only the statuses are wanted) and its status to
+ * `status[a]` (when given). Returns the status of `last`.
  * One loop over the actions rather than a call each, so that `expand` reads and
  * packs the position once.
  */
 function playActions(
   src: Uint8Array,
   srcAt: number,
-  dst: Uint8Array,
+  dst: Uint8Array | null,
   dstAt: number,
   dstStride: number,
   first: number,
@@ -218,7 +219,7 @@ function playActions(
       W[1] = ((W[1] as number) + (L[lap + 1] as number)) | 0;
       W[2] = ((W[2] as number) + (L[lap + 2] as number)) | 0;
       end = L[lap + 3] as number;
-      if (onLap !== null) {
+      if (onLap !== null && dst !== null) {
         // The listener may play moves itself, which reuses WORDS.
         const w0 = W[0] as number;
         const w1 = W[1] as number;
@@ -265,12 +266,14 @@ function playActions(
       continue;
     }
     const captured = (facingSeeds - lastSeed) & capture;
-    const out = dstAt + (action - first) * dstStride;
-    writeBoard(dst, out, b0, b1, b2);
-    dst[out + 12] = store0 + (mover === 0 ? captured : 0);
-    dst[out + 13] = store1 + (mover === 0 ? 0 : captured);
-    dst[out + 14] = 1 - mover;
-    dst[out + 15] = pad;
+    if (dst !== null) {
+      const out = dstAt + (action - first) * dstStride;
+      writeBoard(dst, out, b0, b1, b2);
+      dst[out + 12] = store0 + (mover === 0 ? captured : 0);
+      dst[out + 13] = store1 + (mover === 0 ? 0 : captured);
+      dst[out + 14] = 1 - mover;
+      dst[out + 15] = pad;
+    }
     if (stats !== null) {
       stats.laps = power + sinceSave;
       stats.seedsSown = sown;
@@ -367,14 +370,21 @@ export function expand(
   return okMask(status);
 }
 
-const probe = new Uint8Array(STATE_SIZE);
 const probeStatus = new Uint8Array(ACTIONS);
 
 /** Bit mask of the legal actions (0 when the game is over). */
 export function legalMask(s: Uint8Array, captureSeedStays: boolean): number {
   if (hasWinningStore(s)) return 0;
-  playActions(s, 0, probe, 0, 0, 0, 5, captureSeedStays, probeStatus, null, null);
+  playActions(s, 0, null, 0, 0, 0, 5, captureSeedStays, probeStatus, null, null);
   return okMask(probeStatus);
+}
+
+/**
+ * What playing `action` in `s` would give (OK or why it is illegal), without
+ * writing the position anywhere. `s` must not hold a winning store.
+ */
+export function moveStatus(s: Uint8Array, action: number, captureSeedStays: boolean): MoveStatus {
+  return playActions(s, 0, null, 0, 0, action, action, captureSeedStays, null, null, null);
 }
 
 /**

@@ -67,9 +67,17 @@ export const THERMOMETER_LEVELS = 12;
 /** Lookahead features per action (see `describeFeatures`). */
 export const LOOKAHEAD_FEATURES = 22;
 
+// Features from tables rather than arithmetic in the hot loop (a division or a
+// Math.log2 call each); the tables hold exactly the values the arithmetic gives.
+
+/** PIT_FEATURE[n] = n / PIT_SCALE, for the 0..48 seeds a pit can hold. */
+const PIT_FEATURE = Float64Array.from({ length: 49 }, (_, n) => n / PIT_SCALE);
+/** STORE_FEATURE[48 + n] = n / STORE_SCALE, for seed counts and differences -48..48. */
+const STORE_FEATURE = Float64Array.from({ length: 97 }, (_, i) => (i - 48) / STORE_SCALE);
+
 /**
  * LAPS_FEATURE[n] = min(1, log2(1 + n) / 8), the laps feature of an n-lap move,
- * for n < 255; from 255 laps on it is 1. A table, because Math.log2 is a call.
+ * for n < 255; from 255 laps on it is 1.
  */
 const LAPS_FEATURE = Float64Array.from({ length: 255 }, (_, n) =>
   Math.min(Math.log2(1 + n) / LAPS_LOG2_SCALE, 1),
@@ -274,11 +282,13 @@ export class ObservationEncoder {
   readonly #replies = new Uint8Array(ACTIONS * STATE_SIZE);
   readonly #replyViews: Uint8Array[];
   readonly #replyStatus = new Uint8Array(ACTIONS);
-  readonly #probe = new Uint8Array(STATE_SIZE);
   readonly #scores = new Int32Array(2);
   readonly #stats = new MoveStats();
   readonly #perPit: number;
   readonly #baseSize: number;
+  // The config's fields, read once: the config object's shape varies with where it came from.
+  readonly #counts: boolean;
+  readonly #lookahead: boolean;
   readonly #captureSeedStays: boolean;
   readonly #leftoverToOwner: boolean;
 
@@ -288,6 +298,8 @@ export class ObservationEncoder {
     this.size = observationSize(this.config);
     this.#perPit = perPit(this.config.encoding);
     this.#baseSize = baseSize(this.config.encoding);
+    this.#counts = this.config.encoding === 'counts';
+    this.#lookahead = this.config.lookahead;
     this.#captureSeedStays = this.rules.captureSeedStays;
     this.#leftoverToOwner = this.rules.leftoverTo === 'owner';
     this.#childViews = Array.from({ length: ACTIONS }, (_, a) =>
@@ -307,21 +319,20 @@ export class ObservationEncoder {
     const mover = state[TO_MOVE] as number;
     this.#encodeBase(state, mover, out, offset);
     const mask = this.#expand(state, mover);
-    if (this.config.lookahead)
-      this.#encodeLookahead(state, mover, mask, out, offset + this.#baseSize);
+    if (this.#lookahead) this.#encodeLookahead(state, mover, mask, out, offset + this.#baseSize);
     return mask;
   }
 
   #encodeBase(state: Uint8Array, mover: number, out: Float32Array, offset: number): void {
     const own = mover * 6;
     const opp = 6 - own;
-    const encoding = this.config.encoding;
-    if (encoding === 'counts') {
+    if (this.#counts) {
       for (let k = 0; k < 6; k++) {
-        out[offset + k] = (state[own + k] as number) / PIT_SCALE;
-        out[offset + 6 + k] = (state[opp + k] as number) / PIT_SCALE;
+        out[offset + k] = PIT_FEATURE[state[own + k] as number] as number;
+        out[offset + 6 + k] = PIT_FEATURE[state[opp + k] as number] as number;
       }
     } else {
+      const encoding = this.config.encoding;
       const width = this.#perPit;
       out.fill(0, offset, offset + 12 * width);
       for (let k = 0; k < 12; k++) {
@@ -336,8 +347,8 @@ export class ObservationEncoder {
       }
     }
     const stores = offset + 12 * this.#perPit;
-    out[stores] = (state[STORE_0 + mover] as number) / STORE_SCALE;
-    out[stores + 1] = (state[STORE_0 + 1 - mover] as number) / STORE_SCALE;
+    out[stores] = STORE_FEATURE[48 + (state[STORE_0 + mover] as number)] as number;
+    out[stores + 1] = STORE_FEATURE[48 + (state[STORE_0 + 1 - mover] as number)] as number;
   }
 
   /** Plays every action into `children`, recording what each legal one did. */
@@ -377,7 +388,6 @@ export class ObservationEncoder {
     const replies = this.#replies;
     const replyViews = this.#replyViews;
     const replyStatus = this.#replyStatus;
-    const probe = this.#probe;
     const scores = this.#scores;
     const storeBefore = state[STORE_0 + mover] as number;
     for (let a = 0; a < ACTIONS; a++) {
@@ -390,15 +400,15 @@ export class ObservationEncoder {
       const childOwnStore = children[c + STORE_0 + mover] as number;
       const childOppStore = children[c + STORE_0 + opponent] as number;
       out[at + LA_LEGAL] = 1;
-      out[at + LA_CAPTURE] = (childOwnStore - storeBefore) / STORE_SCALE;
+      out[at + LA_CAPTURE] = STORE_FEATURE[48 + childOwnStore - storeBefore] as number;
       const laps = this.laps[a] as number;
       out[at + LA_LAPS] = laps < LAPS_FEATURE.length ? (LAPS_FEATURE[laps] as number) : 1;
       for (let k = 0; k < 6; k++) {
-        out[at + LA_PITS + k] = (children[c + own + k] as number) / PIT_SCALE;
-        out[at + LA_PITS + 6 + k] = (children[c + opp + k] as number) / PIT_SCALE;
+        out[at + LA_PITS + k] = PIT_FEATURE[children[c + own + k] as number] as number;
+        out[at + LA_PITS + 6 + k] = PIT_FEATURE[children[c + opp + k] as number] as number;
       }
-      out[at + LA_OWN_STORE] = childOwnStore / STORE_SCALE;
-      out[at + LA_OPP_STORE] = childOppStore / STORE_SCALE;
+      out[at + LA_OWN_STORE] = STORE_FEATURE[48 + childOwnStore] as number;
+      out[at + LA_OPP_STORE] = STORE_FEATURE[48 + childOppStore] as number;
 
       // The opponent's replies, all six played in one expand (none once the child
       // holds a winning store), plus a cheap "can the mover then move?" test each.
@@ -410,34 +420,37 @@ export class ObservationEncoder {
         out[at + LA_RESULT] = diff > 0 ? 1 : diff < 0 ? -1 : 0;
         out[at + LA_OPP_CAPTURE] = 0;
         out[at + LA_OPP_CAN_WIN] = 0;
-        out[at + LA_VALUE2] = diff / STORE_SCALE;
+        out[at + LA_VALUE2] = STORE_FEATURE[48 + diff] as number;
         continue;
       }
+      // Over the legal replies only, with branch-free max and min: their
+      // outcomes are close to coin tosses. Differences lie in -48..48.
       let bestOppCapture = 0;
       let oppCanWin = 0;
-      let value2 = Number.POSITIVE_INFINITY;
-      for (let r = 0; r < ACTIONS; r++) {
-        if ((legalReplies & (1 << r)) === 0) continue;
+      let value2 = 48;
+      for (let left = legalReplies; left !== 0; left &= left - 1) {
+        const r = 31 - Math.clz32(left & -left);
         const at2 = r * STATE_SIZE;
         const replyOwnStore = replies[at2 + STORE_0 + mover] as number;
         const replyOppStore = replies[at2 + STORE_0 + opponent] as number;
-        const oppCapture = replyOppStore - childOppStore;
-        if (oppCapture > bestOppCapture) bestOppCapture = oppCapture;
+        const gain = replyOppStore - childOppStore - bestOppCapture;
+        bestOppCapture += gain & ~(gain >> 31);
         let diff: number;
         const reply = replyViews[r] as Uint8Array;
-        if (hasWinningStore(reply) || !hasLegalMove(reply, css, probe)) {
+        if (hasWinningStore(reply) || !hasLegalMove(reply, css)) {
           diff = finalDifference(reply, mover, toOwner, scores);
-          if (diff < 0) oppCanWin = 1;
+          oppCanWin |= diff >>> 31;
         } else {
           diff = replyOwnStore - replyOppStore;
         }
-        if (diff < value2) value2 = diff;
+        const below = diff - value2;
+        value2 += below & (below >> 31);
       }
       out[at + LA_ENDS] = 0;
       out[at + LA_RESULT] = 0;
-      out[at + LA_OPP_CAPTURE] = bestOppCapture / STORE_SCALE;
+      out[at + LA_OPP_CAPTURE] = STORE_FEATURE[48 + bestOppCapture] as number;
       out[at + LA_OPP_CAN_WIN] = oppCanWin;
-      out[at + LA_VALUE2] = value2 / STORE_SCALE;
+      out[at + LA_VALUE2] = STORE_FEATURE[48 + value2] as number;
     }
   }
 }
