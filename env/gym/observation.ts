@@ -83,6 +83,36 @@ const LAPS_FEATURE = Float64Array.from({ length: 255 }, (_, n) =>
   Math.min(Math.log2(1 + n) / LAPS_LOG2_SCALE, 1),
 );
 
+/**
+ * Writes the counts features of the mover's row (pits own..own+5 of the state
+ * at `s[at ..]`) then the opponent's (opp..opp+5) into `out[to .. to + 11]`.
+ * Straight-line rather than a loop, which would recheck the arrays on every pit.
+ */
+function writePits(
+  out: Float32Array,
+  to: number,
+  s: Uint8Array,
+  at: number,
+  own: number,
+  opp: number,
+): void {
+  const f = PIT_FEATURE;
+  const o = at + own;
+  const p = at + opp;
+  out[to] = f[s[o] as number] as number;
+  out[to + 1] = f[s[o + 1] as number] as number;
+  out[to + 2] = f[s[o + 2] as number] as number;
+  out[to + 3] = f[s[o + 3] as number] as number;
+  out[to + 4] = f[s[o + 4] as number] as number;
+  out[to + 5] = f[s[o + 5] as number] as number;
+  out[to + 6] = f[s[p] as number] as number;
+  out[to + 7] = f[s[p + 1] as number] as number;
+  out[to + 8] = f[s[p + 2] as number] as number;
+  out[to + 9] = f[s[p + 3] as number] as number;
+  out[to + 10] = f[s[p + 4] as number] as number;
+  out[to + 11] = f[s[p + 5] as number] as number;
+}
+
 /** Offsets inside one action's lookahead block. */
 const LA_LEGAL = 0;
 const LA_CAPTURE = 1;
@@ -327,10 +357,7 @@ export class ObservationEncoder {
     const own = mover * 6;
     const opp = 6 - own;
     if (this.#counts) {
-      for (let k = 0; k < 6; k++) {
-        out[offset + k] = PIT_FEATURE[state[own + k] as number] as number;
-        out[offset + 6 + k] = PIT_FEATURE[state[opp + k] as number] as number;
-      }
+      writePits(out, offset, state, 0, own, opp);
     } else {
       const encoding = this.config.encoding;
       const width = this.#perPit;
@@ -389,26 +416,31 @@ export class ObservationEncoder {
     const replyViews = this.#replyViews;
     const replyStatus = this.#replyStatus;
     const scores = this.#scores;
-    const storeBefore = state[STORE_0 + mover] as number;
+    // Module constants and tables read once into locals: read in the loop, each
+    // use would load the binding and check it again after every call.
+    const storeFeature = STORE_FEATURE;
+    const lapsFeature = LAPS_FEATURE;
+    const features = LOOKAHEAD_FEATURES;
+    const stateSize = STATE_SIZE;
+    const ownStore = STORE_0 + mover;
+    const oppStore = STORE_0 + opponent;
+    const storeBefore = state[ownStore] as number;
     for (let a = 0; a < ACTIONS; a++) {
-      const at = offset + a * LOOKAHEAD_FEATURES;
+      const at = offset + a * features;
       if ((mask & (1 << a)) === 0) {
-        for (let f = 0; f < LOOKAHEAD_FEATURES; f++) out[at + f] = 0;
+        out.fill(0, at, at + features);
         continue;
       }
-      const c = a * STATE_SIZE;
-      const childOwnStore = children[c + STORE_0 + mover] as number;
-      const childOppStore = children[c + STORE_0 + opponent] as number;
-      out[at + LA_LEGAL] = 1;
-      out[at + LA_CAPTURE] = STORE_FEATURE[48 + childOwnStore - storeBefore] as number;
+      const c = a * stateSize;
+      const childOwnStore = children[c + ownStore] as number;
+      const childOppStore = children[c + oppStore] as number;
       const laps = this.laps[a] as number;
-      out[at + LA_LAPS] = laps < LAPS_FEATURE.length ? (LAPS_FEATURE[laps] as number) : 1;
-      for (let k = 0; k < 6; k++) {
-        out[at + LA_PITS + k] = PIT_FEATURE[children[c + own + k] as number] as number;
-        out[at + LA_PITS + 6 + k] = PIT_FEATURE[children[c + opp + k] as number] as number;
-      }
-      out[at + LA_OWN_STORE] = STORE_FEATURE[48 + childOwnStore] as number;
-      out[at + LA_OPP_STORE] = STORE_FEATURE[48 + childOppStore] as number;
+      out[at + LA_LEGAL] = 1;
+      out[at + LA_CAPTURE] = storeFeature[48 + childOwnStore - storeBefore] as number;
+      out[at + LA_LAPS] = laps < lapsFeature.length ? (lapsFeature[laps] as number) : 1;
+      writePits(out, at + LA_PITS, children, c, own, opp);
+      out[at + LA_OWN_STORE] = storeFeature[48 + childOwnStore] as number;
+      out[at + LA_OPP_STORE] = storeFeature[48 + childOppStore] as number;
 
       // The opponent's replies, all six played in one expand (none once the child
       // holds a winning store), plus a cheap "can the mover then move?" test each.
@@ -420,7 +452,7 @@ export class ObservationEncoder {
         out[at + LA_RESULT] = diff > 0 ? 1 : diff < 0 ? -1 : 0;
         out[at + LA_OPP_CAPTURE] = 0;
         out[at + LA_OPP_CAN_WIN] = 0;
-        out[at + LA_VALUE2] = STORE_FEATURE[48 + diff] as number;
+        out[at + LA_VALUE2] = storeFeature[48 + diff] as number;
         continue;
       }
       // Over the legal replies only, with branch-free max and min: their
@@ -430,9 +462,9 @@ export class ObservationEncoder {
       let value2 = 48;
       for (let left = legalReplies; left !== 0; left &= left - 1) {
         const r = 31 - Math.clz32(left & -left);
-        const at2 = r * STATE_SIZE;
-        const replyOwnStore = replies[at2 + STORE_0 + mover] as number;
-        const replyOppStore = replies[at2 + STORE_0 + opponent] as number;
+        const at2 = r * stateSize;
+        const replyOwnStore = replies[at2 + ownStore] as number;
+        const replyOppStore = replies[at2 + oppStore] as number;
         const gain = replyOppStore - childOppStore - bestOppCapture;
         bestOppCapture += gain & ~(gain >> 31);
         let diff: number;
@@ -448,9 +480,9 @@ export class ObservationEncoder {
       }
       out[at + LA_ENDS] = 0;
       out[at + LA_RESULT] = 0;
-      out[at + LA_OPP_CAPTURE] = STORE_FEATURE[48 + bestOppCapture] as number;
+      out[at + LA_OPP_CAPTURE] = storeFeature[48 + bestOppCapture] as number;
       out[at + LA_OPP_CAN_WIN] = oppCanWin;
-      out[at + LA_VALUE2] = STORE_FEATURE[48 + value2] as number;
+      out[at + LA_VALUE2] = storeFeature[48 + value2] as number;
     }
   }
 }
