@@ -37,6 +37,21 @@ export class MoveStats {
   capturedPit = -1;
 }
 
+/**
+ * What each legal action did, filled in by `expand` when one is passed (reused,
+ * not allocated): action a's facts at index a, meaningful where it was legal.
+ */
+export class ActionStats {
+  readonly laps = new Uint32Array(ACTIONS);
+  readonly seedsSown = new Uint32Array(ACTIONS);
+  /** The pit where the last seed of the last lap landed. */
+  readonly endPit = new Int8Array(ACTIONS);
+  /** Seeds moved into the mover's store (the capturing seed included unless it stays). */
+  readonly captured = new Uint8Array(ACTIONS);
+  /** The pit captured from, or -1. */
+  readonly capturedPit = new Int8Array(ACTIONS);
+}
+
 /** Called after each lap with the pit lifted, its seed count and where the lap ended. */
 export type LapListener = (from: number, seeds: number, end: number, state: Uint8Array) => void;
 
@@ -129,7 +144,8 @@ export function playFrom(
   stats: MoveStats | null = null,
   onLap: LapListener | null = null,
 ): MoveStatus {
-  return playActions(
+  const facts = stats === null ? null : ONE_MOVE;
+  const status = playActions(
     src,
     srcAt,
     dst,
@@ -139,10 +155,21 @@ export function playFrom(
     action,
     captureSeedStays,
     null,
-    stats,
+    facts,
     onLap,
   );
+  if (stats !== null && status === OK) {
+    stats.laps = ONE_MOVE.laps[action] as number;
+    stats.seedsSown = ONE_MOVE.seedsSown[action] as number;
+    stats.endPit = ONE_MOVE.endPit[action] as number;
+    stats.captured = ONE_MOVE.captured[action] as number;
+    stats.capturedPit = ONE_MOVE.capturedPit[action] as number;
+  }
+  return status;
 }
+
+/** Where `playFrom` collects the facts of its one move for its MoveStats. */
+const ONE_MOVE = new ActionStats();
 
 // Literal numbers below rather than the module's constants: a module constant
 // read inside a hot function costs a load and an initialisation check each time.
@@ -165,7 +192,7 @@ function playActions(
   last: number,
   captureSeedStays: boolean,
   status: Uint8Array | null,
-  stats: MoveStats | null,
+  stats: ActionStats | null,
   onLap: LapListener | null,
 ): MoveStatus {
   const mover = src[srcAt + 14] as number; // TO_MOVE
@@ -275,11 +302,11 @@ function playActions(
       dst[out + 15] = pad;
     }
     if (stats !== null) {
-      stats.laps = power + sinceSave;
-      stats.seedsSown = sown;
-      stats.endPit = end;
-      stats.captured = captured;
-      stats.capturedPit = facing | ~capture;
+      stats.laps[action] = power + sinceSave;
+      stats.seedsSown[action] = sown;
+      stats.endPit[action] = end;
+      stats.captured[action] = captured;
+      stats.capturedPit[action] = facing | ~capture;
     }
     result = 0; // OK
     if (status !== null) status[action] = result;
@@ -353,20 +380,22 @@ export function playInto(
 /**
  * Plays every action of the position into `children` (ACTIONS * STATE_SIZE bytes,
  * child a at offset a * STATE_SIZE) and writes each action's status; returns a
- * bit mask of the legal actions. This is legal-move generation and move making in
- * one pass: search and the environment's lookahead reuse the children.
+ * bit mask of the legal actions, and what each legal one did into `stats` when
+ * given. This is legal-move generation and move making in one pass: search and
+ * the environment's lookahead reuse the children.
  */
 export function expand(
   s: Uint8Array,
   captureSeedStays: boolean,
   children: Uint8Array,
   status: Uint8Array,
+  stats: ActionStats | null = null,
 ): number {
   if (hasWinningStore(s)) {
     status.fill(1); // GAME_OVER
     return 0;
   }
-  playActions(s, 0, children, 0, 16, 0, 5, captureSeedStays, status, null, null);
+  playActions(s, 0, children, 0, 16, 0, 5, captureSeedStays, status, stats, null);
   return okMask(status);
 }
 

@@ -32,6 +32,11 @@ export function hasLegalMove(s: Uint8Array, captureSeedStays: boolean): boolean 
   ) {
     return true;
   }
+  return tryMoves(s, base, captureSeedStays);
+}
+
+/** True if some action of the mover (whose row starts at `base`) is legal, trying them in turn. */
+function tryMoves(s: Uint8Array, base: number, captureSeedStays: boolean): boolean {
   for (let a = 0; a < 6; a++) {
     if (s[base + a] !== 0 && moveStatus(s, a, captureSeedStays) === OK) return true;
   }

@@ -9,8 +9,7 @@ import * as z from 'zod';
 import { core, describeIssues, type Rules, type RulesInput, resolveRules } from '../index.ts';
 import { finalDifference, hasLegalMove } from './fast.ts';
 
-const { ACTIONS, OK, STATE_SIZE, STORE_0, TO_MOVE, MoveStats, expand, hasWinningStore, playFrom } =
-  core;
+const { ACTIONS, STATE_SIZE, STORE_0, TO_MOVE, ActionStats, expand, hasWinningStore } = core;
 
 export const ENCODINGS = ['counts', 'onehot', 'thermometer'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
@@ -296,16 +295,18 @@ export class ObservationEncoder {
   readonly size: number;
   /** After `encode`: child a at offset a * STATE_SIZE (meaningful where the mask has bit a). */
   readonly children = new Uint8Array(ACTIONS * STATE_SIZE);
+  readonly #moves = new ActionStats();
   /** After `encode`, per legal action: laps sown (1 + relays). */
-  readonly laps = new Uint32Array(ACTIONS);
+  readonly laps: Uint32Array = this.#moves.laps;
   /** After `encode`, per legal action: seeds sown over all laps. */
-  readonly seedsSown = new Uint32Array(ACTIONS);
+  readonly seedsSown: Uint32Array = this.#moves.seedsSown;
   /** After `encode`, per legal action: the pit where the last seed landed. */
-  readonly endPit = new Int8Array(ACTIONS);
+  readonly endPit: Int8Array = this.#moves.endPit;
   /** After `encode`, per legal action: seeds captured into the mover's store. */
-  readonly captured = new Uint8Array(ACTIONS);
+  readonly captured: Uint8Array = this.#moves.captured;
   /** After `encode`, per legal action: the pit captured from, or -1. */
-  readonly capturedPit = new Int8Array(ACTIONS);
+  readonly capturedPit: Int8Array = this.#moves.capturedPit;
+  readonly #status = new Uint8Array(ACTIONS);
 
   readonly #childViews: Uint8Array[];
   /** The opponent's replies to one child, reply r at r * STATE_SIZE, and their views. */
@@ -313,7 +314,6 @@ export class ObservationEncoder {
   readonly #replyViews: Uint8Array[];
   readonly #replyStatus = new Uint8Array(ACTIONS);
   readonly #scores = new Int32Array(2);
-  readonly #stats = new MoveStats();
   readonly #perPit: number;
   readonly #baseSize: number;
   // The config's fields, read once: the config object's shape varies with where it came from.
@@ -348,7 +348,7 @@ export class ObservationEncoder {
   encode(state: Uint8Array, out: Float32Array, offset: number): number {
     const mover = state[TO_MOVE] as number;
     this.#encodeBase(state, mover, out, offset);
-    const mask = this.#expand(state, mover);
+    const mask = this.#expand(state);
     if (this.#lookahead) this.#encodeLookahead(state, mover, mask, out, offset + this.#baseSize);
     return mask;
   }
@@ -379,24 +379,8 @@ export class ObservationEncoder {
   }
 
   /** Plays every action into `children`, recording what each legal one did. */
-  #expand(state: Uint8Array, mover: number): number {
-    if (hasWinningStore(state)) return 0;
-    const own = mover * 6;
-    const stats = this.#stats;
-    const css = this.#captureSeedStays;
-    const children = this.children;
-    let mask = 0;
-    for (let a = 0; a < ACTIONS; a++) {
-      if (state[own + a] === 0) continue;
-      if (playFrom(state, 0, children, a * STATE_SIZE, a, css, stats) !== OK) continue;
-      mask |= 1 << a;
-      this.laps[a] = stats.laps;
-      this.seedsSown[a] = stats.seedsSown;
-      this.endPit[a] = stats.endPit;
-      this.captured[a] = stats.captured;
-      this.capturedPit[a] = stats.capturedPit;
-    }
-    return mask;
+  #expand(state: Uint8Array): number {
+    return expand(state, this.#captureSeedStays, this.children, this.#status, this.#moves);
   }
 
   #encodeLookahead(
