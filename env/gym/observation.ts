@@ -393,13 +393,7 @@ export class ObservationEncoder {
     const opponent = 1 - mover;
     const own = mover * 6;
     const opp = 6 - own;
-    const css = this.#captureSeedStays;
-    const toOwner = this.#leftoverToOwner;
     const children = this.children;
-    const replies = this.#replies;
-    const replyViews = this.#replyViews;
-    const replyStatus = this.#replyStatus;
-    const scores = this.#scores;
     // Module constants and tables read once into locals: read in the loop, each
     // use would load the binding and check it again after every call.
     const storeFeature = STORE_FEATURE;
@@ -425,48 +419,68 @@ export class ObservationEncoder {
       writePits(out, at + LA_PITS, children, c, own, opp);
       out[at + LA_OWN_STORE] = storeFeature[48 + childOwnStore] as number;
       out[at + LA_OPP_STORE] = storeFeature[48 + childOppStore] as number;
-
-      // The opponent's replies, all six played in one expand (none once the child
-      // holds a winning store), plus a cheap "can the mover then move?" test each.
-      const child = this.#childViews[a] as Uint8Array;
-      const legalReplies = expand(child, css, replies, replyStatus);
-      if (legalReplies === 0) {
-        const diff = finalDifference(child, mover, toOwner, scores);
-        out[at + LA_ENDS] = 1;
-        out[at + LA_RESULT] = diff > 0 ? 1 : diff < 0 ? -1 : 0;
-        out[at + LA_OPP_CAPTURE] = 0;
-        out[at + LA_OPP_CAN_WIN] = 0;
-        out[at + LA_VALUE2] = storeFeature[48 + diff] as number;
-        continue;
-      }
-      // Over the legal replies only, with branch-free max and min: their
-      // outcomes are close to coin tosses. Differences lie in -48..48.
-      let bestOppCapture = 0;
-      let oppCanWin = 0;
-      let value2 = 48;
-      for (let left = legalReplies; left !== 0; left &= left - 1) {
-        const r = 31 - Math.clz32(left & -left);
-        const at2 = r * stateSize;
-        const replyOwnStore = replies[at2 + ownStore] as number;
-        const replyOppStore = replies[at2 + oppStore] as number;
-        const gain = replyOppStore - childOppStore - bestOppCapture;
-        bestOppCapture += gain & ~(gain >> 31);
-        let diff: number;
-        const reply = replyViews[r] as Uint8Array;
-        if (hasWinningStore(reply) || !hasLegalMove(reply, css)) {
-          diff = finalDifference(reply, mover, toOwner, scores);
-          oppCanWin |= diff >>> 31;
-        } else {
-          diff = replyOwnStore - replyOppStore;
-        }
-        const below = diff - value2;
-        value2 += below & (below >> 31);
-      }
-      out[at + LA_ENDS] = 0;
-      out[at + LA_RESULT] = 0;
-      out[at + LA_OPP_CAPTURE] = storeFeature[48 + bestOppCapture] as number;
-      out[at + LA_OPP_CAN_WIN] = oppCanWin;
-      out[at + LA_VALUE2] = storeFeature[48 + value2] as number;
+      this.#replyFeatures(this.#childViews[a] as Uint8Array, mover, childOppStore, out, at);
     }
+  }
+  /**
+   * The features of the opponent's replies to one child (ends, result,
+   * opp_capture, opp_can_win, value2) into `out[at ..]`: all six replies played
+   * in one expand (none once the child holds a winning store), plus a cheap
+   * "can the mover then move?" test each. A method of its own so that the
+   * compiler can inline what it calls.
+   */
+  #replyFeatures(
+    child: Uint8Array,
+    mover: number,
+    childOppStore: number,
+    out: Float32Array,
+    at: number,
+  ): void {
+    const css = this.#captureSeedStays;
+    const toOwner = this.#leftoverToOwner;
+    const replies = this.#replies;
+    const replyViews = this.#replyViews;
+    const scores = this.#scores;
+    const storeFeature = STORE_FEATURE;
+    const ownStore = STORE_0 + mover;
+    const oppStore = STORE_0 + 1 - mover;
+    const legalReplies = expand(child, css, replies, this.#replyStatus);
+    if (legalReplies === 0) {
+      const diff = finalDifference(child, mover, toOwner, scores);
+      out[at + LA_ENDS] = 1;
+      out[at + LA_RESULT] = diff > 0 ? 1 : diff < 0 ? -1 : 0;
+      out[at + LA_OPP_CAPTURE] = 0;
+      out[at + LA_OPP_CAN_WIN] = 0;
+      out[at + LA_VALUE2] = storeFeature[48 + diff] as number;
+      return;
+    }
+    // Over the legal replies only, with branch-free max and min: their
+    // outcomes are close to coin tosses. Differences lie in -48..48.
+    let bestOppCapture = 0;
+    let oppCanWin = 0;
+    let value2 = 48;
+    for (let left = legalReplies; left !== 0; left &= left - 1) {
+      const r = 31 - Math.clz32(left & -left);
+      const at2 = r * STATE_SIZE;
+      const replyOwnStore = replies[at2 + ownStore] as number;
+      const replyOppStore = replies[at2 + oppStore] as number;
+      const gain = replyOppStore - childOppStore - bestOppCapture;
+      bestOppCapture += gain & ~(gain >> 31);
+      let diff: number;
+      const reply = replyViews[r] as Uint8Array;
+      if (hasWinningStore(reply) || !hasLegalMove(reply, css)) {
+        diff = finalDifference(reply, mover, toOwner, scores);
+        oppCanWin |= diff >>> 31;
+      } else {
+        diff = replyOwnStore - replyOppStore;
+      }
+      const below = diff - value2;
+      value2 += below & (below >> 31);
+    }
+    out[at + LA_ENDS] = 0;
+    out[at + LA_RESULT] = 0;
+    out[at + LA_OPP_CAPTURE] = storeFeature[48 + bestOppCapture] as number;
+    out[at + LA_OPP_CAN_WIN] = oppCanWin;
+    out[at + LA_VALUE2] = storeFeature[48 + value2] as number;
   }
 }
