@@ -145,6 +145,7 @@ export async function run(emit: Emit): Promise<void> {
         playoutsPerSec: Math.round(median(tsGames)),
         pliesPerSec: Math.round(median(ts.map((r) => perSecond(r.plies, r)))),
         meanPlies: Number((plies / games).toFixed(1)),
+        clock: 'cpu',
       };
       if (c.length > 0) {
         const cGames = c.map((r) => perSecond(r.games, r));
