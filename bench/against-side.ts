@@ -14,7 +14,6 @@ export interface Rate {
   readonly pliesPerSec: number;
 }
 
-type Core = typeof import('../env/core.ts');
 type Playout = (...args: unknown[]) => number;
 
 export async function loadSide(name: string, root: string): Promise<Side> {
@@ -24,69 +23,39 @@ export async function loadSide(name: string, root: string): Promise<Side> {
     url('env/gym/index.ts')
   )) as typeof import('../env/gym/index.ts');
   const { randomPlayout } = (await import(url('agents/playout.ts'))) as { randomPlayout: Playout };
-  const c: Core = core;
+  // A copy of the loops and of the stepping per side (this module is loaded once per side).
+  const tag = encodeURIComponent(name);
+  const { playoutLoops } = (await import(
+    `./playout-loops.ts?side=${tag}`
+  )) as typeof import('./playout-loops.ts');
+  const { measure } = (await import(
+    `./vector-env.bench.ts?side=${tag}`
+  )) as typeof import('./vector-env.bench.ts');
+  const loops = playoutLoops(core);
   const rng = Random.fromSeed(1);
-  const state = new Uint8Array(c.STATE_SIZE);
-  const scratch = new Uint8Array(c.STATE_SIZE);
-  const children = new Uint8Array(c.ACTIONS * c.STATE_SIZE);
-  const status = new Uint8Array(c.ACTIONS);
-  const scores = [0, 0];
+  const scratch = new Uint8Array(core.STATE_SIZE);
+  const children = new Uint8Array(core.ACTIONS * core.STATE_SIZE);
+  const status = new Uint8Array(core.ACTIONS);
   // The earlier playout took a scratch buffer (state, scratch, rng, captureSeedStays).
   const reject =
     randomPlayout.length === 4
-      ? () => randomPlayout(state, scratch, rng, false)
-      : () => randomPlayout(state, rng, false);
-  const expandLoop = (): number => {
-    let plies = 0;
-    for (;;) {
-      const mask = c.expand(state, false, children, status);
-      if (mask === 0) return plies;
-      const at = c.nthAction(mask, rng.int(c.POPCOUNT[mask] as number)) * c.STATE_SIZE;
-      for (let k = 0; k < c.STATE_SIZE; k++) state[k] = children[at + k] as number;
-      plies++;
-    }
-  };
+      ? (state: Uint8Array) => randomPlayout(state, scratch, rng, false)
+      : (state: Uint8Array) => randomPlayout(state, rng, false);
+  const expand = (state: Uint8Array) => loops.expandPlayout(state, children, status, rng, false);
   const games =
-    (play: () => number) =>
+    (play: (state: Uint8Array) => number) =>
     (s: number): Rate => {
-      let count = 0;
-      let plies = 0;
-      const cpu = process.cpuUsage();
-      const start = performance.now();
-      while (performance.now() - start < s * 1000) {
-        for (let i = 0; i < 500; i++) {
-          c.setInitial(state);
-          plies += play();
-          c.finalScores(state, 0, false, scores);
-          count++;
-        }
-      }
-      const used = process.cpuUsage(cpu);
-      const cpuSec = (used.user + used.system) / 1e6;
-      return { perSec: count / cpuSec, pliesPerSec: plies / cpuSec };
+      const run = loops.timeGames(play, s);
+      const cpuSec = run.cpuMs / 1000;
+      return { perSec: run.games / cpuSec, pliesPerSec: run.plies / cpuSec };
     };
   const envs = 256;
   const env = new VectorEnv({ numEnvs: envs, seed: 1, observation: { lookahead: true } });
   const actions = new Int32Array(envs);
   const envRng = Random.fromSeed(1);
   const vectorEnv = (s: number): Rate => {
-    let steps = 0;
-    const cpu = process.cpuUsage();
-    const start = performance.now();
-    while (performance.now() - start < s * 1000) {
-      for (let round = 0; round < 10; round++) {
-        for (let i = 0; i < envs; i++) {
-          let bits = 0;
-          for (let a = 0; a < 6; a++) bits |= (env.masks[i * 6 + a] as number) << a;
-          actions[i] = c.nthAction(bits, envRng.int(c.POPCOUNT[bits] as number));
-        }
-        env.step(actions);
-        steps += envs;
-      }
-    }
-    const used = process.cpuUsage(cpu);
-    const cpuSec = (used.user + used.system) / 1e6;
-    return { perSec: steps / cpuSec, pliesPerSec: steps / cpuSec };
+    const perSec = measure(env, envRng, actions, s);
+    return { perSec, pliesPerSec: perSec };
   };
-  return { name, time: { reject: games(reject), expand: games(expandLoop), vectorEnv } };
+  return { name, time: { reject: games(reject), expand: games(expand), vectorEnv } };
 }

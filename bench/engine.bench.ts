@@ -7,34 +7,15 @@ import {
   type PlayoutLoop,
   type TimedRun,
 } from './native-playouts.ts';
+import { playoutLoops } from './playout-loops.ts';
 import type { Emit } from './types.ts';
 
-const { ACTIONS, POPCOUNT, STATE_SIZE, expand, finalScores, nthAction, setInitial } = core;
+const { ACTIONS, STATE_SIZE, finalScores, setInitial } = core;
+const loops = playoutLoops(core);
 
 // The random playout moved to agents/playout.ts (MCTS uses it); re-exported here.
 export { randomPlayout };
-
-/**
- * One complete random game the way search walks the tree: each ply generates
- * every legal move at once with `core.expand` (all six children played into a
- * reused buffer) and continues from a uniformly chosen child. Returns the plies.
- */
-export function expandPlayout(
-  state: Uint8Array,
-  children: Uint8Array,
-  status: Uint8Array,
-  rng: Random,
-  captureSeedStays: boolean,
-): number {
-  let plies = 0;
-  for (;;) {
-    const mask = expand(state, captureSeedStays, children, status);
-    if (mask === 0) return plies;
-    const at = nthAction(mask, rng.int(POPCOUNT[mask] as number)) * STATE_SIZE;
-    for (let k = 0; k < STATE_SIZE; k++) state[k] = children[at + k] as number;
-    plies++;
-  }
-}
+export const { expandPlayout } = loops;
 
 /** One loop's game function over shared buffers, playing from the state it is given. */
 function loopOf(loop: PlayoutLoop, rng: Random, captureSeedStays: boolean) {
@@ -66,26 +47,6 @@ export function playGames(
     checksum = foldScores(checksum, scores[0] as number, scores[1] as number);
   }
   return { games, plies, checksum };
-}
-
-/** Plays games for `seconds` of wall time; counts the CPU time they took. */
-function timeLoop(play: (state: Uint8Array) => number, seconds: number): TimedRun {
-  const state = new Uint8Array(STATE_SIZE);
-  const scores = [0, 0];
-  let games = 0;
-  let plies = 0;
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  while (performance.now() - start < seconds * 1000) {
-    for (let i = 0; i < 1000; i++) {
-      setInitial(state);
-      plies += play(state);
-      finalScores(state, 0, false, scores);
-      games++;
-    }
-  }
-  const used = process.cpuUsage(cpu);
-  return { games, plies, cpuMs: (used.user + used.system) / 1000 };
 }
 
 const NAMES: Record<PlayoutLoop, string> = {
@@ -130,11 +91,11 @@ export async function run(emit: Emit): Promise<void> {
     const rng = Random.fromSeed(1);
     for (const loop of ['reject', 'expand'] as const) {
       const play = loopOf(loop, rng, false);
-      timeLoop(play, 1); // warm-up for the JIT
+      loops.timeGames(play, 1); // warm-up for the JIT
       const ts: TimedRun[] = [];
       const c: TimedRun[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        ts.push(timeLoop(play, ROUND_SECONDS));
+        ts.push(loops.timeGames(play, ROUND_SECONDS));
         if (typeof native !== 'string') c.push(native.time(loop, ROUND_SECONDS));
       }
       const games = ts.reduce((n, r) => n + r.games, 0);

@@ -16,7 +16,12 @@ const CONFIGS: { encoding: string; observation: ObservationConfigInput }[] = [
  * stepped for `seconds` of wall time. CPU time rather than wall time, so that
  * other work on a shared machine counts less.
  */
-function measure(env: VectorEnv, rng: Random, actions: Int32Array, seconds: number): number {
+export function measure(
+  env: Pick<VectorEnv, 'numEnvs' | 'masks' | 'step'>,
+  rng: Random,
+  actions: Int32Array,
+  seconds: number,
+): number {
   const n = env.numEnvs;
   const masks = env.masks;
   let steps = 0;
