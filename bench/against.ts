@@ -1,8 +1,10 @@
 // Old against new in one run: the engine's two playout loops and the vector
 // environment with lookahead, for this working tree and for an earlier commit,
-// alternating rounds in one process, plus bench/c/playouts.c when a C compiler
-// exists. Rates are per second of CPU time (the machine may be shared); each
-// figure is the median of the rounds, each ratio the median of the rounds' ratios.
+// plus bench/c/playouts.c when a C compiler exists. Each round measures old,
+// new (and C) one after the other, each in a process of its own as `npm run
+// bench` runs them. Rates are per second of CPU time (the machine may be
+// shared); each figure is the median of the rounds, each ratio the median of
+// the rounds' ratios.
 //
 //   npx tsx bench/against.ts [REF] [--rounds N] [--seconds S]
 //
@@ -10,16 +12,15 @@
 //
 // REF's env/ and agents/ are exported with `git archive` into a temporary folder
 // beside node_modules (no worktree); each side runs its own engine through the
-// same loops (bench/against-side.ts, loaded once per side so that the compiler
-// optimises each side's loops for its own engine), and its own
-// agents/playout.ts for the rejection-sampling loop.
+// same loops (bench/against-side.ts), and its own agents/playout.ts for the
+// rejection-sampling loop.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Rate, Side } from './against-side.ts';
+import type { Measured, Rate } from './against-side.ts';
 import { compileNativePlayouts } from './native-playouts.ts';
 
 const { values, positionals } = parseArgs({
@@ -40,6 +41,14 @@ const median = (xs: readonly number[]): number => {
 
 const oldRoot = mkdtempSync(join(tmpdir(), 'ayoayo-against-'));
 const native = compileNativePlayouts();
+const tsx = join(here, 'node_modules', '.bin', 'tsx');
+const side = (root: string, what: Measured): Rate =>
+  JSON.parse(
+    execFileSync(tsx, [join(here, 'bench', 'against-side.ts'), root, what, String(seconds)], {
+      cwd: here,
+      encoding: 'utf8',
+    }),
+  ) as Rate;
 try {
   const commit = execFileSync('git', ['rev-parse', '--short', ref], {
     cwd: here,
@@ -47,17 +56,13 @@ try {
   });
   execFileSync('sh', ['-c', `git archive ${ref} env agents | tar -x -C ${oldRoot}`], { cwd: here });
   symlinkSync(join(here, 'node_modules'), join(oldRoot, 'node_modules'));
-  execFileSync('sh', ['-c', `cp ${join(here, 'package.json')} ${oldRoot}/`]);
-  const load = async (name: string, root: string): Promise<Side> => {
-    const mod = (await import(`./against-side.ts?side=${encodeURIComponent(name)}`)) as {
-      loadSide(name: string, root: string): Promise<Side>;
-    };
-    return mod.loadSide(name, root);
-  };
-  const sides = [await load(`old ${commit.trim()}`, oldRoot), await load('new', here)];
+  execFileSync('cp', [join(here, 'package.json'), oldRoot]);
+  const sides = [
+    { name: `old ${commit.trim()}`, root: oldRoot },
+    { name: 'new', root: here },
+  ];
   if (typeof native === 'string') process.stderr.write(`against: ${native}; no C figures\n`);
   for (const what of ['reject', 'expand', 'vectorEnv'] as const) {
-    for (const side of sides) side.time[what](1); // warm-up for the JIT
     const runs: Record<string, Rate[]> = {};
     const record = (name: string, rate: Rate): void => {
       const list = runs[name] ?? [];
@@ -65,7 +70,7 @@ try {
       runs[name] = list;
     };
     for (let round = 0; round < rounds; round++) {
-      for (const side of sides) record(side.name, side.time[what](seconds));
+      for (const { name, root } of sides) record(name, side(root, what));
       if (what !== 'vectorEnv' && typeof native !== 'string') {
         const t = native.time(what, seconds);
         const cpuSec = t.cpuMs / 1000;
@@ -87,10 +92,11 @@ try {
       if (x === undefined || y === undefined) return undefined;
       return Number(median(x.map((r, i) => r.perSec / (y[i] as Rate).perSec)).toFixed(3));
     };
-    row.newOverOld = ratio('new', sides[0]?.name as string);
+    const old = sides[0]?.name as string;
+    row.newOverOld = ratio('new', old);
     if (runs.C !== undefined) {
       row.newOverC = ratio('new', 'C');
-      row.oldOverC = ratio(sides[0]?.name as string, 'C');
+      row.oldOverC = ratio(old, 'C');
     }
     console.log(JSON.stringify(row));
   }
