@@ -234,11 +234,20 @@ describe('the Solver fast path', () => {
   it('stops at maxDepth with the value open when the proof needs more plies', () => {
     const pos = parsePosition(EVERY_MOVE_LOSES);
     const solver = new Solver({ rules: DEFAULT_RULES });
-    const full = solver.solveState(pos.toState(), BUDGET);
+    // The shallowest depth that proves every move, each from an empty table.
+    let needed = 1;
+    for (; ; needed++) {
+      solver.clear();
+      if (solver.solveState(pos.toState(), { maxDepth: needed }).complete) break;
+    }
+    expect(needed).toBeGreaterThan(2);
     solver.clear();
-    const shallow = solver.solveState(pos.toState(), { maxDepth: full.depth - 1 });
-    expect(shallow.complete).toBe(false);
-    expect(shallow.depth).toBe(full.depth - 1);
+    const shallow = solver.solveState(pos.toState(), { maxDepth: needed - 1 });
+    expect([shallow.complete, shallow.budgetSpent, shallow.depth]).toEqual([
+      false,
+      false,
+      needed - 1,
+    ]);
   });
 
   it('leaves the state alone, and keeps what it proved for the next call', () => {
@@ -269,6 +278,23 @@ describe('the Solver fast path', () => {
         if ((all.legalMask & (1 << a)) === 0) continue;
         expect(root.moveLo[a]).toBeLessThanOrEqual(all.moveLo[a] as number);
         expect(root.moveHi[a]).toBeGreaterThanOrEqual(all.moveHi[a] as number);
+      }
+    }
+  });
+
+  it('names a proven action even when the table knew the position already (moves: false)', () => {
+    // A search agent keeps one table from move to move: its next position is often proven already.
+    const solver = new Solver({ rules: DEFAULT_RULES });
+    for (const pos of smallPositions(14, 20, [8, 9, 10], DEFAULT_RULES, 2)) {
+      const first = solver.solveState(pos.toState(), { ...BUDGET, moves: false });
+      const again = solver.solveState(pos.toState(), { ...BUDGET, moves: false });
+      expect(again.nodes).toBeLessThanOrEqual(first.nodes);
+      for (const result of [first, again]) {
+        expect(result.bestMask).not.toBe(0);
+        // The action named leads to a position proven to be worth as much.
+        const a = 31 - Math.clz32(result.bestMask & -result.bestMask);
+        const child = solve(applyAction(pos, a), { budget: BUDGET });
+        expect(child.value).toBe(valueWord(-result.lo));
       }
     }
   });
