@@ -86,8 +86,6 @@ export class ProofSearch {
   readonly #views: Uint8Array[] = [];
   readonly #regions: Uint8Array[] = [];
   readonly #status = new Uint8Array(ACTIONS);
-  readonly #order = new Int8Array((MAX_DEPTH + 1) * ACTIONS);
-  readonly #keys = new Int32Array((MAX_DEPTH + 1) * ACTIONS);
   readonly #scores = new Int32Array(2);
   #nodeLimit = Number.POSITIVE_INFINITY;
   #deadline = Number.POSITIVE_INFINITY;
@@ -242,41 +240,33 @@ export class ProofSearch {
       }
     }
     if (decisive < 0 && !this.aborted) {
-      {
-        const mask = expand(
-          s,
-          this.#captureSeedStays,
-          this.#regions[ply + 1] as Uint8Array,
-          this.#status,
-        );
-        if (mask === 0) return this.#over(s, words, at, hash, t, prove);
-        // Move ordering: the largest captures first.
-        const order = this.#order;
-        const keys = this.#keys;
-        const base = ply * ACTIONS;
-        const storeIndex = STORE_0 + mover;
-        let n = 0;
-        for (let a = 0; a < ACTIONS; a++) {
-          if ((mask & (1 << a)) === 0 || a === tableMove) continue;
-          const key = ((this.#views[firstChild + a] as Uint8Array)[storeIndex] as number) - own;
-          let i = base + n;
-          while (i > base && (keys[i - 1] as number) < key) {
-            keys[i] = keys[i - 1] as number;
-            order[i] = order[i - 1] as number;
-            i--;
+      const mask = expand(
+        s,
+        this.#captureSeedStays,
+        this.#regions[ply + 1] as Uint8Array,
+        this.#status,
+      );
+      if (mask === 0) return this.#over(s, words, at, hash, t, prove);
+      const storeIndex = STORE_0 + mover;
+      let left = tableMove >= 0 ? mask & ~(1 << tableMove) : mask;
+      while (left !== 0) {
+        // Move ordering: the largest capture of the moves left (the lowest action on a tie).
+        let a = -1;
+        let most = -1;
+        for (let m = left; m !== 0; m &= m - 1) {
+          const b = 31 - Math.clz32(m & -m);
+          const store = (this.#views[firstChild + b] as Uint8Array)[storeIndex] as number;
+          if (store > most) {
+            most = store;
+            a = b;
           }
-          keys[i] = key;
-          order[i] = a;
-          n++;
         }
-        for (let i = base; i < base + n; i++) {
-          const a = order[i] as number;
-          if (this.search(firstChild + a, ply + 1, 1 - t, !prove, depth - 1) === prove) {
-            decisive = a;
-            break;
-          }
-          if (this.aborted) break;
+        left &= ~(1 << a);
+        if (this.search(firstChild + a, ply + 1, 1 - t, !prove, depth - 1) === prove) {
+          decisive = a;
+          break;
         }
+        if (this.aborted) break;
       }
     }
     const proven = prove ? decisive >= 0 : decisive < 0 && !this.aborted;
