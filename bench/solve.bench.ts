@@ -1,17 +1,21 @@
 import { MinimaxAgent } from '../agents/minimax.ts';
 import {
   applyAction,
+  core,
   DEFAULT_RULES,
   formatPosition,
   legalActions,
   outcome,
   type Position,
+  positionFromState,
   Random,
   type Rules,
+  resolveRules,
 } from '../env/index.ts';
 import { loadEndgame } from '../eval/endgame-cache.ts';
 import { DEFAULT_OPENING_PLIES, openingFor } from '../eval/openings.ts';
 import { gamesProgressBar } from '../eval/progress.ts';
+import { boardsOf, unrankBoard } from '../solve/endgame/rank.ts';
 import {
   buildEndgame,
   type EndgameValues,
@@ -22,9 +26,12 @@ import {
 } from '../solve/index.ts';
 import type { Emit } from './types.ts';
 
+const { legalMask } = core;
+
 // Override with SOLVE_BENCH_GAMES, _MS (budget per position), _SEED, _TABLE_BITS,
 // _ENDGAME (seeds of the endgame table, 0: none) and _PARTS (times,endgame,build;
-// moonshot only when asked, with its own budget _MOONSHOT_MS per position).
+// moonshot only when asked, with its own budget _MOONSHOT_MS per position;
+// endless only when asked, every position of up to _ENDLESS_SEEDS seeds).
 const GAMES = Number(process.env.SOLVE_BENCH_GAMES ?? 12);
 const BUDGET_MS = Number(process.env.SOLVE_BENCH_MS ?? 10_000);
 const SEED = Number(process.env.SOLVE_BENCH_SEED ?? 2200);
@@ -36,6 +43,7 @@ const EFFECT_TABLES = [0, 12, 14, 16];
 const EFFECT_GAMES = 3;
 const EFFECT_PLIES: readonly [number, number] = [8, 17];
 const MOONSHOT_MS = Number(process.env.SOLVE_BENCH_MOONSHOT_MS ?? 600_000);
+const ENDLESS_SEEDS = Number(process.env.SOLVE_BENCH_ENDLESS_SEEDS ?? 5);
 /** How many positions of each ply the moonshot tries: the start, and seeded openings of 2 and 4 plies. */
 const MOONSHOT: readonly [number, number][] = [
   [4, 4],
@@ -228,6 +236,50 @@ export async function run(emit: Emit): Promise<void> {
         cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(1)),
         megabytes: Number(((2 * table.lo.length) / 1e6).toFixed(1)),
       });
+    }
+  }
+
+  if (PARTS.includes('endless')) {
+    // Where endless play decides: every position with few seeds on the board
+    // (every board, every split of the stores, either player to move) whose
+    // value the deepest search leaves open although no budget stopped it.
+    for (const variant of [
+      rules,
+      resolveRules({ captureSeedStays: true }),
+      resolveRules({ leftoverTo: 'owner' }),
+    ]) {
+      const solver = new Solver({ rules: variant });
+      for (let seeds = 1; seeds <= ENDLESS_SEEDS; seeds++) {
+        const state = new Uint8Array(16);
+        let positions = 0;
+        let open = 0;
+        let example: string | null = null;
+        for (let rank = 0; rank < boardsOf(seeds); rank++) {
+          for (let store0 = 24 - seeds; store0 <= 24; store0++) {
+            for (const toMove of [0, 1]) {
+              unrankBoard(rank, seeds, state);
+              state[12] = store0;
+              state[13] = 48 - seeds - store0;
+              state[14] = toMove;
+              if (legalMask(state, variant.captureSeedStays) === 0) continue;
+              positions++;
+              const result = solver.solveState(state);
+              if (result.lo !== result.hi && !result.budgetSpent) {
+                open++;
+                example ??= formatPosition(positionFromState(state));
+              }
+            }
+          }
+        }
+        emit({
+          name: 'solve-endless',
+          rules: variant,
+          seeds,
+          positions,
+          decidedByEndlessPlay: open,
+          example,
+        });
+      }
     }
   }
 

@@ -71,10 +71,11 @@ const DRAW = '0,0,1,0,0,0/1,0,0,1,0,0/24-21/1';
 // A draw, a win and a loss for player 0 under the three rule variants.
 const RULES_MATTER = '1,0,0,0,0,1/0,0,0,1,0,0/23-22/0';
 /**
- * Found by fixed-point iteration over every board of 6 seeds (no smaller board
- * has one): with captureSeedStays, player 1 escapes a loss only by playing
- * round for ever, which the rules give no result; with the default rules the
- * same board is a proven loss for player 1. Under both, CYCLE goes round.
+ * Found by fixed-point iteration over every board of 6 seeds (docs/solver.md,
+ * "Endless play"): with captureSeedStays, player 1 escapes a loss only by
+ * playing round for ever, which the rules give no result; with the default
+ * rules the same board is a proven loss for player 1. Under both, CYCLE goes
+ * round.
  */
 const ENDLESS = '0,0,0,1,0,1/1,0,0,1,1,1/21-21/1';
 const CYCLE = [0, 5, 0, 3, 2, 0, 4, 3, 3, 5, 5, 1, 4, 3, 1, 2];
