@@ -192,6 +192,9 @@ export async function run(emit: Emit): Promise<void> {
       positions: results.length,
       fromPly8: fromPly8.length,
       unsolvedFromPly8: fromPly8.filter((r) => !r.result.complete).length,
+      // The aim (docs/solver.md): solved within 10 s on one core, in CPU time
+      // (on a shared machine the clock also counts other processes' turns).
+      solvedIn10sCpuFromPly8: fromPly8.filter((r) => r.result.complete && r.cpuMs <= 10_000).length,
       maxWallMsFromPly8: Math.round(Math.max(...fromPly8.map((r) => r.result.elapsedMs))),
       maxCpuMsFromPly8: Math.round(Math.max(...fromPly8.map((r) => r.cpuMs))),
       nodesPerWallSec: Math.round(nodes / (ms / 1000)),
