@@ -160,7 +160,7 @@ export const solveCommand = defineCommand<SolveArgs>({
       .option('table-bits', {
         type: 'number',
         default: 22,
-        describe: 'log2 of the transposition table entries (24 bytes each; 22: 96 MB)',
+        describe: 'log2 of the transposition table entries (32 bytes each; 22: 128 MB)',
       })
       .option('endgame', {
         type: 'number',
