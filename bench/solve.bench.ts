@@ -31,7 +31,8 @@ const { legalMask } = core;
 // Override with SOLVE_BENCH_GAMES, _MS (budget per position), _SEED, _TABLE_BITS,
 // _ENDGAME (seeds of the endgame table, 0: none) and _PARTS (times,endgame,build;
 // moonshot only when asked, with its own budget _MOONSHOT_MS per position;
-// endless only when asked, every position of up to _ENDLESS_SEEDS seeds).
+// endless only when asked, every position of up to _ENDLESS_SEEDS seeds;
+// _EFFECT_GAMES: the games whose positions the endgame part solves).
 const GAMES = Number(process.env.SOLVE_BENCH_GAMES ?? 12);
 const BUDGET_MS = Number(process.env.SOLVE_BENCH_MS ?? 10_000);
 const SEED = Number(process.env.SOLVE_BENCH_SEED ?? 2200);
@@ -40,7 +41,7 @@ const ENDGAME = Number(process.env.SOLVE_BENCH_ENDGAME ?? 16);
 const PARTS = (process.env.SOLVE_BENCH_PARTS ?? 'times,endgame,build').split(',');
 /** What the endgame table buys: these tables, on the positions of the first games from these plies. */
 const EFFECT_TABLES = [0, 12, 14, 16];
-const EFFECT_GAMES = 3;
+const EFFECT_GAMES = Number(process.env.SOLVE_BENCH_EFFECT_GAMES ?? 3);
 const EFFECT_PLIES: readonly [number, number] = [8, 17];
 const MOONSHOT_MS = Number(process.env.SOLVE_BENCH_MOONSHOT_MS ?? 600_000);
 const ENDLESS_SEEDS = Number(process.env.SOLVE_BENCH_ENDLESS_SEEDS ?? 5);
@@ -121,6 +122,11 @@ function solveCold(
   return results;
 }
 
+/** A solve's values, the position's and every action's, as one string to compare. */
+function solutionKey(r: StateSolution): string {
+  return `${r.lo},${r.hi}|${[...r.moveLo].join(',')}|${[...r.moveHi].join(',')}`;
+}
+
 /** The median, 90th percentile and largest of some milliseconds, rounded. */
 function spread(ms: number[]): { medianMs: number; p90Ms: number; maxMs: number } {
   const sorted = [...ms].sort((x, y) => x - y);
@@ -157,7 +163,9 @@ function endgameTable(seeds: number): EndgameValues | undefined {
  *   the budget) and in CPU time of this process (the machine is shared: the
  *   clock also counts the time other processes had the cores); nodes per second.
  * - endgame: what the table buys, the same solves with tables of 0 (none) to 16
- *   seeds on the positions of the first games from ply 8 to 17.
+ *   seeds on the positions of the first games from ply 8 to 17, and whether
+ *   each table's values (position and every action) agree with the search
+ *   without one wherever both are exact.
  * - build: how long the tables take to build (the cache is not used).
  * - moonshot (only when asked): the value alone of the start and of seeded
  *   openings of 2 and 4 plies, each with a long budget and a 512 MB table.
@@ -207,8 +215,23 @@ export async function run(emit: Emit): Promise<void> {
     const subset = positions.filter(
       (p) => p.game < EFFECT_GAMES && p.ply >= EFFECT_PLIES[0] && p.ply <= EFFECT_PLIES[1],
     );
+    // A second method on real positions: the table's values (fixed-point
+    // iteration) against the search without it, wherever both are exact.
+    let reference: readonly { result: StateSolution }[] | null = null;
     for (const seeds of EFFECT_TABLES) {
       const results = solveCold(subset, endgameTable(seeds), `endgame ${seeds}`);
+      reference ??= results;
+      const compared = results.filter(
+        (r, i) => r.result.complete && reference?.[i]?.result.complete,
+      );
+      const disagree = results.filter((r, i) => {
+        const other = reference?.[i]?.result;
+        return (
+          r.result.complete &&
+          other?.complete === true &&
+          solutionKey(r.result) !== solutionKey(other)
+        );
+      });
       emit({
         name: 'solve-endgame-effect',
         ...common,
@@ -221,6 +244,8 @@ export async function run(emit: Emit): Promise<void> {
         cpu: spread(results.map((r) => r.cpuMs)),
         cpuSeconds: Math.round(results.reduce((t, r) => t + r.cpuMs, 0) / 1000),
         nodes: results.reduce((n, r) => n + r.result.nodes, 0),
+        comparedWithNoTable: seeds === 0 ? 0 : compared.length,
+        disagreeWithNoTable: disagree.length,
       });
     }
   }
