@@ -6,7 +6,9 @@ import {
   formatPosition,
   legalActions,
   outcome,
+  type Player,
   type Position,
+  parseRulesText,
   positionFromState,
   Random,
   type Rules,
@@ -24,6 +26,7 @@ import {
   type StateSolution,
   valueWord,
 } from '../solve/index.ts';
+import { checkWinningStrategy } from './solve-strategy.ts';
 import type { Emit } from './types.ts';
 
 const { legalMask } = core;
@@ -34,6 +37,11 @@ const { legalMask } = core;
 // endless only when asked, every position of up to _ENDLESS_SEEDS seeds;
 // _EFFECT_GAMES: the games whose positions the endgame part solves).
 const GAMES = Number(process.env.SOLVE_BENCH_GAMES ?? 12);
+/** _RULES: rule options in the CLI's form (captureSeedStays=true,leftoverTo=owner); the defaults otherwise. */
+const RULES =
+  process.env.SOLVE_BENCH_RULES !== undefined
+    ? parseRulesText(process.env.SOLVE_BENCH_RULES)
+    : DEFAULT_RULES;
 const BUDGET_MS = Number(process.env.SOLVE_BENCH_MS ?? 10_000);
 const SEED = Number(process.env.SOLVE_BENCH_SEED ?? 2200);
 const TABLE_BITS = Number(process.env.SOLVE_BENCH_TABLE_BITS ?? 20);
@@ -105,7 +113,7 @@ function solveCold(
   label: string,
 ): { ply: number; result: StateSolution; cpuMs: number }[] {
   const solver = new Solver({
-    rules: DEFAULT_RULES,
+    rules: RULES,
     tableBits: TABLE_BITS,
     ...(endgame !== undefined ? { endgame } : {}),
   });
@@ -146,7 +154,7 @@ function endgameTable(seeds: number): EndgameValues | undefined {
   if (seeds === 0) return undefined;
   const bar = gamesProgressBar({ label: `endgame table, ${seeds} seeds`, unit: 'boards' });
   try {
-    return loadEndgame(seeds, DEFAULT_RULES, {
+    return loadEndgame(seeds, RULES, {
       onProgress: (done, total) => bar.update(done, total),
     });
   } finally {
@@ -168,10 +176,12 @@ function endgameTable(seeds: number): EndgameValues | undefined {
  *   without one wherever both are exact.
  * - build: how long the tables take to build (the cache is not used).
  * - moonshot (only when asked): the value alone of the start and of seeded
- *   openings of 2 and 4 plies, each with a long budget and a 512 MB table.
+ *   openings of 2 and 4 plies, each with a long budget and a 512 MB table; a
+ *   win of the start is then played out against every reply
+ *   (checkWinningStrategy) to check it without the solver's word for it.
  */
 export async function run(emit: Emit): Promise<void> {
-  const rules = DEFAULT_RULES;
+  const rules = RULES;
   const positions = gamePositions(SEED, GAMES, FIRST_PLY, rules);
   const common = { games: GAMES, seed: SEED, budgetMs: BUDGET_MS, tableBits: TABLE_BITS };
 
@@ -329,8 +339,19 @@ export async function run(emit: Emit): Promise<void> {
           moves: false,
         });
         const used = process.cpuUsage(cpu);
+        const won = result.lo === result.hi && result.lo !== 0;
+        const check =
+          won && plies === 0
+            ? checkWinningStrategy(
+                position,
+                (result.lo === 1 ? position.toMove : 1 - position.toMove) as Player,
+                rules,
+                endgame,
+              )
+            : null;
         emit({
           name: 'solve-moonshot',
+          rules,
           ply: plies,
           position: formatPosition(position),
           seed: SEED,
@@ -342,6 +363,8 @@ export async function run(emit: Emit): Promise<void> {
           nodes: result.nodes,
           seconds: Number((result.elapsedMs / 1000).toFixed(1)),
           cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(1)),
+          // The start's win played out against every reply (solve-strategy.ts).
+          ...(check !== null ? { strategyCheck: check } : {}),
         });
       }
     }
