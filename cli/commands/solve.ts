@@ -141,6 +141,14 @@ function report(pos: Position, rules: Rules, solution: Solution, showRules: bool
       ]),
     ]),
   );
+  if (solution.value !== 'unknown' && !solution.complete) {
+    lines.push(
+      '',
+      solution.budgetSpent
+        ? `Moves marked unknown: the budget ran out at depth ${solution.depth}.`
+        : `Moves marked unknown are still open at the deepest search (${solution.depth} plies): endless play may decide them.`,
+    );
+  }
   return lines.join('\n');
 }
 
