@@ -162,6 +162,25 @@ function endgameTable(seeds: number): EndgameValues | undefined {
   }
 }
 
+/** Each first move's value, and its win (for whichever side) played out against every reply. */
+function firstMoves(solver: Solver, start: Position, endgame: EndgameValues | undefined) {
+  return legalActions(start, RULES).map((action) => {
+    const child = applyAction(start, action, RULES);
+    solver.clear();
+    const r = solver.solveState(child.toState(), { timeMs: MOONSHOT_MS, moves: false });
+    // The child's value is for the side to move there; the first mover's is its negation.
+    const value = gameValue(-r.hi, -r.lo);
+    const winner =
+      r.lo === r.hi && r.lo !== 0 ? ((r.lo === 1 ? child.toMove : start.toMove) as Player) : null;
+    const check = winner === null ? null : checkWinningStrategy(child, winner, RULES, endgame);
+    return {
+      action,
+      value,
+      ...(check !== null ? { winner, verified: check.verified, positions: check.positions } : {}),
+    };
+  });
+}
+
 /**
  * The solver on positions from real games (docs/solver.md, "Speed").
  *
@@ -178,7 +197,8 @@ function endgameTable(seeds: number): EndgameValues | undefined {
  * - moonshot (only when asked): the value alone of the start and of seeded
  *   openings of 2 and 4 plies, each with a long budget and a 512 MB table; a
  *   win of the start is then played out against every reply
- *   (checkWinningStrategy) to check it without the solver's word for it.
+ *   (checkWinningStrategy) to check it without the solver's word for it, and
+ *   so is the win (for either side) after each first move.
  */
 export async function run(emit: Emit): Promise<void> {
   const rules = RULES;
@@ -365,6 +385,7 @@ export async function run(emit: Emit): Promise<void> {
           cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(1)),
           // The start's win played out against every reply (solve-strategy.ts).
           ...(check !== null ? { strategyCheck: check } : {}),
+          ...(check !== null ? { firstMoves: firstMoves(solver, position, endgame) } : {}),
         });
       }
     }
