@@ -32,7 +32,8 @@ export interface StrategyCheck {
  * this enumeration, not on the solver's search or its endgame table.
  *
  * Each of the winner's positions is solved with a fresh table, so the move
- * named is the one with the shortest proof: always playing *some* winning
+ * named is one proven at the shallowest depth the deepening tries, and the
+ * strategy makes progress toward the end: always playing *some* winning
  * move can go round for ever in a game with cycles (each position on the
  * cycle is won, the cycle is not). The endgame table's answers have no depth,
  * so it serves only while more than its seeds are on the board; below, a
