@@ -4,6 +4,7 @@ import {
   core,
   DEFAULT_RULES,
   formatPosition,
+  initialPosition,
   legalActions,
   outcome,
   type Player,
@@ -35,7 +36,8 @@ const { legalMask } = core;
 // _ENDGAME (seeds of the endgame table, 0: none) and _PARTS (times,endgame,build;
 // moonshot only when asked, with its own budget _MOONSHOT_MS per position;
 // endless only when asked, every position of up to _ENDLESS_SEEDS seeds;
-// _EFFECT_GAMES: the games whose positions the endgame part solves).
+// _EFFECT_GAMES: the games whose positions the endgame part solves; book only
+// when asked, every position of up to _BOOK_PLIES plies).
 const GAMES = Number(process.env.SOLVE_BENCH_GAMES ?? 12);
 /** _RULES: rule options in the CLI's form (captureSeedStays=true,leftoverTo=owner); the defaults otherwise. */
 const RULES =
@@ -53,6 +55,8 @@ const EFFECT_GAMES = Number(process.env.SOLVE_BENCH_EFFECT_GAMES ?? 3);
 const EFFECT_PLIES: readonly [number, number] = [8, 17];
 const MOONSHOT_MS = Number(process.env.SOLVE_BENCH_MOONSHOT_MS ?? 600_000);
 const ENDLESS_SEEDS = Number(process.env.SOLVE_BENCH_ENDLESS_SEEDS ?? 5);
+/** The opening book (only when asked): every position of up to _BOOK_PLIES plies from the start. */
+const BOOK_PLIES = Number(process.env.SOLVE_BENCH_BOOK_PLIES ?? 3);
 /** How many positions of each ply the moonshot tries: the start, and seeded openings of 2 and 4 plies. */
 const MOONSHOT: readonly [number, number][] = [
   [4, 4],
@@ -194,6 +198,8 @@ function firstMoves(solver: Solver, start: Position, endgame: EndgameValues | un
  *   each table's values (position and every action) agree with the search
  *   without one wherever both are exact.
  * - build: how long the tables take to build (the cache is not used).
+ * - book (only when asked): every position of the first plies, its value for
+ *   the first player (a perfect opening book).
  * - moonshot (only when asked): the value alone of the start and of seeded
  *   openings of 2 and 4 plies, each with a long budget and a 512 MB table; a
  *   win of the start is then played out against every reply
@@ -338,6 +344,50 @@ export async function run(emit: Emit): Promise<void> {
           example,
         });
       }
+    }
+  }
+
+  if (PARTS.includes('book')) {
+    // A perfect opening book: every position reached in the first plies
+    // (transpositions once), its value for the first player.
+    const endgame = endgameTable(ENDGAME);
+    const solver = new Solver({ rules, tableBits: 22, ...(endgame ? { endgame } : {}) });
+    let layer = new Map([[formatPosition(initialPosition()), initialPosition()]]);
+    for (let ply = 1; ply <= BOOK_PLIES; ply++) {
+      const next = new Map<string, Position>();
+      for (const pos of layer.values()) {
+        if (outcome(pos, rules) !== null) continue;
+        for (const a of legalActions(pos, rules)) {
+          const child = applyAction(pos, a, rules);
+          next.set(formatPosition(child), child);
+        }
+      }
+      layer = next;
+      const counts = { win: 0, draw: 0, loss: 0, unknown: 0 };
+      let cpuMs = 0;
+      let maxCpuMs = 0;
+      for (const pos of layer.values()) {
+        const cpu = process.cpuUsage();
+        const r = solver.solveState(pos.toState(), { timeMs: BUDGET_MS, moves: false });
+        const used = process.cpuUsage(cpu);
+        const ms = (used.user + used.system) / 1000;
+        cpuMs += ms;
+        maxCpuMs = Math.max(maxCpuMs, ms);
+        // For the first player (player 0), whoever is to move here.
+        const value = pos.toMove === 0 ? gameValue(r.lo, r.hi) : gameValue(-r.hi, -r.lo);
+        counts[value]++;
+      }
+      emit({
+        name: 'solve-book',
+        rules,
+        ply,
+        endgameSeeds: ENDGAME,
+        budgetMs: BUDGET_MS,
+        positions: layer.size,
+        forFirstPlayer: counts,
+        cpuSeconds: Number((cpuMs / 1000).toFixed(1)),
+        maxCpuMs: Math.round(maxCpuMs),
+      });
     }
   }
 
