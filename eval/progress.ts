@@ -99,7 +99,7 @@ export function etaText(seconds: number): string {
   return `ETA ${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-/** The tournament line: label, bar, games done, games per second, ETA. */
+/** The tournament line: label, bar, games (or other units) done, per second, ETA. */
 export function gamesLine(
   label: string,
   done: number,
@@ -107,6 +107,7 @@ export function gamesLine(
   rate: string,
   etaSeconds: number,
   width: number,
+  unit = 'games',
 ): string {
   return fitLine(
     [
@@ -121,11 +122,11 @@ export function gamesLine(
       },
       {
         kind: 'text',
-        forms: [`${done}/${total} games`, `${done}/${total}`],
+        forms: [`${done}/${total} ${unit}`, `${done}/${total}`],
         priority: 9,
         before: ' ',
       },
-      { kind: 'text', forms: [`${rate} games/s`, ''], priority: 3 },
+      { kind: 'text', forms: [`${rate} ${unit}/s`, ''], priority: 3 },
       { kind: 'text', forms: [etaText(etaSeconds)], priority: 10 },
     ],
     width,
@@ -133,29 +134,43 @@ export function gamesLine(
 }
 
 /**
- * A cli-progress bar on stderr showing games done, games per second and ETA,
- * fitted to the terminal's width. When stderr is not a terminal (pipes, CI,
- * files) or `quiet` is set, nothing is drawn.
+ * A cli-progress bar on stderr showing games (or `unit`s) done, how many a
+ * second and ETA, fitted to the terminal's width. When stderr is not a
+ * terminal (pipes, CI, files) or `quiet` is set, nothing is drawn.
  */
 export function gamesProgressBar(
-  options: { quiet?: boolean; label?: string; stream?: NodeJS.WriteStream } = {},
+  options: { quiet?: boolean; label?: string; unit?: string; stream?: NodeJS.WriteStream } = {},
 ): ProgressBar {
   const stream = options.stream ?? process.stderr;
   if (options.quiet === true || stream.isTTY !== true) return { update: () => {}, stop: () => {} };
-  const label = options.label ?? 'games';
+  const unit = options.unit ?? 'games';
+  const label = options.label ?? unit;
   const bar = new cliProgress.SingleBar({
     format: (_options, params, payload: { rate: string }) =>
-      gamesLine(label, params.value, params.total, payload.rate, params.eta, lineWidth(stream)),
+      gamesLine(
+        label,
+        params.value,
+        params.total,
+        payload.rate,
+        params.eta,
+        lineWidth(stream),
+        unit,
+      ),
     stream,
     hideCursor: true,
     etaBuffer: 50,
   });
   const started = performance.now();
   let running = false;
+  // A resumed job starts with some done: the rate counts only what this process did.
+  let first = 0;
   return {
     update(done, total) {
       const seconds = (performance.now() - started) / 1000;
-      const rate = seconds > 0 ? (done / seconds).toFixed(1) : '-';
+      if (!running) first = done;
+      const perSecond = (done - first) / seconds;
+      const rate =
+        seconds > 0 ? (perSecond >= 1 ? perSecond.toFixed(1) : perSecond.toPrecision(2)) : '-';
       if (!running) {
         bar.start(total, done, { rate });
         running = true;
