@@ -4,6 +4,14 @@
  * on engine states for callers that solve many positions.
  */
 export {
+  buildEndgame,
+  type EndgameValues,
+  endgameOffsets,
+  NO_LOWER,
+  NO_UPPER,
+} from './endgame/build.ts';
+export { decodeEndgame, EndgameFileError, encodeEndgame } from './endgame/file.ts';
+export {
   DEFAULT_SOLVE_MS,
   type ResolvedSolveOptions,
   resolveSolveOptions,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { describeIssues, type Rules, type RulesInput, resolveRules } from '../env/index.ts';
+import type { EndgameValues } from './endgame/build.ts';
 import { MAX_TABLE_BITS } from './table.ts';
 
 /** A bad argument to `solve`: names the option and what is wrong with it. */
@@ -28,6 +29,12 @@ export interface SolveOptions {
   readonly tableBits?: number;
   /** Hears about every PROGRESS_MS how far a running solve got (for a progress bar). */
   readonly onProgress?: (nodes: number, elapsedMs: number) => void;
+  /**
+   * Values of every small board (buildEndgame, or eval's loadEndgame), built
+   * for the same rules: positions with that few seeds on the board are looked
+   * up rather than searched. None by default.
+   */
+  readonly endgame?: EndgameValues;
 }
 
 const budgetSchema = z
@@ -48,6 +55,16 @@ const optionsSchema = z
         message: 'expected a function',
       })
       .optional(),
+    endgame: z
+      .custom<EndgameValues>(
+        (v) =>
+          typeof v === 'object' &&
+          v !== null &&
+          (v as EndgameValues).lo instanceof Int8Array &&
+          (v as EndgameValues).hi instanceof Int8Array,
+        { message: 'expected an endgame table (buildEndgame)' },
+      )
+      .optional(),
   })
   .strict();
 
@@ -58,6 +75,7 @@ export interface ResolvedSolveOptions {
   readonly moves: boolean;
   readonly tableBits: number | undefined;
   readonly onProgress: ((nodes: number, elapsedMs: number) => void) | undefined;
+  readonly endgame: EndgameValues | undefined;
 }
 
 /** Validates `solve`'s options; throws SolveOptionsError (or the rules' RulesError) naming what is wrong. */
@@ -68,11 +86,20 @@ export function resolveSolveOptions(input: unknown): ResolvedSolveOptions {
       `invalid solve options: ${describeIssues(parsed.error, 'options')}`,
     );
   }
-  const { budget = {}, moves = true, tableBits, onProgress } = parsed.data;
+  const { budget = {}, moves = true, tableBits, onProgress, endgame } = parsed.data;
   const rules = resolveRules(parsed.data.rules as RulesInput | undefined);
+  if (
+    endgame !== undefined &&
+    (endgame.captureSeedStays !== rules.captureSeedStays ||
+      endgame.leftoverToOwner !== (rules.leftoverTo === 'owner'))
+  ) {
+    throw new SolveOptionsError(
+      `invalid solve options: endgame: the table was built for other rules (captureSeedStays=${endgame.captureSeedStays}, leftoverTo=${endgame.leftoverToOwner ? 'owner' : 'opponent'})`,
+    );
+  }
   const limits =
     budget.timeMs === undefined && budget.nodes === undefined
       ? { timeMs: DEFAULT_SOLVE_MS }
       : budget;
-  return { rules, budget: limits, moves, tableBits, onProgress };
+  return { rules, budget: limits, moves, tableBits, onProgress, endgame };
 }

@@ -1,14 +1,29 @@
 import { core, type Rules } from '../env/index.ts';
 import { OPEN, pack } from './bounds.ts';
+import { type EndgameValues, NO_LOWER, NO_UPPER } from './endgame/build.ts';
+import { MOVER_0_ORDER, MOVER_1_ORDER, rankBoard } from './endgame/rank.ts';
 import { stateHash } from './hash.ts';
 import { type ProofTable, question } from './table.ts';
 import { signValue } from './value.ts';
 
-const { ACTIONS, STATE_SIZE, STORE_0, TO_MOVE, WINNING_STORE, expand, finalScores, rowIsEmpty } =
-  core;
+const {
+  ACTIONS,
+  STATE_SIZE,
+  STORE_0,
+  TO_MOVE,
+  TOTAL_SEEDS,
+  WINNING_STORE,
+  OK,
+  expand,
+  finalScores,
+  playInPlace,
+  rowIsEmpty,
+} = core;
 
 /** Deepest search, in plies (the table keeps depths in a byte). */
 export const MAX_DEPTH = 250;
+/** Nodes closer to the horizon skip the table (cheaper to search again than to look up). */
+const TT_MIN_DEPTH = 2;
 /** Nodes between two looks at the clock. */
 const CLOCK_INTERVAL = 1024;
 /** Bytes of one ply's children: six states. */
@@ -56,10 +71,14 @@ export const PROGRESS_MS = 200;
  */
 export class ProofSearch {
   readonly table: ProofTable;
+  readonly #endgame: EndgameValues | null;
   /** Nodes visited since the last `begin`. */
   nodes = 0;
   /** True once the budget ran out; the search then unwinds at once. */
   aborted = false;
+  /** The action of the last proof at the root (ply 0), and what it proved: the value is at least `rootProofThreshold`. */
+  rootProof = -1;
+  rootProofThreshold = -1;
   #captureSeedStays: boolean;
   #leftoverToOwner: boolean;
   readonly #bytes: Uint8Array;
@@ -67,8 +86,6 @@ export class ProofSearch {
   readonly #views: Uint8Array[] = [];
   readonly #regions: Uint8Array[] = [];
   readonly #status = new Uint8Array(ACTIONS);
-  readonly #order = new Int8Array((MAX_DEPTH + 1) * ACTIONS);
-  readonly #keys = new Int32Array((MAX_DEPTH + 1) * ACTIONS);
   readonly #scores = new Int32Array(2);
   #nodeLimit = Number.POSITIVE_INFINITY;
   #deadline = Number.POSITIVE_INFINITY;
@@ -77,8 +94,9 @@ export class ProofSearch {
   #onProgress: ((nodes: number, elapsedMs: number) => void) | null = null;
   #nextProgress = 0;
 
-  constructor(rules: Rules, table: ProofTable) {
+  constructor(rules: Rules, table: ProofTable, endgame: EndgameValues | null = null) {
     this.table = table;
+    this.#endgame = endgame;
     this.#captureSeedStays = rules.captureSeedStays;
     this.#leftoverToOwner = rules.leftoverTo === 'owner';
     const regions = MAX_DEPTH + 2;
@@ -123,6 +141,7 @@ export class ProofSearch {
   begin(budget: Budget): void {
     this.nodes = 0;
     this.aborted = false;
+    this.rootProof = -1;
     this.#nodeLimit = budget.nodes ?? Number.POSITIVE_INFINITY;
     this.#started = performance.now();
     this.#deadline =
@@ -152,13 +171,6 @@ export class ProofSearch {
     return slot < 0 ? OPEN : pack(this.table.lo(slot), this.table.hi(slot));
   }
 
-  /** The table's best action for node `n`, or -1. */
-  knownMove(node: number): number {
-    const at = node * WORDS_PER_STATE;
-    const slot = this.table.find(this.#words, at, stateHash(this.#words, at));
-    return slot < 0 ? -1 : this.table.move(slot);
-  }
-
   /**
    * Tries to prove (`prove`) or to disprove that the mover's value at node
    * `node` (at `ply`; its children go to region ply + 1) is at least `t`,
@@ -178,20 +190,20 @@ export class ProofSearch {
     // cannot win, and the opponent cannot make them lose, by ending the game.
     if (prove ? t === 1 && opp === ONE_SHORT : t === 0 && own === ONE_SHORT) return false;
 
-    const table = this.table;
-    const words = this.#words;
-    const at = node * WORDS_PER_STATE;
-    const hash = stateHash(words, at);
-    const q = question(t, prove);
-    let slot = table.find(words, at, hash);
-    let tableMove = -1;
-    if (slot >= 0) {
-      const lo = table.lo(slot);
-      const hi = table.hi(slot);
-      if (lo >= t) return prove;
-      if (hi < t) return !prove;
-      if (table.failedDepth(slot, q) >= depth) return false;
-      tableMove = table.move(slot);
+    // The root (ply 0) is always expanded, so that a proof there names its action.
+    const endgame = this.#endgame;
+    const seeds = TOTAL_SEEDS - own - opp;
+    if (endgame !== null && seeds <= endgame.maxSeeds && ply > 0) {
+      // The board's margin bounds, from the mover's row; the stores add their difference.
+      const i =
+        (endgame.offsets[seeds] as number) +
+        rankBoard(s, 0, mover === 0 ? MOVER_0_ORDER : MOVER_1_ORDER, seeds);
+      const marginLo = endgame.lo[i] as number;
+      const marginHi = endgame.hi[i] as number;
+      const vlo = marginLo === NO_LOWER ? -1 : signValue(own - opp + marginLo);
+      const vhi = marginHi === NO_UPPER ? 1 : signValue(own - opp + marginHi);
+      if (vlo >= t) return prove;
+      if (vhi < t) return !prove;
     }
 
     if (depth === 0 || ply >= MAX_DEPTH) {
@@ -201,52 +213,69 @@ export class ProofSearch {
       return prove ? v >= t : v < t;
     }
 
-    const mask = expand(
-      s,
-      this.#captureSeedStays,
-      this.#regions[ply + 1] as Uint8Array,
-      this.#status,
-    );
-    if (mask === 0) {
-      const v = this.#finished(s);
-      table.store(words, at, hash, v, v, 0);
-      return prove ? v >= t : v < t;
-    }
-
-    // Move ordering: the table's move, then the largest captures.
-    const order = this.#order;
-    const keys = this.#keys;
-    const base = ply * ACTIONS;
-    const firstChild = (ply + 1) * ACTIONS;
-    const storeIndex = STORE_0 + mover;
-    let n = 0;
-    for (let a = 0; a < ACTIONS; a++) {
-      if ((mask & (1 << a)) === 0) continue;
-      const child = this.#views[firstChild + a] as Uint8Array;
-      const key = a === tableMove ? 1000 : (child[storeIndex] as number) - own;
-      let i = base + n;
-      while (i > base && (keys[i - 1] as number) < key) {
-        keys[i] = keys[i - 1] as number;
-        order[i] = order[i - 1] as number;
-        i--;
-      }
-      keys[i] = key;
-      order[i] = a;
-      n++;
+    const table = this.table;
+    const words = this.#words;
+    const at = node * WORDS_PER_STATE;
+    const hash = stateHash(words, at);
+    const q = question(t, prove);
+    let slot = depth >= TT_MIN_DEPTH ? table.find(words, at, hash) : -1;
+    let tableMove = -1;
+    if (slot >= 0) {
+      const lo = table.lo(slot);
+      const hi = table.hi(slot);
+      if (ply > 0 && lo >= t) return prove;
+      if (ply > 0 && hi < t) return !prove;
+      if (table.failedDepth(slot, q) >= depth) return false;
+      tableMove = table.move(slot);
     }
 
     // prove: stop at the first child disproven; disprove: at the first child not proven.
+    const firstChild = (ply + 1) * ACTIONS;
     let decisive = -1;
-    for (let i = base; i < base + n; i++) {
-      const a = order[i] as number;
-      if (this.search(firstChild + a, ply + 1, 1 - t, !prove, depth - 1) === prove) {
-        decisive = a;
-        break;
+    // The table's move alone first: it often decides, and then the other
+    // moves are never played.
+    if (tableMove >= 0 && this.#play(s, firstChild + tableMove, tableMove)) {
+      if (this.search(firstChild + tableMove, ply + 1, 1 - t, !prove, depth - 1) === prove) {
+        decisive = tableMove;
       }
-      if (this.aborted) break;
+    }
+    if (decisive < 0 && !this.aborted) {
+      const mask = expand(
+        s,
+        this.#captureSeedStays,
+        this.#regions[ply + 1] as Uint8Array,
+        this.#status,
+      );
+      if (mask === 0) return this.#over(s, words, at, hash, t, prove);
+      const storeIndex = STORE_0 + mover;
+      let left = tableMove >= 0 ? mask & ~(1 << tableMove) : mask;
+      while (left !== 0) {
+        // Move ordering: the largest capture of the moves left (the lowest action on a tie).
+        let a = -1;
+        let most = -1;
+        for (let m = left; m !== 0; m &= m - 1) {
+          const b = 31 - Math.clz32(m & -m);
+          const store = (this.#views[firstChild + b] as Uint8Array)[storeIndex] as number;
+          if (store > most) {
+            most = store;
+            a = b;
+          }
+        }
+        left &= ~(1 << a);
+        if (this.search(firstChild + a, ply + 1, 1 - t, !prove, depth - 1) === prove) {
+          decisive = a;
+          break;
+        }
+        if (this.aborted) break;
+      }
     }
     const proven = prove ? decisive >= 0 : decisive < 0 && !this.aborted;
+    if (ply === 0 && proven && prove) {
+      this.rootProof = decisive;
+      this.rootProofThreshold = t;
+    }
     const work = 31 - Math.clz32(this.nodes - start);
+    if (depth < TT_MIN_DEPTH) return proven;
     if (proven) {
       slot = prove
         ? table.store(words, at, hash, t, 1, work)
@@ -262,6 +291,28 @@ export class ProofSearch {
       if (decisive >= 0) table.setMove(slot, decisive);
     }
     return false;
+  }
+
+  /** Plays action `a` of state `s` into node `child`; false if it is illegal. */
+  #play(s: Uint8Array, child: number, a: number): boolean {
+    if (s[(s[TO_MOVE] as number) * 6 + a] === 0) return false;
+    const view = this.#views[child] as Uint8Array;
+    view.set(s);
+    return playInPlace(view, a, this.#captureSeedStays) === OK;
+  }
+
+  /** A node whose mover has no legal move: the game is over; records and answers the question. */
+  #over(
+    s: Uint8Array,
+    words: Int32Array,
+    at: number,
+    hash: number,
+    t: number,
+    prove: boolean,
+  ): boolean {
+    const v = this.#finished(s);
+    this.table.store(words, at, hash, v, v, 0);
+    return prove ? v >= t : v < t;
   }
 
   /** The value of node `n`, a finished game, for its player to move. */

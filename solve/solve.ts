@@ -93,6 +93,7 @@ function solverFor(options: ResolvedSolveOptions): Solver {
   return new Solver({
     rules: options.rules,
     ...(options.tableBits !== undefined ? { tableBits: options.tableBits } : {}),
+    ...(options.endgame !== undefined ? { endgame: options.endgame } : {}),
   });
 }
 

@@ -1,7 +1,20 @@
 import type { Argv } from 'yargs';
 import { formatPosition, outcome, type Position, type Rules } from '../../env/index.ts';
-import { fitLine, lineWidth } from '../../eval/progress.ts';
-import { MAX_TABLE_BITS, type MoveValue, type Solution, solve } from '../../solve/index.ts';
+import { loadEndgame } from '../../eval/endgame-cache.ts';
+import { fitLine, gamesProgressBar, lineWidth } from '../../eval/progress.ts';
+import {
+  type EndgameValues,
+  MAX_TABLE_BITS,
+  type MoveValue,
+  type Solution,
+  solve,
+} from '../../solve/index.ts';
+
+/** The endgame table `ayoayo solve` uses unless told otherwise (docs/solver.md: what it buys). */
+const DEFAULT_ENDGAME_SEEDS = 16;
+/** Larger tables take too long to build and too much memory here. */
+const MAX_ENDGAME_SEEDS = 18;
+
 import {
   describeOutcome,
   durationFromArg,
@@ -22,6 +35,7 @@ interface SolveArgs {
   time: string;
   nodes?: number;
   tableBits: number;
+  endgame: number;
   json: boolean;
   quiet: boolean;
 }
@@ -91,6 +105,21 @@ function progressLine(timeMs: number | undefined): {
   };
 }
 
+/** The endgame table from the cache, built there (with a progress bar) on first use. */
+function endgameTable(seeds: number, rules: Rules, quiet: boolean): EndgameValues {
+  const bar = gamesProgressBar({ quiet, label: `endgame table, ${seeds} seeds`, unit: 'boards' });
+  try {
+    return loadEndgame(seeds, rules, {
+      onProgress: (done, total) => bar.update(done, total),
+      onNote: (note) => {
+        if (!quiet) process.stderr.write(`ayoayo: ${note}\n`);
+      },
+    });
+  } finally {
+    bar.stop();
+  }
+}
+
 function report(pos: Position, rules: Rules, solution: Solution, showRules: boolean): string {
   const lines = [`Position: ${formatPosition(pos)} (player ${pos.toMove} to move)`];
   if (showRules) lines.push(`Rules:    ${formatRules(rules)}`);
@@ -133,6 +162,12 @@ export const solveCommand = defineCommand<SolveArgs>({
         default: 22,
         describe: 'log2 of the transposition table entries (24 bytes each; 22: 96 MB)',
       })
+      .option('endgame', {
+        type: 'number',
+        default: DEFAULT_ENDGAME_SEEDS,
+        describe:
+          'look up every board of at most this many seeds in an endgame table (built on first use, about a minute for 16, then cached); 0: none',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress line' })
       .example('$0 solve 0,2,0,0,1,2/1,7,3,0,5,2/13-12/0', 'a position from ply 10 of a game')
@@ -154,6 +189,14 @@ export const solveCommand = defineCommand<SolveArgs>({
         `--table-bits must be an integer in 1..${MAX_TABLE_BITS}, got ${String(argv.tableBits)}`,
       );
     }
+    if (
+      !(Number.isInteger(argv.endgame) && argv.endgame >= 0 && argv.endgame <= MAX_ENDGAME_SEEDS)
+    ) {
+      throw new UsageError(
+        `--endgame must be an integer in 0..${MAX_ENDGAME_SEEDS}, got ${String(argv.endgame)}`,
+      );
+    }
+    const endgame = argv.endgame === 0 ? undefined : endgameTable(argv.endgame, rules, argv.quiet);
     const progress = argv.quiet || argv.json ? null : progressLine(timeMs);
     let solution: Solution;
     try {
@@ -161,6 +204,7 @@ export const solveCommand = defineCommand<SolveArgs>({
         rules,
         budget: { timeMs, ...(argv.nodes !== undefined ? { nodes: argv.nodes } : {}) },
         tableBits: argv.tableBits,
+        ...(endgame !== undefined ? { endgame } : {}),
         ...(progress !== null ? { onProgress: progress.update } : {}),
       });
     } finally {

@@ -71,10 +71,11 @@ const DRAW = '0,0,1,0,0,0/1,0,0,1,0,0/24-21/1';
 // A draw, a win and a loss for player 0 under the three rule variants.
 const RULES_MATTER = '1,0,0,0,0,1/0,0,0,1,0,0/23-22/0';
 /**
- * Found by fixed-point iteration over every board of 6 seeds (no smaller board
- * has one): with captureSeedStays, player 1 escapes a loss only by playing
- * round for ever, which the rules give no result; with the default rules the
- * same board is a proven loss for player 1. Under both, CYCLE goes round.
+ * Found by fixed-point iteration over every board of 6 seeds (docs/solver.md,
+ * "Endless play"): with captureSeedStays, player 1 escapes a loss only by
+ * playing round for ever, which the rules give no result; with the default
+ * rules the same board is a proven loss for player 1. Under both, CYCLE goes
+ * round.
  */
 const ENDLESS = '0,0,0,1,0,1/1,0,0,1,1,1/21-21/1';
 const CYCLE = [0, 5, 0, 3, 2, 0, 4, 3, 3, 5, 5, 1, 4, 3, 1, 2];
@@ -234,11 +235,20 @@ describe('the Solver fast path', () => {
   it('stops at maxDepth with the value open when the proof needs more plies', () => {
     const pos = parsePosition(EVERY_MOVE_LOSES);
     const solver = new Solver({ rules: DEFAULT_RULES });
-    const full = solver.solveState(pos.toState(), BUDGET);
+    // The shallowest depth that proves every move, each from an empty table.
+    let needed = 1;
+    for (; ; needed++) {
+      solver.clear();
+      if (solver.solveState(pos.toState(), { maxDepth: needed }).complete) break;
+    }
+    expect(needed).toBeGreaterThan(2);
     solver.clear();
-    const shallow = solver.solveState(pos.toState(), { maxDepth: full.depth - 1 });
-    expect(shallow.complete).toBe(false);
-    expect(shallow.depth).toBe(full.depth - 1);
+    const shallow = solver.solveState(pos.toState(), { maxDepth: needed - 1 });
+    expect([shallow.complete, shallow.budgetSpent, shallow.depth]).toEqual([
+      false,
+      false,
+      needed - 1,
+    ]);
   });
 
   it('leaves the state alone, and keeps what it proved for the next call', () => {
@@ -269,6 +279,23 @@ describe('the Solver fast path', () => {
         if ((all.legalMask & (1 << a)) === 0) continue;
         expect(root.moveLo[a]).toBeLessThanOrEqual(all.moveLo[a] as number);
         expect(root.moveHi[a]).toBeGreaterThanOrEqual(all.moveHi[a] as number);
+      }
+    }
+  });
+
+  it('names a proven action even when the table knew the position already (moves: false)', () => {
+    // A search agent keeps one table from move to move: its next position is often proven already.
+    const solver = new Solver({ rules: DEFAULT_RULES });
+    for (const pos of smallPositions(14, 20, [8, 9, 10], DEFAULT_RULES, 2)) {
+      const first = solver.solveState(pos.toState(), { ...BUDGET, moves: false });
+      const again = solver.solveState(pos.toState(), { ...BUDGET, moves: false });
+      expect(again.nodes).toBeLessThanOrEqual(first.nodes);
+      for (const result of [first, again]) {
+        expect(result.bestMask).not.toBe(0);
+        // The action named leads to a position proven to be worth as much.
+        const a = 31 - Math.clz32(result.bestMask & -result.bestMask);
+        const child = solve(applyAction(pos, a), { budget: BUDGET });
+        expect(child.value).toBe(valueWord(-result.lo));
       }
     }
   });
