@@ -63,7 +63,7 @@ function registerNetworkSearch<K extends 'az' | 'minimax-eval'>(
 
 registerNetworkSearch('az', {
   forms: [
-    'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0]',
+    'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0][,solve=1]',
   ],
   parse: parseAzSpec,
   policy: (spec) => spec.path,

@@ -7,23 +7,27 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { splitAgentList } from '../agents/spec.ts';
-import { parseRulesText } from '../env/index.ts';
+import { parseRulesText, resolveRules } from '../env/index.ts';
 import { readAccuracySet } from '../eval/accuracy/accuracy-set.ts';
 import {
+  DEFAULT_ENDGAME_SEEDS,
   DEFAULT_GENERATOR_AGENTS,
   DEFAULT_NODES,
   DEFAULT_OPENING_PLIES,
   generateAccuracySet,
 } from '../eval/accuracy/generate.ts';
+import { loadEndgame } from '../eval/endgame-cache.ts';
 import { gamesProgressBar } from '../eval/progress.ts';
+import { MAX_ENDGAME_SEEDS } from '../eval/accuracy/generate.ts';
 // The default mix has az: agents, which load a network.
 import '../models/policy-kind.ts';
 
 const USAGE = `usage: tsx scripts/make-accuracy-fixture.ts --seed S --positions N --out FILE
-  [--agents A,B,...] [--nodes N] [--opening-plies MIN-MAX] [--workers N]
+  [--agents A,B,...] [--nodes N] [--endgame SEEDS] [--opening-plies MIN-MAX] [--workers N]
   [--exclude FILE]... [--rules captureSeedStays=true,...] [--quiet]`;
 
 function fail(why: string): never {
@@ -43,8 +47,11 @@ function integer(name: string, text: string | undefined, least: number): number 
 function solverVersion(): string {
   const dir = new URL('../solve/', import.meta.url);
   const hash = createHash('sha256');
-  for (const name of readdirSync(dir).sort())
-    hash.update(name).update(readFileSync(new URL(name, dir)));
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files) hash.update(relative(fileURLToPath(dir), file)).update(readFileSync(file));
   let commit = '';
   try {
     commit = execFileSync('git', ['log', '-1', '--format=%h', '--', 'solve'], {
@@ -67,6 +74,7 @@ function parse() {
       out: { type: 'string' },
       agents: { type: 'string', multiple: true },
       nodes: { type: 'string' },
+      endgame: { type: 'string' },
       'opening-plies': { type: 'string' },
       workers: { type: 'string' },
       exclude: { type: 'string', multiple: true },
@@ -90,6 +98,8 @@ if (range.length !== 2 || range.some((n) => !Number.isInteger(n))) {
 }
 const agents = args.agents !== undefined ? splitAgentList(args.agents) : DEFAULT_GENERATOR_AGENTS;
 const nodes = integer('nodes', args.nodes, 1) ?? DEFAULT_NODES;
+const endgameSeeds = integer('endgame', args.endgame, 0) ?? DEFAULT_ENDGAME_SEEDS;
+if (endgameSeeds > MAX_ENDGAME_SEEDS) fail(`--endgame must be at most ${MAX_ENDGAME_SEEDS}, got ${endgameSeeds}`);
 const workers = integer('workers', args.workers, 0);
 const command = [
   'scripts/make-accuracy-fixture.ts',
@@ -97,12 +107,20 @@ const command = [
   `--positions ${positions}`,
   ...(args.agents !== undefined ? [`--agents '${agents.join(',')}'`] : []),
   ...(args.nodes !== undefined ? [`--nodes ${nodes}`] : []),
+  ...(args.endgame !== undefined ? [`--endgame ${endgameSeeds}`] : []),
   ...(args['opening-plies'] !== undefined ? [`--opening-plies ${args['opening-plies']}`] : []),
   ...(args.rules !== undefined ? [`--rules ${args.rules}`] : []),
   ...(args.exclude ?? []).map((f) => `--exclude ${f}`),
 ].join(' ');
 
-const bar = gamesProgressBar({ quiet: args.quiet, label: 'solving', unit: 'positions' });
+const rules = resolveRules(args.rules !== undefined ? parseRulesText(args.rules) : {});
+if (endgameSeeds > 0) {
+  // Built (or checked) here once, so that the worker threads only read the cache.
+  const table = gamesProgressBar({ quiet: args.quiet, label: `endgame table, ${endgameSeeds} seeds`, unit: 'boards' });
+  loadEndgame(endgameSeeds, rules, { onProgress: (done, total) => table.update(done, total) });
+  table.stop();
+}
+const bar = gamesProgressBar({ quiet: args.quiet, label: 'critical', unit: 'positions' });
 try {
   const exclude = (args.exclude ?? []).map(readAccuracySet);
   const result = await generateAccuracySet({
@@ -111,6 +129,7 @@ try {
     out,
     agents,
     nodes,
+    endgameSeeds,
     openingPlies: [range[0] as number, range[1] as number],
     ...(workers !== undefined ? { workers } : {}),
     ...(args.rules !== undefined ? { rules: parseRulesText(args.rules) } : {}),

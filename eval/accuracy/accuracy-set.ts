@@ -62,7 +62,12 @@ const headerSchema = z
     solver: z.string(),
     /** The solver's budget per position. */
     budget: z
-      .object({ nodes: z.number().int().positive().optional(), timeMs: z.number().optional() })
+      .object({
+        nodes: z.number().int().positive().optional(),
+        timeMs: z.number().optional(),
+        /** Boards of at most this many seeds were looked up in the endgame table. */
+        endgameSeeds: z.number().int().nonnegative().optional(),
+      })
       .strict(),
     rules: rulesSchema,
     /** The agents whose games the positions come from. */

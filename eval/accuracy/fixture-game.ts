@@ -20,6 +20,7 @@ import {
   type Rules,
 } from '../../env/index.ts';
 import { Solver, valueWord } from '../../solve/index.ts';
+import { loadEndgame } from '../endgame-cache.ts';
 import { openingFor } from '../openings.ts';
 import type { ExactValue, PhaseCounts, SetPositionLine } from './accuracy-set.ts';
 import { FIRST_PLY, PHASES, type Phase, phaseOf } from './phases.ts';
@@ -41,6 +42,8 @@ export interface FixtureGameTask {
   readonly samples: PhaseSamples;
   /** log2 of the solver table's entries. */
   readonly tableBits: number;
+  /** The solver looks up every board of at most this many seeds in the endgame table (0: none). */
+  readonly endgameSeeds: number;
   /** Plies after which the game is stopped. */
   readonly maxPlies: number;
 }
@@ -67,14 +70,15 @@ async function agentFor(spec: string, rules: Rules): Promise<Agent> {
   return agent;
 }
 
-function solverFor(rules: Rules, tableBits: number): Solver {
-  if (
-    solver === null ||
-    solver.rules.captureSeedStays !== rules.captureSeedStays ||
-    solver.rules.leftoverTo !== rules.leftoverTo ||
-    solver.table.size !== 1 << tableBits
-  ) {
-    solver = new Solver({ rules, tableBits });
+let solverKey = '';
+
+/** The thread's solver for the task's settings; the endgame table is read from the cache once. */
+function solverFor(rules: Rules, tableBits: number, endgameSeeds: number): Solver {
+  const key = `${rules.captureSeedStays}|${rules.leftoverTo}|${tableBits}|${endgameSeeds}`;
+  if (solver === null || key !== solverKey) {
+    const endgame = endgameSeeds > 0 ? loadEndgame(endgameSeeds, rules) : null;
+    solver = new Solver({ rules, tableBits, endgame });
+    solverKey = key;
   }
   return solver;
 }
@@ -149,7 +153,7 @@ export async function playFixtureGame(
       rng,
     ),
   );
-  const solve = solverFor(rules, task.tableBits);
+  const solve = solverFor(rules, task.tableBits, task.endgameSeeds);
   solve.clear();
   const positions: SetPositionLine[] = [];
   // Latest first: the earlier positions' searches then find the later ones proven.

@@ -39,20 +39,29 @@ export const DEFAULT_GENERATOR_AGENTS: readonly string[] = [
   'az:models/pretrained,sims=300',
 ];
 /**
- * Positions sampled per game and phase. The early phases cost the solver most
- * (seconds a position, many unproven) and the late ones little, while strong
- * play leaves most late positions won whatever the move: so few early
- * samples, and most of the late plies.
+ * Positions sampled per game and phase: with the endgame table the solver
+ * proves nearly every position of a real game in milliseconds, so most of
+ * each game's plies are taken (games between strong agents last 20-35
+ * plies), the two of ply 4-5 and at most six of each later phase, so that
+ * the long games' endings do not crowd out the middle games.
  */
 export const DEFAULT_SAMPLES: PhaseSamples = {
-  '4-5': 1,
-  '6-11': 2,
-  '12-17': 4,
+  '4-5': 2,
+  '6-11': 6,
+  '12-17': 6,
   '18-23': 6,
-  '24+': 8,
+  '24+': 6,
 };
-/** The solver's node budget per position (about 10 s on one core of this machine). */
-export const DEFAULT_NODES = 8_000_000;
+/** The solver's node budget per position (a few seconds on one core of this machine). */
+export const DEFAULT_NODES = 4_000_000;
+/**
+ * The endgame table the solver looks boards of up to this many seeds up in
+ * (built once, about a minute, then cached): with it most positions of real
+ * games are proven in a few thousand nodes, without it in millions.
+ */
+export const DEFAULT_ENDGAME_SEEDS = 16;
+/** The largest endgame table the generator builds (18 seeds: several minutes and ~0.5 GB). */
+export const MAX_ENDGAME_SEEDS = 18;
 export const DEFAULT_OPENING_PLIES: readonly [number, number] = [0, 8];
 const DEFAULT_TABLE_BITS = 21;
 const DEFAULT_MAX_PLIES = 200;
@@ -70,6 +79,8 @@ export interface GenerateOptions {
   readonly nodes?: number;
   readonly samples?: PhaseSamples;
   readonly tableBits?: number;
+  /** The endgame table's seeds (0: none). */
+  readonly endgameSeeds?: number;
   readonly maxPlies?: number;
   /** Worker threads (default and most: one per core); 0 plays in this thread. */
   readonly workers?: number;
@@ -148,7 +159,7 @@ export async function generateAccuracySet(options: GenerateOptions): Promise<Gen
     generator: options.generator,
     seed: options.seed,
     solver: options.solver,
-    budget: { nodes: settings.nodes },
+    budget: { nodes: settings.nodes, endgameSeeds: settings.endgameSeeds },
     rules: settings.rules,
     agents: [...settings.agents],
     openingPlies: [settings.openingPlies[0], settings.openingPlies[1]],
@@ -181,6 +192,10 @@ function gameSettings(options: GenerateOptions): GameSettings {
   if (!Number.isInteger(nodes) || nodes < 1) {
     throw new RangeError(`nodes must be a positive integer, got ${nodes}`);
   }
+  const endgameSeeds = options.endgameSeeds ?? DEFAULT_ENDGAME_SEEDS;
+  if (!Number.isInteger(endgameSeeds) || endgameSeeds < 0 || endgameSeeds > MAX_ENDGAME_SEEDS) {
+    throw new RangeError(`endgame seeds must be an integer in 0..${MAX_ENDGAME_SEEDS}, got ${endgameSeeds}`);
+  }
   const rules: Rules = resolveRules(options.rules);
   return {
     seed: options.seed,
@@ -190,6 +205,7 @@ function gameSettings(options: GenerateOptions): GameSettings {
     nodes,
     samples: options.samples ?? DEFAULT_SAMPLES,
     tableBits: options.tableBits ?? DEFAULT_TABLE_BITS,
+    endgameSeeds,
     maxPlies: options.maxPlies ?? DEFAULT_MAX_PLIES,
   };
 }

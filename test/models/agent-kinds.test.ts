@@ -10,7 +10,7 @@ describe('the registry of agent kinds', () => {
     expect(forms[0]).toBe('random');
     expect(forms.slice(-3)).toEqual([
       'policy:PATH',
-      'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0]',
+      'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0][,solve=1]',
       'minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
     ]);
     expect(new Set(forms).size).toBe(forms.length);
