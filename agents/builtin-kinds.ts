@@ -4,7 +4,12 @@
  * for its effect by spec.ts.
  */
 import type { Agent } from './agent.ts';
-import { type AgentKind, type AgentSpecError, kindsNamed, registerAgentKind } from './agent-kinds.ts';
+import {
+  type AgentKind,
+  type AgentSpecError,
+  kindsNamed,
+  registerAgentKind,
+} from './agent-kinds.ts';
 import { ExternalAgent } from './external.ts';
 import { GreedyAgent } from './greedy.ts';
 import { MctsAgent } from './mcts.ts';

@@ -45,7 +45,9 @@ export class SolvingAgent implements Agent {
 
   constructor(inner: Agent, options: SolvingAgentOptions) {
     if (!(options.solveMs > 0 && Number.isFinite(options.solveMs))) {
-      throw new RangeError(`the solver's time must be a positive number of ms, got ${options.solveMs}`);
+      throw new RangeError(
+        `the solver's time must be a positive number of ms, got ${options.solveMs}`,
+      );
     }
     this.#inner = inner;
     this.name = options.name;
@@ -85,7 +87,10 @@ export class SolvingAgent implements Agent {
   /** The solver for `rules` (a table is only valid for the rules it was filled under). */
   #solverFor(rules: Rules): Solver {
     const current = this.#solver.rules;
-    if (rules.captureSeedStays !== current.captureSeedStays || rules.leftoverTo !== current.leftoverTo) {
+    if (
+      rules.captureSeedStays !== current.captureSeedStays ||
+      rules.leftoverTo !== current.leftoverTo
+    ) {
       this.#table.clear();
       this.#solver = new Solver({ rules, table: this.#table });
     }

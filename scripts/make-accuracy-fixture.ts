@@ -51,7 +51,8 @@ function solverVersion(): string {
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
-  for (const file of files) hash.update(relative(fileURLToPath(dir), file)).update(readFileSync(file));
+  for (const file of files)
+    hash.update(relative(fileURLToPath(dir), file)).update(readFileSync(file));
   let commit = '';
   try {
     commit = execFileSync('git', ['log', '-1', '--format=%h', '--', 'solve'], {
@@ -99,7 +100,8 @@ if (range.length !== 2 || range.some((n) => !Number.isInteger(n))) {
 const agents = args.agents !== undefined ? splitAgentList(args.agents) : DEFAULT_GENERATOR_AGENTS;
 const nodes = integer('nodes', args.nodes, 1) ?? DEFAULT_NODES;
 const endgameSeeds = integer('endgame', args.endgame, 0) ?? DEFAULT_ENDGAME_SEEDS;
-if (endgameSeeds > MAX_ENDGAME_SEEDS) fail(`--endgame must be at most ${MAX_ENDGAME_SEEDS}, got ${endgameSeeds}`);
+if (endgameSeeds > MAX_ENDGAME_SEEDS)
+  fail(`--endgame must be at most ${MAX_ENDGAME_SEEDS}, got ${endgameSeeds}`);
 const workers = integer('workers', args.workers, 0);
 const command = [
   'scripts/make-accuracy-fixture.ts',
@@ -116,7 +118,11 @@ const command = [
 const rules = resolveRules(args.rules !== undefined ? parseRulesText(args.rules) : {});
 if (endgameSeeds > 0) {
   // Built (or checked) here once, so that the worker threads only read the cache.
-  const table = gamesProgressBar({ quiet: args.quiet, label: `endgame table, ${endgameSeeds} seeds`, unit: 'boards' });
+  const table = gamesProgressBar({
+    quiet: args.quiet,
+    label: `endgame table, ${endgameSeeds} seeds`,
+    unit: 'boards',
+  });
   loadEndgame(endgameSeeds, rules, { onProgress: (done, total) => table.update(done, total) });
   table.stop();
 }

@@ -194,7 +194,9 @@ function gameSettings(options: GenerateOptions): GameSettings {
   }
   const endgameSeeds = options.endgameSeeds ?? DEFAULT_ENDGAME_SEEDS;
   if (!Number.isInteger(endgameSeeds) || endgameSeeds < 0 || endgameSeeds > MAX_ENDGAME_SEEDS) {
-    throw new RangeError(`endgame seeds must be an integer in 0..${MAX_ENDGAME_SEEDS}, got ${endgameSeeds}`);
+    throw new RangeError(
+      `endgame seeds must be an integer in 0..${MAX_ENDGAME_SEEDS}, got ${endgameSeeds}`,
+    );
   }
   const rules: Rules = resolveRules(options.rules);
   return {

@@ -155,9 +155,7 @@ export function accuracyChartSpec(report: AccuracyReport): vega.Spec {
         values: [0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1].filter((v) => v <= top),
       },
     ],
-    legends: [
-      { stroke: 'color', fill: 'color', title: 'agent', orient: 'right', labelLimit: 320 },
-    ],
+    legends: [{ stroke: 'color', fill: 'color', title: 'agent', orient: 'right', labelLimit: 320 }],
     marks: [
       {
         type: 'group',

@@ -25,6 +25,12 @@ export interface FinalMark {
 const FONT = 'DejaVu Sans, Arial, sans-serif';
 
 /**
+ * The curve's series of the policy's error rate against perfect play (the
+ * accuracy benchmark's sample; lower is better), beside the scores.
+ */
+export const ERRORS_SERIES = 'perfect play: errors';
+
+/**
  * A Vega chart of the score against each baseline over training: iterations
  * below, minutes above, the 50% line, a 95% Wilson band around each
  * evaluation, and the final evaluation (more games) as a diamond with its
@@ -113,7 +119,13 @@ export function curveSpec(
     axes: [
       { orient: 'bottom', scale: 'x', title: 'iteration' },
       { orient: 'top', scale: 'minutes', title: 'training time (minutes)' },
-      { orient: 'left', scale: 'y', title: 'score (win = 1, draw = 0.5)', grid: true, format: '%' },
+      {
+        orient: 'left',
+        scale: 'y',
+        title: `score (win = 1, draw = 0.5); '${ERRORS_SERIES}': moves that lose value`,
+        grid: true,
+        format: '%',
+      },
     ],
     legends: [{ fill: 'color', title: 'against', orient: 'right' }],
     marks: [
@@ -239,6 +251,7 @@ export function curveFromMetrics(
     readonly evalEvery: number;
     readonly evalGames: number;
     readonly evalOpponents: readonly string[];
+    readonly evalAccuracyPositions?: number;
   },
 ): CurvePoint[] {
   const [header, ...lines] = csv.trim().split('\n');
@@ -251,16 +264,28 @@ export function curveFromMetrics(
   return rows.flatMap((cell, i) => {
     const iteration = Number(cell('iteration'));
     if (iteration % config.evalEvery !== 0 && i !== last) return [];
-    return config.evalOpponents.flatMap((opponent) => {
-      const score = cell(`eval/score_vs_${opponent}`);
-      if (score === '') return [];
+    const series = [
+      ...config.evalOpponents.map((opponent) => ({
+        opponent,
+        column: `eval/score_vs_${opponent}`,
+        games: config.evalGames,
+      })),
+      {
+        opponent: ERRORS_SERIES,
+        column: 'eval/errors_vs_perfect_play',
+        games: config.evalAccuracyPositions ?? 0,
+      },
+    ];
+    return series.flatMap(({ opponent, column, games }) => {
+      const score = cell(column);
+      if (score === '' || games <= 0) return [];
       return [
         {
           minutes: Number(cell('elapsed_s')) / 60,
           iteration,
           opponent,
           score: Number(score),
-          games: config.evalGames,
+          games,
         },
       ];
     });
