@@ -4,32 +4,20 @@
  * for its effect by spec.ts.
  */
 import type { Agent } from './agent.ts';
-import {
-  type AgentKind,
-  type AgentSpecError,
-  kindsNamed,
-  registerAgentKind,
-} from './agent-kinds.ts';
+import { type AgentKind, kindsNamed, registerAgentKind } from './agent-kinds.ts';
 import { ExternalAgent } from './external.ts';
 import { GreedyAgent } from './greedy.ts';
 import { MctsAgent } from './mcts.ts';
 import { MinimaxAgent } from './minimax.ts';
 import { MAX_PLY } from './minimax-search.ts';
 import { RandomAgent } from './random.ts';
-import { SOLVE_SHARE, SolvingAgent } from './solving-agent.ts';
-import {
-  DURATION_FORMS,
-  integerIn,
-  parseDuration,
-  requiredArgument,
-  splitFields,
-} from './spec-options.ts';
+import { DURATION_FORMS, integerIn, parseDuration, requiredArgument } from './spec-options.ts';
 
 declare module './agent-kinds.ts' {
   interface AgentSpecs {
     random: Record<never, never>;
     greedy: Record<never, never>;
-    minimax: { readonly depth: number } | { readonly timeMs: number; readonly solve?: true };
+    minimax: { readonly depth: number } | { readonly timeMs: number };
     mcts: { readonly iterations: number };
     ext: { readonly command: string };
   }
@@ -59,37 +47,28 @@ registerAgentKind(
 );
 
 registerAgentKind('minimax', {
-  forms: ['minimax:D', 'minimax:t=200ms[,solve=1]'],
+  forms: ['minimax:D', 'minimax:t=200ms'],
   parse: (argument, fail) => {
     if (argument === null) {
       throw fail('minimax needs a depth (minimax:4) or a time (minimax:t=200ms)');
     }
-    const { bare, options } = splitFields(argument, fail);
-    const { t, solve, ...others } = options;
-    const extra = [...bare.slice(t === undefined ? 1 : 0), ...Object.keys(others)];
-    if (extra.length > 0) throw fail(oneDepthOrTime());
-    if (solve !== undefined && solve !== '0' && solve !== '1') throw fail('solve must be 0 or 1');
-    const badLimit = (): AgentSpecError =>
-      fail(`the depth must be an integer in 1..${MAX_PLY}, or t=TIME with TIME ${DURATION_FORMS}`);
-    if (t !== undefined) {
-      const timeMs = parseDuration(t);
-      if (timeMs === null) throw badLimit();
-      return solve === '1' ? { timeMs, solve: true } : { timeMs };
-    }
-    const depth = integerIn(bare[0] ?? '', 1, MAX_PLY);
-    if (depth === null) throw badLimit();
-    if (solve === '1') {
-      throw fail('solve=1 needs a time (minimax:t=50ms,solve=1): the solver gets a share of it');
+    if (argument.includes(',')) throw fail(oneDepthOrTime());
+    const timeMs = argument.startsWith('t=') ? parseDuration(argument.slice(2)) : null;
+    if (timeMs !== null) return { timeMs };
+    const depth = integerIn(argument, 1, MAX_PLY);
+    if (depth === null) {
+      throw fail(
+        `the depth must be an integer in 1..${MAX_PLY}, or t=TIME with TIME ${DURATION_FORMS}`,
+      );
     }
     return { depth };
   },
-  create: (spec, { name, rules }) => {
-    if ('depth' in spec) return new MinimaxAgent({ rules, name, depth: spec.depth });
-    if (spec.solve !== true) return new MinimaxAgent({ rules, name, timeMs: spec.timeMs });
-    // The solver first, with its share of the time; the search with the rest.
-    const search = new MinimaxAgent({ rules, name, timeMs: spec.timeMs * (1 - SOLVE_SHARE) });
-    return new SolvingAgent(search, { name, rules, solveMs: spec.timeMs * SOLVE_SHARE });
-  },
+  create: (spec, { name, rules }) =>
+    new MinimaxAgent({
+      rules,
+      name,
+      ...('depth' in spec ? { depth: spec.depth } : { timeMs: spec.timeMs }),
+    }),
 });
 
 /** Why a comma after `minimax:` is refused: only the other kinds named minimax take options. */
@@ -99,7 +78,7 @@ function oneDepthOrTime(): string {
     .flatMap((k) => k.forms);
   const options =
     others.length > 0 ? `, and options after a comma only as ${others.join(' or ')}` : '';
-  return `minimax takes one depth or time (a time with solve=1)${options}; to name several agents, give each its own --agents entry`;
+  return `minimax takes one depth or time${options}; to name several agents, give each its own --agents entry`;
 }
 
 registerAgentKind('mcts', {

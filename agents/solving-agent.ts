@@ -1,5 +1,5 @@
 import type { Position, Rules } from '../env/index.ts';
-import { ProofTable, Solver } from '../solve/index.ts';
+import { type EndgameValues, ProofTable, Solver } from '../solve/index.ts';
 import type { Agent, AgentContext } from './agent.ts';
 
 /**
@@ -17,9 +17,12 @@ const TABLE_BITS = 18;
 
 export interface SolvingAgentOptions {
   readonly name: string;
+  /** The rules it plays under (its solver's table and endgame table hold their values). */
   readonly rules: Rules;
   /** Milliseconds the solver may spend on a move before the search takes over. */
   readonly solveMs: number;
+  /** Values of every small board for the solver to look up (solve's buildEndgame), for these rules. */
+  readonly endgame?: EndgameValues | null;
 }
 
 /**
@@ -37,7 +40,7 @@ export class SolvingAgent implements Agent {
   readonly #inner: Agent;
   readonly #solveMs: number;
   readonly #table = new ProofTable(TABLE_BITS);
-  #solver: Solver;
+  readonly #solver: Solver;
   /** Moves decided by the solver and by the search, since the agent was made (benchmarks). */
   readonly counts = { solved: 0, searched: 0 };
   /** The search's own value estimate, when it has one. */
@@ -52,15 +55,26 @@ export class SolvingAgent implements Agent {
     this.#inner = inner;
     this.name = options.name;
     this.#solveMs = options.solveMs;
-    this.#solver = new Solver({ rules: options.rules, table: this.#table });
+    this.#solver = new Solver({
+      rules: options.rules,
+      table: this.#table,
+      endgame: options.endgame ?? null,
+    });
     const estimate = inner.estimateValue;
     if (estimate !== undefined) this.estimateValue = (p, r) => estimate.call(inner, p, r);
   }
 
   act(position: Position, ctx: AgentContext): number | Promise<number> {
     if (ctx.legal.length === 1) return ctx.legal[0] as number;
-    const solver = this.#solverFor(ctx.rules);
-    const solution = solver.solveState(position.stateView, {
+    const { rules } = this.#solver;
+    if (
+      ctx.rules.captureSeedStays !== rules.captureSeedStays ||
+      ctx.rules.leftoverTo !== rules.leftoverTo
+    ) {
+      // Its tables hold values under the rules it was made for; under others they would lie.
+      throw new RangeError(`${this.name} was made for other rules than this game's`);
+    }
+    const solution = this.#solver.solveState(position.stateView, {
       timeMs: this.#solveMs,
       moves: false,
     });
@@ -82,18 +96,5 @@ export class SolvingAgent implements Agent {
 
   close(): Promise<void> | void {
     return this.#inner.close?.();
-  }
-
-  /** The solver for `rules` (a table is only valid for the rules it was filled under). */
-  #solverFor(rules: Rules): Solver {
-    const current = this.#solver.rules;
-    if (
-      rules.captureSeedStays !== current.captureSeedStays ||
-      rules.leftoverTo !== current.leftoverTo
-    ) {
-      this.#table.clear();
-      this.#solver = new Solver({ rules, table: this.#table });
-    }
-    return this.#solver;
   }
 }

@@ -9,6 +9,8 @@
 import { type AgentKind, type AgentSpecOf, registerAgentKind } from '../agents/spec.ts';
 import { isOption, optionKeys, requiredArgument } from '../agents/spec-options.ts';
 import { loadPolicyAgent } from './policy-agent.ts';
+// The solver-backed minimax reads its endgame table through eval, as the network kinds load files.
+import './solving-kinds.ts';
 import {
   type AzSpec,
   createAzAgent,

@@ -15,6 +15,7 @@ import { NetworkSpecError } from './errors.ts';
 import { type LoadedPolicy, loadPolicy } from './load-policy.ts';
 import { encoderFor, type ForwardPass, NetworkEvaluator } from './network-evaluator.ts';
 import { NetworkLeafEvaluator } from './network-leaf.ts';
+import { solvingAgentEndgame } from './solver-endgame.ts';
 import { tfjsForward } from './tfjs-forward.ts';
 
 export { NetworkSpecError };
@@ -146,7 +147,9 @@ export async function createAzAgent(name: string, spec: AzSpec, rules: Rules): P
     ...(solveMs > 0 ? { timeMs: (o.t as number) - solveMs } : azLimits(o)),
   });
   // The solver first, with its share of the time; the search with the rest.
-  return solveMs > 0 ? new SolvingAgent(search, { name, rules, solveMs }) : search;
+  return solveMs > 0
+    ? new SolvingAgent(search, { name, rules, solveMs, endgame: solvingAgentEndgame(rules) })
+    : search;
 }
 
 /**
