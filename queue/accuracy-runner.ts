@@ -4,7 +4,7 @@ import type { AccuracyAnswer, AccuracyChunk } from '../eval/accuracy/chunk.ts';
 import { QueueError } from './errors.ts';
 import { followJobs, JobResults } from './follow-jobs.ts';
 import { ACCURACY_JOB, accuracyResultSchema, parseJobData } from './jobs.ts';
-import { withQueueSession } from './queue-session.ts';
+import { type QueueRunnerOptions, withQueueSession } from './queue-session.ts';
 
 /** The job id of a benchmark's chunk: the same benchmark always gets the same ids. */
 const accuracyJobId = (benchmark: string, index: number): string => `a-${benchmark}-${index}`;
@@ -36,11 +36,7 @@ function checkAnswers(value: unknown, chunk: AccuracyChunk, where: string): Accu
  */
 export function queueAccuracyRunner(
   url: string,
-  options: {
-    readonly log?: (line: string) => void;
-    readonly signal?: AbortSignal;
-    readonly waitingLineEveryMs?: number;
-  } = {},
+  options: QueueRunnerOptions = {},
 ): AccuracyChunkRunner {
   return (chunks, onAnswers) =>
     withQueueSession(

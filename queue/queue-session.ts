@@ -8,6 +8,16 @@ import { type SharedPolicy, sharePolicy, storePolicy } from './policy-transport.
 import { QueueStatus } from './queue-status.ts';
 import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
 
+/** How a coordinator that runs chunks on the queue (tournaments, accuracy benchmarks) reports and stops. */
+export interface QueueRunnerOptions {
+  /** Status lines: no worker yet, Redis unreachable and back, chunks enqueued again. */
+  readonly log?: (line: string) => void;
+  /** Stops following (the jobs stay queued: a coordinator started later picks them up). */
+  readonly signal?: AbortSignal;
+  /** With no chunk finished for this long, say what it waits for (default 60 s). */
+  readonly waitingLineEveryMs?: number;
+}
+
 /** A coordinator's connections to the queue, with the policies its jobs name stored for the workers. */
 export interface QueueSession {
   readonly queue: Queue;

@@ -6,7 +6,7 @@ import type { ChunkRunner } from '../eval/tournament.ts';
 import { QueueError } from './errors.ts';
 import { followJobs, JobResults, type QueuedJob } from './follow-jobs.ts';
 import { CHUNK_JOB, chunkResultSchema, parseJobData } from './jobs.ts';
-import { withQueueSession } from './queue-session.ts';
+import { type QueueRunnerOptions, withQueueSession } from './queue-session.ts';
 import type { QueueStatus } from './queue-status.ts';
 
 /** The job id of a tournament's chunk: the same tournament always gets the same ids. */
@@ -29,17 +29,7 @@ export function tournamentId(chunks: readonly Chunk[], policies: Record<string, 
  * again. A chunk that fails JOB_ATTEMPTS times fails the tournament with its
  * error.
  */
-export function queueChunkRunner(
-  url: string,
-  options: {
-    /** Status lines: no worker yet, Redis unreachable and back, chunks enqueued again. */
-    readonly log?: (line: string) => void;
-    /** Stops following (the jobs stay queued: a coordinator started later picks them up). */
-    readonly signal?: AbortSignal;
-    /** With no chunk finished for this long, say what it waits for (default 60 s). */
-    readonly waitingLineEveryMs?: number;
-  } = {},
-): ChunkRunner {
+export function queueChunkRunner(url: string, options: QueueRunnerOptions = {}): ChunkRunner {
   return (chunks, onGames) =>
     withQueueSession(
       url,
