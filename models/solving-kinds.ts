@@ -4,18 +4,11 @@
  * models/policy-kind.ts beside the network kinds, because its solver reads
  * the endgame table from eval's cache, which agents/ sits below.
  */
-
 import type { Agent } from '../agents/agent.ts';
 import { MinimaxAgent } from '../agents/minimax.ts';
 import { SOLVE_SHARE, SolvingAgent } from '../agents/solving-agent.ts';
 import type { AgentSpecError } from '../agents/spec.ts';
-import {
-  DURATION_FORMS,
-  isOption,
-  optionKeys,
-  parseDuration,
-  splitFields,
-} from '../agents/spec-options.ts';
+import { DURATION_FORMS, parseDuration, splitFields } from '../agents/spec-options.ts';
 import type { Rules } from '../env/rules.ts';
 import { solvingAgentEndgame } from './solver-endgame.ts';
 

@@ -19,10 +19,10 @@ import {
   DEFAULT_NODES,
   DEFAULT_OPENING_PLIES,
   generateAccuracySet,
+  MAX_ENDGAME_SEEDS,
 } from '../eval/accuracy/generate.ts';
 import { loadEndgame } from '../eval/endgame-cache.ts';
 import { gamesProgressBar } from '../eval/progress.ts';
-import { MAX_ENDGAME_SEEDS } from '../eval/accuracy/generate.ts';
 // The default mix has az: agents, which load a network.
 import '../models/policy-kind.ts';
 

@@ -51,7 +51,8 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     command: 'accuracy',
-    describe: 'Measure agents against perfect play: how often their move loses value, by game phase',
+    describe:
+      'Measure agents against perfect play: how often their move loses value, by game phase',
     load: async () => (await import('./accuracy.ts')).accuracyCommand,
   },
   {
