@@ -55,6 +55,9 @@ export function curveSpec(
   const lastIteration = Math.max(1, ...values.map((p) => p.iteration), final?.iteration ?? 0);
   const lastMinutes = Math.max(0, ...values.map((p) => p.minutes));
   const finalGames = finals[0]?.games;
+  const errors = points.some((p) => p.opponent === ERRORS_SERIES)
+    ? `; '${ERRORS_SERIES}': share of moves that lose value (lower is better)`
+    : '';
   return {
     $schema: 'https://vega.github.io/schema/vega/v5.json',
     width: 640,
@@ -72,8 +75,8 @@ export function curveSpec(
       offset: 14,
       subtitle:
         finalGames !== undefined
-          ? `shaded: 95% interval of each evaluation; ◆ the final evaluation (${finalGames} games per baseline)`
-          : 'shaded: 95% interval of each evaluation',
+          ? `shaded: 95% interval of each evaluation; ◆ the final evaluation (${finalGames} games per baseline)${errors}`
+          : `shaded: 95% interval of each evaluation${errors}`,
       fontSize: 14,
     },
     data: [
@@ -119,15 +122,9 @@ export function curveSpec(
     axes: [
       { orient: 'bottom', scale: 'x', title: 'iteration' },
       { orient: 'top', scale: 'minutes', title: 'training time (minutes)' },
-      {
-        orient: 'left',
-        scale: 'y',
-        title: `score (win = 1, draw = 0.5); '${ERRORS_SERIES}': moves that lose value`,
-        grid: true,
-        format: '%',
-      },
+      { orient: 'left', scale: 'y', title: 'score (win = 1, draw = 0.5)', grid: true, format: '%' },
     ],
-    legends: [{ fill: 'color', title: 'against', orient: 'right' }],
+    legends: [{ fill: 'color', title: 'against', orient: 'right', labelLimit: 240 }],
     marks: [
       {
         type: 'rule',
