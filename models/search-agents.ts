@@ -6,6 +6,7 @@ import { MinimaxAgent } from '../agents/minimax.ts';
 import { MAX_PLY } from '../agents/minimax-search.ts';
 import { type PuctLimits, type PuctOptions, type PuctResult, PuctSearch } from '../agents/puct.ts';
 import { PuctAgent } from '../agents/puct-agent.ts';
+import { SOLVE_SHARE, SolvingAgent } from '../agents/solving-agent.ts';
 import { DURATION_FORMS, integerIn, parseDuration, splitFields } from '../agents/spec-options.ts';
 import { describeIssues } from '../env/gym/options.ts';
 import type { Position } from '../env/position.ts';
@@ -14,6 +15,7 @@ import { NetworkSpecError } from './errors.ts';
 import { type LoadedPolicy, loadPolicy } from './load-policy.ts';
 import { encoderFor, type ForwardPass, NetworkEvaluator } from './network-evaluator.ts';
 import { NetworkLeafEvaluator } from './network-leaf.ts';
+import { solvingAgentEndgame } from './solver-endgame.ts';
 import { tfjsForward } from './tfjs-forward.ts';
 
 export { NetworkSpecError };
@@ -58,9 +60,14 @@ const azSchema = z
     batch: integer('batch', 1, 256).default(16),
     reuse: z.enum(['0', '1'], 'reuse must be 0 or 1').default('1'),
     gumbel: z.enum(['0', '1'], 'gumbel must be 0 or 1').default('0'),
+    solve: z.enum(['0', '1'], 'solve must be 0 or 1').default('0'),
   })
   .strict()
   .refine((o) => o.sims === undefined || o.t === undefined, 'give sims or t, not both')
+  .refine(
+    (o) => o.solve === '0' || o.t !== undefined,
+    'solve=1 needs t (az:PATH,t=50ms,solve=1): the solver gets a share of the time',
+  )
   .refine((o) => o.gumbel === '0' || o.t === undefined, 'gumbel=1 needs sims, not t');
 
 const minimaxSchema = z
@@ -131,13 +138,18 @@ export function loadSearchPolicy(path: string, rules: Rules): LoadedPolicy {
 export async function createAzAgent(name: string, spec: AzSpec, rules: Rules): Promise<Agent> {
   const o = spec.options;
   const evaluator = await azEvaluator(loadSearchPolicy(spec.path, rules), rules, o);
-  return new PuctAgent(evaluator, {
+  const solveMs = o.solve === '1' && o.t !== undefined ? o.t * SOLVE_SHARE : 0;
+  const search = new PuctAgent(evaluator, {
     name,
     ...puctOptions(o, rules),
     reuseTree: o.reuse === '1',
     gumbel: o.gumbel === '1',
-    ...azLimits(o),
+    ...(solveMs > 0 ? { timeMs: (o.t as number) - solveMs } : azLimits(o)),
   });
+  // The solver first, with its share of the time; the search with the rest.
+  return solveMs > 0
+    ? new SolvingAgent(search, { name, rules, solveMs, endgame: solvingAgentEndgame(rules) })
+    : search;
 }
 
 /**

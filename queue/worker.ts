@@ -1,8 +1,9 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { watchEngineWorkers } from '../agents/engine-registry.ts';
+import { runAccuracyJob } from './accuracy-job.ts';
 import { playChunkJob } from './chunk-job.ts';
-import { CHUNK_JOB, QUEUE_NAME, TRAIN_JOB } from './jobs.ts';
+import { ACCURACY_JOB, CHUNK_JOB, QUEUE_NAME, TRAIN_JOB } from './jobs.ts';
 import { PolicyCache } from './policy-transport.ts';
 import { QueueStatus } from './queue-status.ts';
 import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
@@ -31,7 +32,7 @@ export interface QueueWorker {
 }
 
 /**
- * A worker that takes tournament chunks and training runs from the queue and
+ * A worker that takes tournament chunks, training runs and accuracy chunks from the queue and
  * runs them with the project's own code. Job data is validated; commands
  * (`ext:` agents) are refused unless `allowExt`. A killed worker's jobs are
  * picked up by the others once their lock expires (BullMQ's stalled jobs).
@@ -59,6 +60,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     async (job: Job) => {
       if (job.name === CHUNK_JOB) return playChunkJob(job, policies, allowExt);
       if (job.name === TRAIN_JOB) return runTrainJob(job.data, allowExt);
+      if (job.name === ACCURACY_JOB) return runAccuracyJob(job, policies, allowExt);
       throw new UnrecoverableError(`unknown job kind '${job.name}'`);
     },
     {

@@ -31,6 +31,14 @@ export const METRIC_COLUMNS = [
     'charts/score_vs_baselines',
     'learner score against baseline training opponents in this iteration (PPO)',
   ],
+  [
+    'eval/errors_vs_perfect_play',
+    "share of the accuracy benchmark's positions (evalAccuracyPositions of them) where the policy's move loses value against perfect play (latest evaluation)",
+  ],
+  [
+    'eval/value_sign_accuracy',
+    "share of those positions, won or lost, where the sign of the value head's estimate is the exact result (latest evaluation)",
+  ],
 ] as const;
 
 /** Evaluation columns are added per baseline: `eval/score_vs_<spec>` (latest evaluation). */
