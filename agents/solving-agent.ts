@@ -14,6 +14,8 @@ export const SOLVE_SHARE = 0.5;
  * search fills at 50 ms, and cleared in a few milliseconds for each new game.
  */
 const TABLE_BITS = 18;
+/** 2^14 entries for the fresh proof of a won position's move: cleared every such move. */
+const WIN_TABLE_BITS = 14;
 
 export interface SolvingAgentOptions {
   readonly name: string;
@@ -28,12 +30,20 @@ export interface SolvingAgentOptions {
 /**
  * A search that switches to the exact solver where it can (docs/accuracy.md):
  * each move, the solver first tries to prove the position's value within its
- * slice of the time, and when it does plays a move that keeps that value
- * (chosen with the game's generator among those proven), so that it never
- * plays a value-losing move in a position it proved; otherwise the search
- * (`inner`, made with the rest of the time) moves. The solver's table holds
- * proven facts only, so it is kept from move to move within a game and
- * cleared for each new one.
+ * slice of the time, and when it does plays a move that keeps that value, so
+ * that it never plays a value-losing move in a position it proved; otherwise
+ * the search (`inner`, made with the rest of the time) moves. The solver's
+ * table holds proven facts only, so it is kept from move to move within a
+ * game and cleared for each new one.
+ *
+ * A won position needs more than a value-keeping move: in a game that can go
+ * round, every position of a cycle can be won while the cycle never ends
+ * (docs/solver.md, "Endless play"). There the agent plays the move of a proof
+ * found with a fresh table (the shallowest its deepening reaches, so each
+ * move makes progress toward the end, as bench/solve-strategy.ts checks),
+ * without the endgame table once the board is small enough for it (its
+ * answers carry no depth). Drawn and lost positions take any value-keeping
+ * move, drawn with the game's generator.
  */
 export class SolvingAgent implements Agent {
   readonly name: string;
@@ -41,6 +51,10 @@ export class SolvingAgent implements Agent {
   readonly #solveMs: number;
   readonly #table = new ProofTable(TABLE_BITS);
   readonly #solver: Solver;
+  /** Fresh-table solvers for won positions: with the endgame table (above its seeds) and without. */
+  readonly #winSolver: Solver;
+  readonly #smallWinSolver: Solver;
+  readonly #endgameSeeds: number;
   /** Moves decided by the solver and by the search, since the agent was made (benchmarks). */
   readonly counts = { solved: 0, searched: 0 };
   /** The search's own value estimate, when it has one. */
@@ -60,6 +74,13 @@ export class SolvingAgent implements Agent {
       table: this.#table,
       endgame: options.endgame ?? null,
     });
+    this.#winSolver = new Solver({
+      rules: options.rules,
+      tableBits: WIN_TABLE_BITS,
+      endgame: options.endgame ?? null,
+    });
+    this.#smallWinSolver = new Solver({ rules: options.rules, tableBits: WIN_TABLE_BITS });
+    this.#endgameSeeds = options.endgame?.maxSeeds ?? -1;
     const estimate = inner.estimateValue;
     if (estimate !== undefined) this.estimateValue = (p, r) => estimate.call(inner, p, r);
   }
@@ -74,6 +95,7 @@ export class SolvingAgent implements Agent {
       // Its tables hold values under the rules it was made for; under others they would lie.
       throw new RangeError(`${this.name} was made for other rules than this game's`);
     }
+    const started = performance.now();
     const solution = this.#solver.solveState(position.stateView, {
       timeMs: this.#solveMs,
       moves: false,
@@ -82,11 +104,30 @@ export class SolvingAgent implements Agent {
       const proven = ctx.legal.filter((a) => (solution.bestMask & (1 << a)) !== 0);
       if (proven.length > 0) {
         this.counts.solved++;
+        if (solution.lo === 1) {
+          const progress = this.#winningMove(
+            position,
+            this.#solveMs - (performance.now() - started),
+          );
+          if (progress !== null) return progress;
+        }
         return ctx.rng.pick(proven);
       }
     }
     this.counts.searched++;
     return this.#inner.act(position, ctx);
+  }
+
+  /** The move of a fresh shallowest proof that the position is won, or null if none within `timeMs`. */
+  #winningMove(position: Position, timeMs: number): number | null {
+    if (!(timeMs > 0)) return null;
+    const seeds = position.pits.reduce((sum, n) => sum + n, 0);
+    const solver = seeds > this.#endgameSeeds ? this.#winSolver : this.#smallWinSolver;
+    solver.clear();
+    const fresh = solver.solveState(position.stateView, { timeMs, moves: false });
+    if (fresh.lo !== 1 || fresh.bestMask === 0) return null;
+    // The lowest action of the proof's mask, as the strategy check plays it.
+    return 31 - Math.clz32(fresh.bestMask & -fresh.bestMask);
   }
 
   newGame(): void {
