@@ -2,9 +2,10 @@ import { MinimaxAgent } from '../agents/minimax.ts';
 import type { PuctResult } from '../agents/puct.ts';
 import { createAgent } from '../agents/spec.ts';
 import { DEFAULT_RULES, legalActions, Random } from '../env/index.ts';
+import { loadBackend } from '../models/backend.ts';
 import { loadPolicy } from '../models/load-policy.ts';
 import { MlpRunner } from '../models/mlp-runner.ts';
-import { tfjsForward } from '../models/tfjs-forward.ts';
+import { TfjsForward } from '../models/tfjs-forward.ts';
 import { bestOf, midgames } from './agents.bench.ts';
 import type { Emit } from './types.ts';
 
@@ -23,7 +24,8 @@ export async function run(emit: Emit): Promise<void> {
 
   // The forward pass alone, per position.
   const runner = new MlpRunner(weights);
-  const tfjs = await tfjsForward(weights);
+  const tfjsForward = new TfjsForward((await loadBackend('auto')).tf, weights);
+  const tfjs = tfjsForward.forward.bind(tfjsForward);
   for (const batch of [1, 16, 64]) {
     const obs = new Float32Array(batch * weights.inputSize).map((_, i) => (i % 7) / 10);
     const logits = new Float32Array(batch * 6);

@@ -12,6 +12,7 @@ import { RulesError } from '../env/rules.ts';
 import {
   BackendError,
   CheckpointError,
+  InferenceError,
   NetworkSpecError,
   PolicyFileError,
   WeightDataError,
@@ -42,6 +43,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   PolicyFileError,
   WeightDataError,
   BackendError,
+  InferenceError,
   QueueError,
   RangeError,
 ];

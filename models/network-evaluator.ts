@@ -4,17 +4,11 @@ import { type ObservationConfig, ObservationEncoder } from '../env/gym/observati
 import { core } from '../env/index.ts';
 import type { Rules } from '../env/rules.ts';
 import { PolicyFileError } from './errors.ts';
-import { MlpRunner, type MlpWeights, NUM_ACTIONS } from './mlp-runner.ts';
+import { type ForwardPass, type MlpWeights, NUM_ACTIONS, plainForward } from './mlp-runner.ts';
+
+export type { ForwardPass };
 
 const { STATE_SIZE } = core;
-
-/** Runs a batch of observations: 6 logits and one value per row. */
-export type ForwardPass = (
-  observations: Float32Array,
-  batch: number,
-  logits: Float32Array,
-  values: Float32Array,
-) => void;
 
 /**
  * The observation encoder for a network under `rules`; a PolicyFileError when
@@ -41,7 +35,7 @@ export function encoderFor(
  * encoder, then one forward pass for the batch. The policy head gives the
  * priors (softmax of logits / `temperature` over the legal actions), the value
  * head the value for the player to move. The forward pass is the plain
- * Float32Array runner unless another is given (see tfjs-forward.ts).
+ * Float32Array runner unless another is given (models/inference/).
  */
 export class NetworkEvaluator implements Evaluator {
   readonly #encoder: ObservationEncoder;
@@ -65,12 +59,7 @@ export class NetworkEvaluator implements Evaluator {
       throw new RangeError(`prior temperature must be a positive number, got ${temperature}`);
     }
     this.#temperature = temperature;
-    if (options.forward !== undefined) {
-      this.#forward = options.forward;
-    } else {
-      const runner = new MlpRunner(weights);
-      this.#forward = (obs, batch, logits, values) => runner.forward(obs, batch, logits, values);
-    }
+    this.#forward = options.forward ?? plainForward(weights);
   }
 
   evaluate(

@@ -8,7 +8,7 @@
  */
 import { type AgentKind, type AgentSpecOf, registerAgentKind } from '../agents/spec.ts';
 import { isOption, optionKeys, requiredArgument } from '../agents/spec-options.ts';
-import { loadPolicyAgent } from './policy-agent.ts';
+import { checkPolicyAgent, loadPolicyAgent } from './policy-agent.ts';
 import {
   type AzSpec,
   createAzAgent,
@@ -32,9 +32,9 @@ registerAgentKind('policy', {
   parse: (argument, fail) => ({
     path: requiredArgument(argument, 'policy needs a path, e.g. policy:runs/x/best', fail),
   }),
-  // A policy agent is cheap to make (a plain Float32Array runner, no tensors).
-  check: async (spec, { rules }) => {
-    await loadPolicyAgent(spec.path, rules);
+  // The file and its fit, without the inference session the agent would get.
+  check: (spec) => {
+    checkPolicyAgent(spec.path);
   },
   create: (spec, { rules }) => loadPolicyAgent(spec.path, rules),
   module: import.meta.url,

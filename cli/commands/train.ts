@@ -6,6 +6,7 @@ import { PRESETS } from '../../train/config/presets.ts';
 import { removeRun } from '../../train/run/paths.ts';
 import { buildResumeConfig } from '../../train/run/resume.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
+import { inferenceOption } from '../inference-option.ts';
 
 interface TrainArgs {
   preset?: string;
@@ -35,6 +36,7 @@ export const trainCommand = defineCommand<TrainArgs>({
     'Train a policy-value network from scratch by self-play (expert iteration, PPO or REINFORCE), evaluating it against baselines',
   builder: (y) =>
     y
+      .option('inference', inferenceOption)
       .option('preset', {
         type: 'string',
         choices: Object.keys(PRESETS),
