@@ -44,9 +44,10 @@ export class TfjsForward {
     // floats as predict: ReLU and linear layers as one fused product with the
     // bias; tanh layers as a product, then the bias, then tanh.
     const apply = (x: tfType.Tensor2D, l: DenseTensors): tfType.Tensor2D => {
-      if (l.activation === 'tanh') return tf.tanh(tf.add(tf.matMul(x, l.kernel), l.bias));
+      if (l.activation === 'tanh')
+        return tf.tanh(tf.add(tf.matMul(x, l.kernel), l.bias)) as tfType.Tensor2D;
       const activation = l.activation === 'relu' ? 'relu' : 'linear';
-      return tf.fused.matMul({ a: x, b: l.kernel, bias: l.bias, activation });
+      return tf.fused.matMul({ a: x, b: l.kernel, bias: l.bias, activation }) as tfType.Tensor2D;
     };
     const size = this.#inputSize;
     const [l, v] = tf.tidy(() => {
