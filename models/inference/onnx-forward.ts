@@ -15,30 +15,13 @@ const SESSION_OPTIONS = {
   executionProviders: ['cpu'],
 } as const;
 
-/**
- * Tensors over the caller's arrays, one per batch size, remade only when the
- * caller hands another array: onnxruntime reads the inputs from, and writes
- * the outputs into, the caller's memory, with no copy and no allocation per call.
- */
-class TensorViews {
-  readonly #views = new Map<number, { readonly array: Float32Array; readonly tensor: OrtTensor }>();
-
-  constructor(
-    private readonly runtime: OnnxRuntime,
-    private readonly width: number,
-  ) {}
-
-  of(array: Float32Array, batch: number): OrtTensor {
-    const known = this.#views.get(batch);
-    if (known !== undefined && known.array === array) return known.tensor;
-    const tensor = new this.runtime.Tensor(
-      'float32',
-      array.length === batch * this.width ? array : array.subarray(0, batch * this.width),
-      [batch, this.width],
-    );
-    this.#views.set(batch, { array, tensor });
-    return tensor;
-  }
+/** One batch size's feeds and fetches: tensors over the caller's arrays. */
+interface Binding {
+  readonly observations: Float32Array;
+  readonly logits: Float32Array;
+  readonly values: Float32Array;
+  readonly feeds: Record<string, OrtTensor>;
+  readonly fetches: Record<string, OrtTensor>;
 }
 
 /**
@@ -48,12 +31,17 @@ class TensorViews {
  */
 export class OnnxForward {
   readonly #session: OrtNativeSession;
-  readonly #inputs: TensorViews;
-  readonly #logits: TensorViews;
-  readonly #values: TensorViews;
+  readonly #inputSize: number;
+  // Per batch size, remade only when the caller hands other arrays: onnxruntime
+  // reads the inputs from, and writes the outputs into, the caller's memory,
+  // with no copy and no allocation per call.
+  readonly #bindings = new Map<number, Binding>();
   #disposed = false;
 
-  constructor(runtime: OnnxRuntime, weights: MlpWeights) {
+  constructor(
+    private readonly runtime: OnnxRuntime,
+    weights: MlpWeights,
+  ) {
     const model = buildOnnxModel(weights, {
       description: 'ayoayo policy-value network (in memory, for inference)',
       metadata: {},
@@ -67,22 +55,42 @@ export class OnnxForward {
       model.byteLength,
       SESSION_OPTIONS,
     );
-    this.#inputs = new TensorViews(runtime, weights.inputSize);
-    this.#logits = new TensorViews(runtime, NUM_ACTIONS);
-    this.#values = new TensorViews(runtime, 1);
+    this.#inputSize = weights.inputSize;
   }
 
   /** Writes 6 logits and one value per row of `observations` (the plain runner's contract). */
   forward(observations: Float32Array, batch: number, logits: Float32Array, values: Float32Array) {
     if (this.#disposed) throw new Error('the onnxruntime session was released');
-    this.#session.run(
-      { [ONNX_INPUTS.observation]: this.#inputs.of(observations, batch) },
-      {
-        [ONNX_LOGIT_OUTPUTS.logits]: this.#logits.of(logits, batch),
-        [ONNX_LOGIT_OUTPUTS.value]: this.#values.of(values, batch),
+    let binding = this.#bindings.get(batch);
+    if (
+      binding === undefined ||
+      binding.observations !== observations ||
+      binding.logits !== logits ||
+      binding.values !== values
+    ) {
+      binding = this.#bind(observations, batch, logits, values);
+      this.#bindings.set(batch, binding);
+    }
+    this.#session.run(binding.feeds, binding.fetches, {});
+  }
+
+  #bind(observations: Float32Array, batch: number, logits: Float32Array, values: Float32Array) {
+    const view = (array: Float32Array, width: number) =>
+      new this.runtime.Tensor(
+        'float32',
+        array.length === batch * width ? array : array.subarray(0, batch * width),
+        [batch, width],
+      );
+    return {
+      observations,
+      logits,
+      values,
+      feeds: { [ONNX_INPUTS.observation]: view(observations, this.#inputSize) },
+      fetches: {
+        [ONNX_LOGIT_OUTPUTS.logits]: view(logits, NUM_ACTIONS),
+        [ONNX_LOGIT_OUTPUTS.value]: view(values, 1),
       },
-      {},
-    );
+    };
   }
 
   /** Releases the native session (its memory is not the garbage collector's). */
