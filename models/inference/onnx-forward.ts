@@ -30,6 +30,8 @@ interface Binding {
  * models/export/onnx-model.ts), one native session, run synchronously.
  */
 export class OnnxForward {
+  /** Sessions of this thread not yet released (for tests and leak checks). */
+  static live = 0;
   readonly #session: OrtNativeSession;
   readonly #inputSize: number;
   // Per batch size, remade only when the caller hands other arrays: onnxruntime
@@ -56,6 +58,7 @@ export class OnnxForward {
       SESSION_OPTIONS,
     );
     this.#inputSize = weights.inputSize;
+    OnnxForward.live++;
   }
 
   /** Writes 6 logits and one value per row of `observations` (the plain runner's contract). */
@@ -97,6 +100,7 @@ export class OnnxForward {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    OnnxForward.live--;
     this.#session.dispose();
   }
 }

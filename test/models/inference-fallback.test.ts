@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { InferenceError } from '../../models/errors.ts';
@@ -6,6 +5,7 @@ import { inferenceChoice, setInferenceChoice } from '../../models/inference/choi
 import { inferenceEngine } from '../../models/inference/inference-engine.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
 import { NUM_ACTIONS, plainForward } from '../../models/mlp-runner.ts';
+import { runAyoayo } from '../ayoayo-command.ts';
 
 // A broken install: the package is there, its native library does not start.
 vi.mock('onnxruntime-node/dist/binding.js', () => ({
@@ -93,29 +93,11 @@ describe('the inference choice', () => {
 });
 
 /** `ayoayo ...args` as on a machine where onnxruntime-node did not install. */
-function withoutOnnxRuntime(
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
+function withoutOnnxRuntime(args: readonly string[]) {
   const hook = fileURLToPath(
     new URL('../fixtures/inference/without-onnxruntime.mjs', import.meta.url),
   );
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', hook, 'bin/ayoayo.js', ...args], {
-      cwd: root,
-      env: { ...process.env, AYOAYO_INFERENCE: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runAyoayo(args, '', { node: ['--import', hook], env: { AYOAYO_INFERENCE: '' } });
 }
 
 describe('a command where onnxruntime-node is not installed', () => {
