@@ -44,6 +44,9 @@ export class NetworkEvaluator implements Evaluator {
   #observations = new Float32Array(0);
   #logits = new Float32Array(0);
   #values = new Float32Array(0);
+  // Views of the rows of the last states buffer evaluated: searches hand the same one every call.
+  #viewsOf: Uint8Array | null = null;
+  #views: Uint8Array[] = [];
   /** Positions evaluated (for benchmarks). */
   evaluations = 0;
 
@@ -77,11 +80,7 @@ export class NetworkEvaluator implements Evaluator {
       this.#values = new Float32Array(count);
     }
     for (let i = 0; i < count; i++) {
-      this.#encoder.encode(
-        states.subarray(i * STATE_SIZE, (i + 1) * STATE_SIZE),
-        this.#observations,
-        i * size,
-      );
+      this.#encoder.encode(this.#stateView(states, i), this.#observations, i * size);
     }
     this.#forward(this.#observations, count, this.#logits, this.#values);
     const logits = this.#logits;
@@ -95,5 +94,18 @@ export class NetworkEvaluator implements Evaluator {
       softmaxInto(logits, at, masks[i] as number, priors, at);
       values[i] = this.#values[i] as number;
     }
+  }
+
+  #stateView(states: Uint8Array, i: number): Uint8Array {
+    if (states !== this.#viewsOf) {
+      this.#viewsOf = states;
+      this.#views = [];
+    }
+    let view = this.#views[i];
+    if (view === undefined) {
+      view = states.subarray(i * STATE_SIZE, (i + 1) * STATE_SIZE);
+      this.#views[i] = view;
+    }
+    return view;
   }
 }

@@ -81,6 +81,8 @@ export class SearchSelfPlay {
   readonly #encoder: ObservationEncoder;
   readonly #target: SearchTarget;
   readonly #searches: PuctSearch[];
+  /** Each search's first waiting leaf (a view made once: the searches step one leaf at a time). */
+  readonly #leafStates: Uint8Array[];
   /** Per game: 1 while a search runs, and the simulations it runs after the root's expansion. */
   readonly #searching: Uint8Array;
   readonly #budget: Int32Array;
@@ -121,6 +123,7 @@ export class SearchSelfPlay {
           ...this.#target.searchOptions,
         }),
     );
+    this.#leafStates = this.#searches.map((search) => search.leafStates.subarray(0, STATE_SIZE));
     this.#searching = new Uint8Array(n);
     this.#budget = new Int32Array(n);
     this.#states = new Uint8Array(n * STATE_SIZE);
@@ -230,7 +233,7 @@ export class SearchSelfPlay {
       if (this.#searchDone(g)) continue;
       if (search.selectLeaves(1) === 0) continue;
       this.#encoder.encode(
-        search.leafStates.subarray(0, STATE_SIZE),
+        this.#leafStates[g] as Uint8Array,
         this.#observations,
         rows * this.#encoder.size,
       );
