@@ -11,10 +11,11 @@ import type { Emit } from './types.ts';
  * Self-play plies per second and update samples per second (epochs counted)
  * of each preset's algorithm, after two warm-up iterations, with no pool or
  * baseline opponents. PPO (`quick-ppo`, `long-ppo`): VectorEnv stepping, lookahead
- * encoding and one batched tfjs inference per step. Expert iteration (`quick`, `long`):
+ * encoding and one batched inference per step. Expert iteration (`quick`, `long`):
  * searched moves per second, each behind a Gumbel search whose leaves of all
  * games go through the network in one batched call, and those leaf
- * evaluations per second.
+ * evaluations per second. The network runs on the process's inference backend
+ * (AYOAYO_INFERENCE: onnxruntime-node where it loads), the updates in tfjs.
  */
 export async function run(emit: Emit): Promise<void> {
   const { tf, name: backend } = await loadBackend('auto');
@@ -50,6 +51,7 @@ export async function run(emit: Emit): Promise<void> {
       name: 'self-play',
       preset,
       backend,
+      inference: learner.inference.backend,
       algorithm: config.algorithm,
       hidden: config.hidden.join('x'),
       ...(config.algorithm === 'expert-iteration'
