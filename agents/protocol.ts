@@ -35,7 +35,11 @@ export function engineRequest(
 
 const count = z.number().int().min(0);
 
-/** What `ayoayo engine` accepts; `legal` is optional (it is worked out again) and rules default. */
+/**
+ * What `ayoayo engine` accepts; rules default, and `legal` is optional (it is
+ * worked out again from the position, and a given list that differs from it is
+ * refused with an error line).
+ */
 export const engineRequestSchema = z.object({
   pits: z.array(count).length(12),
   stores: z.tuple([count, count]),

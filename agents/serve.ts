@@ -57,6 +57,20 @@ export async function serveAgent(
   return answered;
 }
 
+/**
+ * A request's own `legal` list must be the position's legal actions (in any
+ * order): the engine plays by the rules, so a list that differs (a client with
+ * other rules, or a bug) is refused rather than silently overruled.
+ */
+function checkLegalList(given: readonly number[], legal: readonly number[]): void {
+  const sorted = [...given].sort((a, b) => a - b);
+  if (sorted.length !== legal.length || sorted.some((a, i) => a !== legal[i])) {
+    throw new Error(
+      `"legal" is [${given.join(',')}] but the position's legal actions are [${legal.join(',')}]: send the position's own legal actions, or leave "legal" out`,
+    );
+  }
+}
+
 async function answer(agent: Agent, line: string, defaults: Rules, rng: Random): Promise<number> {
   let json: unknown;
   try {
@@ -73,6 +87,7 @@ async function answer(agent: Agent, line: string, defaults: Rules, rng: Random):
   const pos = makePosition(request);
   const legal = legalActions(pos, rules);
   if (legal.length === 0) throw new Error('the game is over: there is no legal action');
+  if (request.legal !== undefined) checkLegalList(request.legal, legal);
   const action = await agent.act(pos, { legal, rng, rules });
   if (!legal.includes(action)) {
     throw new Error(

@@ -1,6 +1,6 @@
 /**
  * How the command line reports an error: a user's mistake (a typed error of
- * env, agents, models, train or queue, a range check, a yargs parse error, a
+ * env, solve, agents, models, train or queue, a range check, a yargs parse error, a
  * system error) as one line, a bug with its stack trace.
  */
 import { AgentSpecError } from '../agents/spec.ts';
@@ -9,6 +9,7 @@ import { EpisodeStateError } from '../env/gym/ayoayo-env.ts';
 import { ObservationConfigError } from '../env/gym/observation.ts';
 import { EnvOptionsError } from '../env/gym/options.ts';
 import { RulesError } from '../env/rules.ts';
+import { FolderLockError } from '../eval/folder-lock.ts';
 import {
   BackendError,
   CheckpointError,
@@ -18,6 +19,7 @@ import {
   WeightDataError,
 } from '../models/errors.ts';
 import { QueueError } from '../queue/errors.ts';
+import { SolveOptionsError } from '../solve/options.ts';
 import { RunFolderError, TrainConfigError, TrainingDivergedError } from '../train/errors.ts';
 import { CliError, errorLine } from './errors.ts';
 
@@ -38,6 +40,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   NetworkSpecError,
   TrainConfigError,
   RunFolderError,
+  FolderLockError,
   TrainingDivergedError,
   CheckpointError,
   PolicyFileError,
@@ -45,6 +48,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   BackendError,
   InferenceError,
   QueueError,
+  SolveOptionsError,
   RangeError,
 ];
 

@@ -6,14 +6,16 @@ export { CliError, errorLine, errorMessage, UsageError } from './errors.ts';
 
 /**
  * Prints the error (see errorReport in ./error-report.ts) to stderr and exits
- * with code 1. The report knows every typed error of the layers below, which
+ * with code 1 (or the error's own `exitCode`). The report knows every typed error of the layers below, which
  * loads zod and more: it is imported only when an error is to be printed, so
  * that `ayoayo --help` stays light.
  */
 export async function exitWithError(err: unknown): Promise<never> {
   const { errorReport } = await import('./error-report.ts');
   process.stderr.write(errorReport(err));
-  process.exit(1);
+  // An error may carry the code to end with (a coordinator stopped by a signal: 130).
+  const code = (err as { exitCode?: unknown } | null)?.exitCode;
+  process.exit(typeof code === 'number' && Number.isInteger(code) && code > 0 ? code : 1);
 }
 
 /**

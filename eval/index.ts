@@ -1,5 +1,12 @@
 /** Evaluation: games between agents, matches, tournaments, ratings and their reports. */
 export { type EloOptions, fitElo, type PairingScore } from './elo.ts';
+export {
+  checkFolderUnlocked,
+  type FolderLock,
+  FolderLockError,
+  type LockHolder,
+  lockFolder,
+} from './folder-lock.ts';
 export { DEFAULT_MAX_PLIES, type GameResult, type GameSetup, playGame } from './game.ts';
 export {
   type GameRecord,

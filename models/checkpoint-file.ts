@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describeIssues } from '../env/zod-issues.ts';
 import { decodeFloats, encodeFloats } from './base64-floats.ts';
 import { CheckpointError } from './errors.ts';
+import { sha256Hex } from './sha256.ts';
 
 /**
  * The envelope of a training checkpoint (`ayoayo-checkpoint`): kind, version,
@@ -52,7 +52,7 @@ export function loadTensorData(saved: SavedTensor, where = 'checkpoint'): Float3
 /** The file text of a checkpoint holding `payload`. */
 export function encodeCheckpoint(payload: unknown): string {
   const text = JSON.stringify(payload);
-  const checksum = createHash('sha256').update(text).digest('hex');
+  const checksum = sha256Hex(text);
   return `{"kind":"${CHECKPOINT_KIND}","version":${CHECKPOINT_VERSION},"checksum":"${checksum}","payload":${text}}\n`;
 }
 
@@ -71,7 +71,7 @@ export function checkpointPayloadOf(raw: unknown, path: string): unknown {
     );
   }
   const payloadText = JSON.stringify(file.data.payload);
-  const checksum = createHash('sha256').update(payloadText).digest('hex');
+  const checksum = sha256Hex(payloadText);
   if (checksum !== file.data.checksum) {
     throw new CheckpointError(`checkpoint ${path} is corrupt: checksum mismatch`);
   }

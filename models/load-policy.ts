@@ -17,6 +17,7 @@ import {
 } from './checkpoint-file.ts';
 import { PolicyFileError } from './errors.ts';
 import type { DenseWeights, MlpWeights } from './mlp-runner.ts';
+import { checkPolicyChecksum } from './policy-checksum.ts';
 import { decodePolicyFile, POLICY_FORMAT, type PolicySource } from './policy-file.ts';
 
 /**
@@ -81,6 +82,7 @@ export function loadPolicy(path: string): LoadedPolicy {
   const kind = (data as { kind?: unknown; format?: unknown } | null) ?? {};
   if (kind.kind === CHECKPOINT_KIND) return fromCheckpoint(data, file);
   if (kind.format === POLICY_FORMAT) {
+    checkPolicyChecksum(data, `policy ${file}`);
     const { file: policy, weights } = decodePolicyFile(data, file);
     return {
       weights,

@@ -54,6 +54,14 @@ export const policyFileSchema = z
     source: policySourceSchema.optional(),
     /** Latest evaluation: win rate (score) against each baseline. */
     evaluation: z.record(z.string(), z.number()).optional(),
+    /**
+     * sha256 of the file's JSON text without this field (models/policy-checksum.ts,
+     * checked where files are read in Node); files written before it have none.
+     */
+    checksum: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'a sha256 in hex')
+      .optional(),
   })
   .strict();
 export type PolicyFile = z.infer<typeof policyFileSchema>;
@@ -89,7 +97,7 @@ function decodeDense(
 
 export function makePolicyFile(
   weights: MlpWeights,
-  meta: Omit<PolicyFile, 'format' | 'formatVersion' | 'network'>,
+  meta: Omit<PolicyFile, 'format' | 'formatVersion' | 'network' | 'checksum'>,
 ): PolicyFile {
   return {
     format: POLICY_FORMAT,

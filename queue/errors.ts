@@ -13,3 +13,27 @@ export class QueueError extends Error {
 export class QueueConnectionError extends QueueError {
   override name = 'QueueConnectionError';
 }
+
+/**
+ * A job failed on the workers after its attempts (a worker refused it, say an
+ * `ext:` agent without --allow-ext, or it kept failing): the reason is the
+ * worker's, reported on the coordinator as one line.
+ */
+export class QueueJobError extends QueueError {
+  override name = 'QueueJobError';
+}
+
+/**
+ * The coordinator was stopped (Ctrl-C) while it waited: the message says what
+ * was done and how to go on; the jobs stay queued. `exitCode` is the shell's
+ * code for the signal.
+ */
+export class QueueStoppedError extends QueueError {
+  override name = 'QueueStoppedError';
+  constructor(
+    message: string,
+    readonly exitCode = 130,
+  ) {
+    super(message);
+  }
+}

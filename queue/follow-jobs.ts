@@ -1,90 +1,218 @@
-import type { Job, Queue, QueueEvents } from 'bullmq';
+import type { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
+import { QueueJobError, QueueStoppedError } from './errors.ts';
+import { JOB_ATTEMPTS } from './jobs.ts';
+import { durationText, type QueueStatus } from './queue-status.ts';
 
 /** Events can be missed across a reconnect; pending jobs are also looked at this often. */
 const RECONCILE_EVERY_MS = 3000;
+/** With no job finished for this long, the coordinator says what it waits for. */
+export const WAITING_LINE_EVERY_MS = 60_000;
+
+/** Finished jobs (and so their results) are kept this long: a restarted coordinator finds them. */
+export const KEEP_JOBS_SECONDS = 7 * 24 * 3600;
+
+/** How every ayoayo job is enqueued: its id, retries, and results kept for a restarted coordinator. */
+function jobOptions(id: string): JobsOptions {
+  return {
+    jobId: id,
+    attempts: JOB_ATTEMPTS,
+    backoff: { type: 'fixed', delay: 1000 },
+    removeOnComplete: { age: KEEP_JOBS_SECONDS },
+    removeOnFail: { age: KEEP_JOBS_SECONDS },
+  };
+}
+
+/** One job of a coordinator: what a worker does (`name`) with what (`data`). */
+export interface QueuedJob {
+  readonly name: string;
+  readonly data: unknown;
+}
 
 export interface FollowJobsOptions {
   readonly queue: Queue;
   /** Ready (waitUntilReady) before the jobs are added, so that no event is missed. */
   readonly events: QueueEvents;
-  /** The jobs' ids, in the caller's order. */
+  /** The jobs' ids, in the caller's order (the same work always has the same id). */
   readonly ids: readonly string[];
+  /** Job i, enqueued as ids[i], and enqueued again under that id if Redis loses it. */
+  readonly jobs: readonly QueuedJob[];
+  /** Restores what the jobs need besides themselves (shared policies) before they are enqueued again. */
+  readonly beforeRequeue?: () => Promise<void>;
+  /** What a job is, in messages: `chunk`, `run`. */
+  readonly noun: string;
   /** Names job i in errors. */
   readonly describe: (index: number) => string;
+  /** What is done so far, for the line printed when the coordinator is stopped. */
+  readonly done?: (finished: number) => string;
   /** Takes job i's result (once, however often it ran); throws if it is not valid. */
   readonly onResult: (index: number, value: unknown) => void;
   /** A running job's progress, as its worker reported it. */
   readonly onProgress?: (index: number, progress: unknown) => void;
+  /** Says when Redis is unreachable and when it is back (watching the queue and events). */
+  readonly status: QueueStatus;
+  /** Status lines: no worker, jobs enqueued again, what it waits for. */
+  readonly log: (line: string) => void;
   /** Stops following (the jobs stay queued: a coordinator started later picks them up). */
   readonly signal?: AbortSignal | undefined;
+  /** With no job finished for this long, say what it waits for (default WAITING_LINE_EVERY_MS). */
+  readonly waitingLineEveryMs?: number | undefined;
 }
 
 /**
- * Waits until every job has completed, taking each result once. Jobs that
- * finished before (a restarted coordinator) are taken as they are, and failed
- * ones get another round of attempts; a job that fails its attempts now ends
- * the wait with its error.
+ * Enqueues the jobs (ids that exist already are left as they are: a restarted
+ * coordinator adds nothing) and waits until every one has completed, taking
+ * each result once. Jobs that finished before are taken as they are, and
+ * failed ones get another round of attempts; a job that fails its attempts now
+ * ends the wait with its error (QueueJobError). A job that Redis no longer
+ * knows (it restarted without its data) is enqueued again from the
+ * coordinator's own record, under the same id, so nothing is counted twice.
+ * Stopped through `signal`, it rejects with QueueStoppedError saying what was
+ * done and how to go on.
  */
-export function followJobs(options: FollowJobsOptions): Promise<void> {
-  const { queue, events, ids } = options;
+export async function followJobs(options: FollowJobsOptions): Promise<void> {
+  const { queue, ids, log } = options;
+  const enqueue = (indices: readonly number[]): Promise<unknown> =>
+    queue.addBulk(
+      indices.map((i) => {
+        const job = options.jobs[i] as QueuedJob;
+        return { name: job.name, data: job.data, opts: jobOptions(ids[i] as string) };
+      }),
+    );
+  // Jobs an earlier coordinator saw fail get another round of attempts; only those: a job
+  // that fails while this coordinator waits ends the wait with its reason.
+  await Promise.all(
+    ids.map(async (id) => {
+      if ((await queue.getJobState(id)) === 'failed')
+        await (await queue.getJob(id))?.retry('failed');
+    }),
+  );
+  await enqueue(ids.map((_, i) => i));
+  if ((await queue.getWorkersCount()) === 0) {
+    log(
+      `no worker is connected yet: the ${options.noun}s start when one is (ayoayo worker --queue URL)`,
+    );
+  }
+  return waitForJobs(options, enqueue);
+}
+
+function waitForJobs(
+  options: FollowJobsOptions,
+  enqueue: (indices: readonly number[]) => Promise<unknown>,
+): Promise<void> {
+  const { queue, events, ids, status, log, noun } = options;
+  const waitingEvery = options.waitingLineEveryMs ?? WAITING_LINE_EVERY_MS;
   const indexOf = new Map(ids.map((id, i) => [id, i]));
   const taken = new Set<number>();
+  let lastTaken = Date.now();
+  let lastWaitingLine = Date.now();
   return new Promise<void>((resolve, reject) => {
     let finished = false;
+    let sleeper: NodeJS.Timeout | undefined;
+    let wake: (() => void) | undefined;
     const finish = (err: Error | null): void => {
       if (finished) return;
       finished = true;
-      clearInterval(timer);
+      clearTimeout(sleeper);
+      wake?.();
       options.signal?.removeEventListener('abort', onAbort);
-      events.removeAllListeners();
+      events.off('completed', onEvent);
+      events.off('failed', onEvent);
+      events.off('progress', onProgressEvent);
       if (err !== null) reject(err);
       else resolve();
     };
-    const look = async (i: number, retryFailed: boolean): Promise<void> => {
-      if (taken.has(i) || finished) return;
+    const fail = (err: unknown): void =>
+      finish(err instanceof Error ? err : new Error(String(err)));
+
+    /** Looks at job i; returns its state ('unknown': Redis does not have it). */
+    const look = async (i: number): Promise<string> => {
+      if (taken.has(i) || finished) return 'taken';
       const id = ids[i] as string;
       // The state first: a job read while it runs would have no result yet.
       const state = await queue.getJobState(id);
-      if (state !== 'completed' && state !== 'failed') return;
+      if (state !== 'completed' && state !== 'failed') return state;
       const job: Job | undefined = await queue.getJob(id);
-      if (job === undefined || taken.has(i) || finished) return;
+      if (job === undefined || taken.has(i) || finished) return state;
       if (state === 'completed') {
         taken.add(i);
+        lastTaken = Date.now();
         options.onResult(i, job.returnvalue);
         if (taken.size === ids.length) finish(null);
-      } else if (retryFailed) {
-        await job.retry('failed');
       } else {
         finish(
-          new Error(
+          new QueueJobError(
             `${options.describe(i)} failed after ${job.attemptsMade} attempt(s): ${job.failedReason}`,
           ),
         );
       }
+      return state;
     };
-    const lookSafely = (i: number, retryFailed = false): void => {
-      look(i, retryFailed).catch((err: unknown) =>
-        finish(err instanceof Error ? err : new Error(String(err))),
-      );
-    };
+
     const onEvent = ({ jobId }: { jobId: string }): void => {
       const i = indexOf.get(jobId);
-      if (i !== undefined) lookSafely(i);
+      if (i !== undefined) look(i).catch(fail);
+    };
+    const onProgressEvent = ({ jobId, data }: { jobId: string; data: unknown }): void => {
+      const i = indexOf.get(jobId);
+      if (i !== undefined && !taken.has(i)) options.onProgress?.(i, data);
     };
     events.on('completed', onEvent);
     events.on('failed', onEvent);
-    events.on('progress', ({ jobId, data }) => {
-      const i = indexOf.get(jobId);
-      if (i !== undefined && !taken.has(i)) options.onProgress?.(i, data);
-    });
-    const timer = setInterval(() => {
-      for (let i = 0; i < ids.length; i++) lookSafely(i);
-    }, RECONCILE_EVERY_MS);
-    const onAbort = (): void =>
-      finish(new Error('the coordinator was stopped; its jobs stay queued'));
+    events.on('progress', onProgressEvent);
+
+    /** Looks at every pending job; enqueues again the ones Redis lost. Waits while Redis is down. */
+    const pass = async (): Promise<void> => {
+      const pending = ids.map((_, i) => i).filter((i) => !taken.has(i));
+      const states = await Promise.all(pending.map((i) => look(i)));
+      status.succeeded();
+      if (finished) return;
+      const lost = pending.filter((_, k) => states[k] === 'unknown');
+      if (lost.length > 0) {
+        log(
+          `the queue lost ${lost.length} of the ${ids.length} ${noun}s (Redis restarted without its data?): enqueued them again`,
+        );
+        await options.beforeRequeue?.();
+        await enqueue(lost);
+      }
+      const now = Date.now();
+      if (now - lastTaken >= waitingEvery && now - lastWaitingLine >= waitingEvery) {
+        lastWaitingLine = now;
+        const running = states.filter((s) => s === 'active').length;
+        const workers = await queue.getWorkersCount();
+        log(
+          `waiting for ${ids.length - taken.size} of ${ids.length} ${noun}s (${running} running, ${workers} worker(s) connected; none finished for ${durationText(now - lastTaken)})`,
+        );
+      }
+    };
+
+    const loop = async (): Promise<void> => {
+      while (!finished) {
+        try {
+          await pass();
+        } catch (err) {
+          // A result that fails its checks ends the wait; Redis being away does not.
+          if (!status.down) throw err;
+        }
+        if (finished) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          sleeper = setTimeout(resolve, RECONCILE_EVERY_MS);
+        });
+      }
+    };
+
+    const onAbort = (): void => {
+      const done = options.done?.(taken.size) ?? `${taken.size} of ${ids.length} ${noun}s`;
+      finish(
+        new QueueStoppedError(
+          `the coordinator was stopped with ${done} finished; the other jobs stay queued and the workers go on with them: run the same command again to collect them (finished jobs are kept ${KEEP_JOBS_SECONDS / 86_400} days)`,
+          options.signal?.reason === 'SIGTERM' ? 143 : 130,
+        ),
+      );
+    };
     if (options.signal?.aborted === true) onAbort();
     options.signal?.addEventListener('abort', onAbort);
     if (ids.length === 0) finish(null);
-    for (let i = 0; i < ids.length; i++) lookSafely(i, true);
+    loop().catch(fail);
   });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from '../env/gym/options.ts';
 import { rulesSchema } from '../env/rules.ts';
-import { trainConfigSchema } from '../train/config/schema.ts';
+import { folderNameSchema, trainConfigSchema } from '../train/config/schema.ts';
 import { QueueError } from './errors.ts';
 
 /** The one BullMQ queue every ayoayo job goes through. */
@@ -71,7 +71,7 @@ const fileText = z.string().max(MAX_RUN_FILE_BYTES);
 
 export const trainJobSchema = z
   .object({
-    sweep: z.string().regex(/^[\w.-]+$/),
+    sweep: folderNameSchema,
     /** The config the run trains with; the worker sets runsDir to a folder of its own. */
     config: trainConfigSchema,
   })

@@ -6,6 +6,7 @@ import type { Rules } from '../env/index.ts';
 import { loadPolicy } from '../models/load-policy.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
 import { createPolicyAgent } from '../models/policy-agent.ts';
+import { checkPolicyChecksum, encodePolicyFile } from '../models/policy-checksum.ts';
 import { decodePolicyFile, makePolicyFile } from '../models/policy-file.ts';
 import { QueueError } from './errors.ts';
 
@@ -16,27 +17,37 @@ export const MAX_POLICY_BYTES = 32 * 1024 * 1024;
 const policyKey = (sha: string): string => `ayoayo:policy:${sha}`;
 const POLICY_TTL_SECONDS = 7 * 24 * 3600;
 
+/** A policy file as the queue shares it: its text and the sha256 that names it. */
+export interface SharedPolicy {
+  readonly sha: string;
+  readonly text: string;
+}
+
 /**
  * Reads the policy behind a `policy:PATH` spec on the coordinator (a policy
- * file, a checkpoint or a run folder), stores it in Redis as a policy file and
- * returns its sha256, which the jobs carry instead of the path.
+ * file, a checkpoint or a run folder) as a policy file, named by its sha256,
+ * which the jobs carry instead of the path. The coordinator keeps it, so that
+ * it can store it again if Redis loses it.
  */
-export async function publishPolicy(redis: Redis, path: string): Promise<string> {
+export function sharePolicy(path: string): SharedPolicy {
   const loaded = loadPolicy(path);
   const file = makePolicyFile(loaded.weights, {
     observation: loaded.observation,
     rules: loaded.rules,
     ...(loaded.source !== undefined ? { source: loaded.source } : {}),
   });
-  const text = JSON.stringify(file);
+  const text = encodePolicyFile(file);
   if (Buffer.byteLength(text) > MAX_POLICY_BYTES) {
     throw new QueueError(
       `policy ${path} is larger than ${MAX_POLICY_BYTES} bytes, too large for the queue`,
     );
   }
-  const sha = createHash('sha256').update(text).digest('hex');
-  await redis.set(policyKey(sha), text, 'EX', POLICY_TTL_SECONDS);
-  return sha;
+  return { sha: createHash('sha256').update(text).digest('hex'), text };
+}
+
+/** Stores a shared policy in Redis, where the workers fetch it by its sha256. */
+export async function storePolicy(redis: Redis, policy: SharedPolicy): Promise<void> {
+  await redis.set(policyKey(policy.sha), policy.text, 'EX', POLICY_TTL_SECONDS);
 }
 
 /** Every weight must be a finite number: a NaN network would play, badly, without a word. */
@@ -50,8 +61,8 @@ function checkFinite(weights: MlpWeights, where: string): void {
 }
 
 /**
- * Validates a policy file received as data: size cap, the policy file schema
- * and finite weights. Throws a one-line error naming what is wrong.
+ * Validates a policy file received as data: size cap, its checksum, the policy
+ * file schema and finite weights. Throws a one-line error naming what is wrong.
  */
 export function validatePolicyText(
   text: string,
@@ -66,6 +77,7 @@ export function validatePolicyText(
   } catch {
     throw new QueueError(`${where} is not valid JSON`);
   }
+  checkPolicyChecksum(data, where);
   const decoded = decodePolicyFile(data, where);
   checkFinite(decoded.weights, where);
   return decoded;

@@ -101,3 +101,39 @@ export async function checkRedis(url: string): Promise<void> {
     client.disconnect();
   }
 }
+
+/** What closeQueueClients closes: BullMQ's Queue, QueueEvents and Worker, and ioredis clients. */
+interface Closable {
+  close?(): Promise<unknown>;
+  quit?(): Promise<unknown>;
+  disconnect(): unknown;
+}
+
+/** How long a polite close may take before the connection is dropped. */
+const CLOSE_TIMEOUT_MS = 2000;
+
+/**
+ * Closes queue clients politely, or drops their connections after
+ * CLOSE_TIMEOUT_MS: while Redis is unreachable a close would wait for it
+ * forever, and a coordinator stopped then must still end.
+ */
+export async function closeQueueClients(clients: readonly Closable[]): Promise<void> {
+  await Promise.all(
+    clients.map(async (client) => {
+      let timer: NodeJS.Timeout | undefined;
+      const polite = (client.close ?? client.quit)?.call(client) ?? Promise.resolve();
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), CLOSE_TIMEOUT_MS);
+      });
+      const outcome = await Promise.race([polite.catch(() => 'failed'), timedOut]);
+      clearTimeout(timer);
+      if (outcome === 'timeout' || outcome === 'failed') {
+        try {
+          client.disconnect();
+        } catch {
+          // gone already
+        }
+      }
+    }),
+  );
+}

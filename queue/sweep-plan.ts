@@ -5,7 +5,7 @@ import { describeIssues } from '../env/gym/options.ts';
 import { Random } from '../env/random.ts';
 import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
-import type { TrainConfig } from '../train/config/schema.ts';
+import { folderNameSchema, type TrainConfig } from '../train/config/schema.ts';
 import { QueueError } from './errors.ts';
 
 const settingValue = z.union([
@@ -30,6 +30,40 @@ const rangeSchema = z
     'needs min <= max (and min > 0 with log)',
   );
 
+/** Most runs a sweep plans (a grid's combinations or a random search's samples). */
+export const MAX_SWEEP_RUNS = 10_000;
+const RUNS_RANGE = `1..${MAX_SWEEP_RUNS}`;
+
+/** A grid's problems: values listed twice (the same run trained twice) and too many combinations. */
+function checkGrid(grid: Record<string, readonly SettingValue[]>, ctx: z.RefinementCtx): void {
+  for (const [key, values] of Object.entries(grid)) {
+    const seen = new Set<string>();
+    for (const value of values) {
+      const text = JSON.stringify(value);
+      if (seen.has(text)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['grid', key],
+          message: `lists ${text} twice: give each value once (every combination is one run)`,
+        });
+      }
+      seen.add(text);
+    }
+  }
+  const sizes = Object.values(grid).map((values) => values.length);
+  const runs = sizes.reduce((a, b) => a * b, 1);
+  if (runs > MAX_SWEEP_RUNS) {
+    const product = Object.entries(grid)
+      .map(([key, values]) => `${values.length} ${key}`)
+      .join(' x ');
+    ctx.addIssue({
+      code: 'custom',
+      path: ['grid'],
+      message: `makes ${runs} runs (${product}); a sweep has ${RUNS_RANGE} runs`,
+    });
+  }
+}
+
 /**
  * SWEEP.json: a grid (every combination of the listed values) or a seeded
  * random search (`samples` draws from choices or ranges) over training
@@ -38,7 +72,7 @@ const rangeSchema = z
  */
 export const sweepConfigSchema = z
   .object({
-    name: z.string().regex(/^[\w.-]+$/, 'letters, digits, _ . - only'),
+    name: folderNameSchema,
     /** The sweep lives in RUNS_DIR/NAME/, one folder per run. */
     runsDir: z.string().min(1).default('runs'),
     preset: z.enum(Object.keys(PRESETS) as [string, ...string[]]).optional(),
@@ -46,7 +80,11 @@ export const sweepConfigSchema = z
     grid: z.record(z.string(), z.array(settingValue).min(1)).optional(),
     random: z
       .object({
-        samples: z.number().int().min(1).max(10_000),
+        samples: z
+          .number(`must be an integer in ${RUNS_RANGE}`)
+          .int(`must be an integer in ${RUNS_RANGE}`)
+          .min(1, `must be an integer in ${RUNS_RANGE}`)
+          .max(MAX_SWEEP_RUNS, `must be an integer in ${RUNS_RANGE}`),
         seed: z.number().int(),
         space: z.record(z.string(), z.union([z.array(settingValue).min(1), rangeSchema])),
       })
@@ -54,7 +92,10 @@ export const sweepConfigSchema = z
       .optional(),
   })
   .strict()
-  .refine((c) => (c.grid === undefined) !== (c.random === undefined), 'give either grid or random');
+  .refine((c) => (c.grid === undefined) !== (c.random === undefined), 'give either grid or random')
+  .superRefine((c, ctx) => {
+    if (c.grid !== undefined) checkGrid(c.grid, ctx);
+  });
 export type SweepConfig = z.infer<typeof sweepConfigSchema>;
 
 export type SettingValue = z.infer<typeof settingValue>;

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { lockFolder } from '../eval/folder-lock.ts';
 import { parseTrainConfig, savedTrainConfigSchema } from '../train/config/build.ts';
 import { QueueError } from './errors.ts';
 import { parseJobData, type TrainResult, trainResultSchema } from './jobs.ts';
@@ -77,6 +78,16 @@ export function storeRun(run: PlannedRun, value: unknown): void {
     }
   }
   const dir = runDir(run);
+  // A `train` of the same folder may be running: then this run's files are not written over it.
+  const lock = lockFolder(dir, 'run');
+  try {
+    writeRun(run, dir, result);
+  } finally {
+    lock.release();
+  }
+}
+
+function writeRun(run: PlannedRun, dir: string, result: TrainResult): void {
   mkdirSync(dir, { recursive: true });
   // The planned config (the worker trained it in a folder of its own).
   writeFileAtomic(join(dir, 'config.json'), `${JSON.stringify(run.config, null, 2)}\n`);

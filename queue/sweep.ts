@@ -1,11 +1,13 @@
+import { join } from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
+import { lockFolder } from '../eval/folder-lock.ts';
 import { followJobs } from './follow-jobs.ts';
-import { JOB_ATTEMPTS, QUEUE_NAME, TRAIN_JOB, type TrainJob } from './jobs.ts';
-import { checkRedis, parseRedisUrl, redactRedisUrl } from './redis.ts';
+import { QUEUE_NAME, TRAIN_JOB, type TrainJob } from './jobs.ts';
+import { QueueStatus } from './queue-status.ts';
+import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
 import { type PlannedRun, planSweep, runJobId, type SweepConfig } from './sweep-plan.ts';
 import { isRunFinished, storeRun } from './sweep-store.ts';
 import { type SweepSummary, writeSweepSummary } from './sweep-summary.ts';
-import { KEEP_JOBS_SECONDS } from './tournament-runner.ts';
 import { runTrainJob } from './train-job.ts';
 
 export interface SweepOptions {
@@ -28,6 +30,21 @@ export async function runSweep(
 ): Promise<SweepSummary> {
   const log = options.log ?? (() => {});
   const runs = planSweep(sweep);
+  // One coordinator per sweep folder: a second one fails at once, naming the first.
+  const lock = lockFolder(join(sweep.runsDir, sweep.name), 'sweep');
+  try {
+    return await runPlannedSweep(sweep, runs, options, log);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runPlannedSweep(
+  sweep: SweepConfig,
+  runs: readonly PlannedRun[],
+  options: SweepOptions,
+  log: (line: string) => void,
+): Promise<SweepSummary> {
   const pending = runs.filter((run) => {
     const finished = isRunFinished(run);
     if (finished) log(`${run.name}: finished before, skipped`);
@@ -56,44 +73,38 @@ async function trainOnQueue(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   await checkRedis(url);
+  const status = new QueueStatus(redactRedisUrl(url), log);
   const connection = parseRedisUrl(url);
   const queue = new Queue(QUEUE_NAME, { connection });
   const events = new QueueEvents(QUEUE_NAME, { connection });
+  status.watch(queue);
+  status.watch(events);
   try {
     await events.waitUntilReady();
-    const ids = runs.map(runJobId);
-    await queue.addBulk(
-      runs.map((run, i) => ({
-        name: TRAIN_JOB,
-        data: { sweep: sweep.name, config: run.config } satisfies TrainJob,
-        opts: {
-          jobId: ids[i] as string,
-          attempts: JOB_ATTEMPTS,
-          backoff: { type: 'fixed', delay: 1000 },
-          removeOnComplete: { age: KEEP_JOBS_SECONDS },
-          removeOnFail: { age: KEEP_JOBS_SECONDS },
-        },
-      })),
-    );
-    if ((await queue.getWorkersCount()) === 0) {
-      log(`no worker is connected to ${redactRedisUrl(url)} yet: the runs start when one is`);
-    }
     let done = 0;
     await followJobs({
       queue,
       events,
-      ids,
+      ids: runs.map(runJobId),
+      jobs: runs.map((run) => ({
+        name: TRAIN_JOB,
+        data: { sweep: sweep.name, config: run.config } satisfies TrainJob,
+      })),
+      noun: 'run',
       describe: (i) => `${sweep.name}/${runs[i]?.name}`,
+      done: (finished) =>
+        `${finished} of ${runs.length} runs (stored in ${join(sweep.runsDir, sweep.name)})`,
       onResult: (i, value) => {
         const run = runs[i] as PlannedRun;
         storeRun(run, value);
         done++;
         log(`${run.name}: done (${done}/${runs.length})`);
       },
+      status,
+      log,
       signal,
     });
   } finally {
-    await events.close();
-    await queue.close();
+    await closeQueueClients([events, queue]);
   }
 }

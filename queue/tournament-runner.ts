@@ -8,13 +8,11 @@ import type { ChunkRunner } from '../eval/tournament.ts';
 // Tournaments on the queue share `policy:` files: the kind must parse here.
 import '../models/policy-kind.ts';
 import { QueueError } from './errors.ts';
-import { followJobs } from './follow-jobs.ts';
-import { CHUNK_JOB, chunkResultSchema, JOB_ATTEMPTS, parseJobData, QUEUE_NAME } from './jobs.ts';
-import { publishPolicy } from './policy-transport.ts';
-import { checkRedis, parseRedisUrl, redactRedisUrl } from './redis.ts';
-
-/** Finished jobs (and so their results) are kept this long: a restarted coordinator finds them. */
-export const KEEP_JOBS_SECONDS = 7 * 24 * 3600;
+import { followJobs, type QueuedJob } from './follow-jobs.ts';
+import { CHUNK_JOB, chunkResultSchema, parseJobData, QUEUE_NAME } from './jobs.ts';
+import { type SharedPolicy, sharePolicy, storePolicy } from './policy-transport.ts';
+import { QueueStatus } from './queue-status.ts';
+import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
 
 /** The job id of a tournament's chunk: the same tournament always gets the same ids. */
 export const chunkJobId = (tournament: string, index: number): string => `t-${tournament}-${index}`;
@@ -32,55 +30,64 @@ export function tournamentId(chunks: readonly Chunk[], policies: Record<string, 
  * enqueues one job per chunk (ids derived from the tournament, so re-enqueueing
  * after a coordinator restart adds nothing and finished chunks are reused),
  * follows their progress, and returns each chunk's records once, however many
- * times it ran. A chunk that fails JOB_ATTEMPTS times fails the tournament with
- * its error.
+ * times it ran. Chunks (and shared policies) that Redis loses are enqueued
+ * again. A chunk that fails JOB_ATTEMPTS times fails the tournament with its
+ * error.
  */
 export function queueChunkRunner(
   url: string,
   options: {
+    /** Status lines: no worker yet, Redis unreachable and back, chunks enqueued again. */
     readonly log?: (line: string) => void;
     /** Stops following (the jobs stay queued: a coordinator started later picks them up). */
     readonly signal?: AbortSignal;
+    /** With no chunk finished for this long, say what it waits for (default 60 s). */
+    readonly waitingLineEveryMs?: number;
   } = {},
 ): ChunkRunner {
   return async (chunks, onGames) => {
     await checkRedis(url);
+    const log = options.log ?? (() => {});
+    const status = new QueueStatus(redactRedisUrl(url), log);
     const connection = parseRedisUrl(url);
     const store = new Redis(connection);
-    store.on('error', () => {});
+    status.watch(store);
     const queue = new Queue(QUEUE_NAME, { connection });
     const events = new QueueEvents(QUEUE_NAME, { connection });
+    status.watch(queue);
+    status.watch(events);
     try {
       await events.waitUntilReady();
-      const policies: Record<string, string> = {};
+      const shared = new Map<string, SharedPolicy>();
       for (const spec of new Set(chunks.flatMap((c) => [c.labels.a, c.labels.b]))) {
         const parsed = parseAgentSpec(spec);
-        if (parsed.kind === 'policy') policies[spec] = await publishPolicy(store, parsed.path);
+        if (parsed.kind === 'policy') shared.set(spec, sharePolicy(parsed.path));
       }
+      const storePolicies = async (): Promise<void> => {
+        for (const policy of shared.values()) await storePolicy(store, policy);
+      };
+      await storePolicies();
+      const policies = Object.fromEntries([...shared].map(([spec, p]) => [spec, p.sha]));
       const tournament = tournamentId(chunks, policies);
-      await queue.addBulk(
-        chunks.map((chunk, index) => ({
-          name: CHUNK_JOB,
-          data: { tournament, index, chunk: { ...chunk }, policies },
-          opts: {
-            jobId: chunkJobId(tournament, index),
-            attempts: JOB_ATTEMPTS,
-            backoff: { type: 'fixed', delay: 1000 },
-            removeOnComplete: { age: KEEP_JOBS_SECONDS },
-            removeOnFail: { age: KEEP_JOBS_SECONDS },
-          },
-        })),
-      );
-      if ((await queue.getWorkersCount()) === 0) {
-        options.log?.(
-          `no worker is connected to ${redactRedisUrl(url)} yet: the games start when one is (ayoayo worker --queue URL)`,
-        );
-      }
-      return await followChunks(queue, events, chunks, tournament, onGames, options.signal);
+      const jobs = chunks.map((chunk, index) => ({
+        name: CHUNK_JOB,
+        data: { tournament, index, chunk: { ...chunk }, policies },
+      }));
+      return await followChunks({
+        queue,
+        events,
+        status,
+        log,
+        chunks,
+        jobs,
+        tournament,
+        storePolicies,
+        onGames,
+        signal: options.signal,
+        waitingLineEveryMs: options.waitingLineEveryMs,
+      });
     } finally {
-      await events.close();
-      await queue.close();
-      store.disconnect();
+      await closeQueueClients([events, queue, store]);
     }
   };
 }
@@ -108,14 +115,20 @@ function describeChunk(chunks: readonly Chunk[], i: number): string {
   return `chunk ${i} (${chunk.labels.a} vs ${chunk.labels.b}, games ${games[0]}-${games[games.length - 1]})`;
 }
 
-async function followChunks(
-  queue: Queue,
-  events: QueueEvents,
-  chunks: readonly Chunk[],
-  tournament: string,
-  onGames: (count: number) => void,
-  signal: AbortSignal | undefined,
-): Promise<GameRecord[]> {
+async function followChunks(o: {
+  readonly queue: Queue;
+  readonly events: QueueEvents;
+  readonly status: QueueStatus;
+  readonly log: (line: string) => void;
+  readonly chunks: readonly Chunk[];
+  readonly jobs: readonly QueuedJob[];
+  readonly tournament: string;
+  readonly storePolicies: () => Promise<void>;
+  readonly onGames: (count: number) => void;
+  readonly signal: AbortSignal | undefined;
+  readonly waitingLineEveryMs: number | undefined;
+}): Promise<GameRecord[]> {
+  const { chunks, onGames } = o;
   // Keyed by chunk: a chunk that ran twice is still counted once.
   const results = new Map<number, GameRecord[]>();
   const progress = new Map<number, number>();
@@ -132,11 +145,17 @@ async function followChunks(
       reported = done;
     }
   };
+  const total = chunks.reduce((n, c) => n + c.games.length, 0);
   await followJobs({
-    queue,
-    events,
-    ids: chunks.map((_, i) => chunkJobId(tournament, i)),
+    queue: o.queue,
+    events: o.events,
+    ids: chunks.map((_, i) => chunkJobId(o.tournament, i)),
+    jobs: o.jobs,
+    beforeRequeue: o.storePolicies,
+    noun: 'chunk',
     describe: (i) => describeChunk(chunks, i),
+    done: (finished) =>
+      `${finished} of ${chunks.length} chunks (${[...results.values()].reduce((n, r) => n + r.length, 0)} of ${total} games)`,
     onResult: (i, value) => {
       results.set(i, checkRecords(value, chunks[i] as Chunk, describeChunk(chunks, i)));
       report();
@@ -147,7 +166,10 @@ async function followChunks(
         report();
       }
     },
-    signal,
+    status: o.status,
+    log: o.log,
+    signal: o.signal,
+    waitingLineEveryMs: o.waitingLineEveryMs,
   });
   return chunks.flatMap((_, i) => results.get(i) as GameRecord[]);
 }

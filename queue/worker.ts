@@ -4,7 +4,8 @@ import { watchEngineWorkers } from '../agents/engine-registry.ts';
 import { playChunkJob } from './chunk-job.ts';
 import { CHUNK_JOB, QUEUE_NAME, TRAIN_JOB } from './jobs.ts';
 import { PolicyCache } from './policy-transport.ts';
-import { checkRedis, parseRedisUrl } from './redis.ts';
+import { QueueStatus } from './queue-status.ts';
+import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
 import { runTrainJob } from './train-job.ts';
 
 export interface QueueWorkerOptions {
@@ -20,10 +21,12 @@ export interface QueueWorkerOptions {
   readonly stalledIntervalMs?: number;
   /** Told of each finished or failed job. */
   readonly log?: (line: string) => void;
+  /** Told when Redis becomes unreachable (rate-limited) and when it is back (default: `log`). */
+  readonly status?: (line: string) => void;
 }
 
 export interface QueueWorker {
-  /** Finishes the jobs in hand, then disconnects. */
+  /** Finishes the jobs in hand, then disconnects (at once while Redis is unreachable). */
   close(): Promise<void>;
 }
 
@@ -41,8 +44,14 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   }
   const allowExt = options.allowExt ?? false;
+  const status = new QueueStatus(
+    redactRedisUrl(options.url),
+    options.status ?? options.log ?? (() => {}),
+  );
   const store = new Redis(connection);
-  store.on('error', () => {});
+  status.watch(store);
+  // The store's connection comes back with Redis (the worker's own connections do too).
+  store.on('ready', () => status.succeeded());
   const policies = new PolicyCache(store);
   watchEngineWorkers();
   const worker = new Worker(
@@ -68,12 +77,17 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       log(`failed ${job?.name ?? ''} ${job?.id ?? ''}: ${err.message}`),
     );
   }
-  worker.on('error', (err) => log?.(`queue error: ${err.message}`));
+  status.watch(worker);
   await worker.waitUntilReady();
   return {
     async close() {
-      await worker.close();
-      store.disconnect();
+      // While Redis is unreachable a polite close would wait for it forever: then drop the
+      // connections (jobs in hand are lost with them and run again elsewhere, as after a kill).
+      if (status.down) await closeQueueClients([worker, store]);
+      else {
+        await worker.close();
+        await closeQueueClients([store]);
+      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
@@ -46,4 +46,53 @@ export async function expectOneLineError(
   expect(stderr.startsWith(stderrStart), stderr).toBe(true);
   expect(stderr.trimEnd().split('\n')).toHaveLength(1);
   expect(code).toBe(1);
+}
+
+/** A running `ayoayo` child process, its output collected as it comes. */
+export interface RunningAyoayo {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly out: { stdout: string; stderr: string };
+  /** Its exit code; -1 when a signal ended it. */
+  readonly ended: Promise<number>;
+}
+
+/**
+ * Starts `ayoayo ...args` from this repository's bin with `env` added to this
+ * process's environment, for tests that act on it while it runs (signals,
+ * races); `started` collects every child, so that a test can kill what is left.
+ */
+export function startAyoayo(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  started: ChildProcessWithoutNullStreams[] = [],
+): RunningAyoayo {
+  const child = spawn(process.execPath, ['bin/ayoayo.js', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+  });
+  started.push(child);
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => {
+    out.stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    out.stderr += chunk.toString();
+  });
+  const ended = new Promise<number>((resolve) =>
+    child.once('close', (code) => resolve(code ?? -1)),
+  );
+  return { child, out, ended };
+}
+
+/** Waits until `condition` holds, or fails naming `what` after `ms`. */
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  ms = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

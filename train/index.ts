@@ -3,6 +3,9 @@
  * REINFORCE, the checkpoints and metrics of a run, the policy's evaluation
  * against the baselines.
  */
+
+/** A run folder in use by another process: train() throws it, naming the holder. */
+export { FolderLockError } from '../eval/folder-lock.ts';
 export { buildConfig, parseTrainConfig } from './config/build.ts';
 export { type ConfigLayer, DEFAULT_CONFIG, PRESETS } from './config/presets.ts';
 export {

@@ -1,3 +1,4 @@
+import { lockFolder } from '../eval/folder-lock.ts';
 import { loadBackend } from '../models/backend.ts';
 import type { TrainConfig } from './config/schema.ts';
 import { buildLearner, disposeLearner } from './learner.ts';
@@ -18,6 +19,11 @@ export interface TrainOptions {
    * CHANGEABLE_ON_RESUME (train/run/resume.ts).
    */
   readonly resume: boolean;
+  /**
+   * Delete an existing run of the same name first (only a folder that holds a
+   * run's config.json and checkpoints/; see removeRun). Not with resume.
+   */
+  readonly overwrite?: boolean;
   /** Lines for the user (backend, evaluation tables); defaults to stdout. */
   readonly log?: (line: string) => void;
   /** Stop after this many iterations of this process (tests simulate a kill with it). */
@@ -42,10 +48,28 @@ export interface TrainResult {
  * Every checkpoint interval starts from fresh games, and the checkpoint holds
  * the weights, Adam's state, the counters and the random generator at that
  * boundary, so a resumed run continues exactly as the uninterrupted one would.
+ *
+ * The run folder is locked while the run trains (eval/folder-lock.ts): a second
+ * run of the same folder, in this process or another, fails at once with a
+ * FolderLockError naming the holder.
  */
 export async function train(requested: TrainConfig, options: TrainOptions): Promise<TrainResult> {
+  const lock = lockFolder(runPaths(requested).dir, 'run');
+  try {
+    return await trainLocked(requested, options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function trainLocked(requested: TrainConfig, options: TrainOptions): Promise<TrainResult> {
   const log = options.log ?? ((line: string) => console.log(line));
-  const { paths, config, resumeFrom } = openRun(requested, options.resume, log);
+  const overwrite = options.overwrite === true && !options.resume;
+  const { paths, config, resumeFrom } = openRun(
+    requested,
+    { resume: options.resume, overwrite },
+    log,
+  );
   const { tf, name: backend } = await loadBackend(config.backend);
   const workers = capWorkers(config.workers, log);
   const learner = await buildLearner(tf, config, { workers });

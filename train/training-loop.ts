@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { encodePolicyFile } from '../models/policy-checksum.ts';
 import { extractMlpWeights } from '../models/policy-value-model.ts';
 import type { TrainConfig } from './config/schema.ts';
 import { TrainingDivergedError } from './errors.ts';
@@ -117,7 +118,7 @@ function snapshotToPool(run: Run): void {
   const relative = `pool/iter-${String(state.iteration).padStart(6, '0')}.json`;
   const at = { iteration: state.iteration, samples: state.counters.samples };
   const file = learnerPolicyFile(learner, config, at);
-  writeFileAtomic(join(paths.dir, relative), JSON.stringify(file));
+  writeFileAtomic(join(paths.dir, relative), encodePolicyFile(file));
   pool.add(state.iteration, relative, extractMlpWeights(learner.model, config));
 }
 
@@ -125,7 +126,7 @@ function snapshotToPool(run: Run): void {
 async function evaluate(run: Run): Promise<void> {
   const { config, state, learner, paths } = run;
   const at = { iteration: state.iteration, samples: state.counters.samples };
-  writeFileAtomic(paths.evalPolicy, JSON.stringify(learnerPolicyFile(learner, config, at)));
+  writeFileAtomic(paths.evalPolicy, encodePolicyFile(learnerPolicyFile(learner, config, at)));
   const result = await evaluatePolicy({
     policyPath: paths.evalPolicy,
     opponents: config.evalOpponents,

@@ -14,8 +14,9 @@ import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
+import { type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
 
-interface EvalArgs {
+interface EvalArgs extends QueueArgs {
   agents: string[];
   vs?: string;
   games: number;
@@ -28,7 +29,6 @@ interface EvalArgs {
   rules?: string;
   json: boolean;
   quiet: boolean;
-  queue?: string;
 }
 
 export const evalCommand = defineCommand<EvalArgs>({
@@ -83,10 +83,7 @@ export const evalCommand = defineCommand<EvalArgs>({
       .option('rules', rulesOption)
       .option('json', { type: 'boolean', default: false, describe: 'print the results as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress bar' })
-      .option('queue', {
-        type: 'string',
-        describe: 'play on `ayoayo worker`s through this Redis queue (redis://, rediss://)',
-      })
+      .options(queueOptions('play on `ayoayo worker`s'))
       .example(
         '$0 eval --agents random,greedy,minimax:4 --games 200 --out runs/eval',
         'round robin',
@@ -118,13 +115,19 @@ export const evalCommand = defineCommand<EvalArgs>({
     }
     if (!(argv.moveTimeout > 0))
       throw new UsageError(`--move-timeout must be positive, got ${argv.moveTimeout}`);
-    const workers = argv.queue !== undefined ? argv.workers : capWorkers(argv.workers);
+    const queue = queueUrl(argv, false);
+    const workers = queue !== undefined ? argv.workers : capWorkers(argv.workers);
     if (workers < argv.workers) {
       process.stderr.write(
         `ayoayo: --workers ${argv.workers} is more than the ${workers} cores here; using ${workers}\n`,
       );
     }
     const bar = gamesProgressBar({ quiet: argv.quiet });
+    // A status line must not run into the bar: it clears the bar's line first.
+    const status = (line: string): void => {
+      process.stderr.write(`${process.stderr.isTTY === true ? '\r\x1b[K' : ''}${line}\n`);
+    };
+    const stop = queue !== undefined ? stopOnSignals() : null;
     let result: Awaited<ReturnType<typeof runTournament>>;
     try {
       result = await runTournament({
@@ -137,16 +140,13 @@ export const evalCommand = defineCommand<EvalArgs>({
         moveTimeoutMs: argv.moveTimeout,
         rules: rulesFromArg(argv.rules),
         ...(argv.vs !== undefined ? { vs: argv.vs } : {}),
-        ...(argv.queue !== undefined
-          ? {
-              runChunks: queueChunkRunner(argv.queue, {
-                log: (line) => process.stderr.write(`${line}\n`),
-              }),
-            }
+        ...(queue !== undefined && stop !== null
+          ? { runChunks: queueChunkRunner(queue, { log: status, signal: stop.signal }) }
           : {}),
         onProgress: ({ done, total }) => bar.update(done, total),
       });
     } finally {
+      stop?.dispose();
       bar.stop();
     }
     process.stdout.write(argv.json ? tournamentJson(result) : formatTournament(result));

@@ -52,7 +52,8 @@ export const serveCommand = defineCommand<ServeArgs>({
       .option('max-connections', {
         type: 'number',
         default: DEFAULT_MAX_CONNECTIONS,
-        describe: 'connections open at once; more are closed as they arrive',
+        describe:
+          'connections served at once; at the cap one waiting over 1 s for its request makes room, else a new one gets 503 with Retry-After',
       })
       .example('$0 serve --policy runs/quickstart --port 8080', '')
       .example('$0 serve --search sims=200', 'moves from 200 PUCT simulations a request')

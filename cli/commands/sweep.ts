@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { parseSweepConfig } from '../../queue/sweep-plan.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
+import { type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
 
-interface SweepArgs {
+interface SweepArgs extends QueueArgs {
   config: string;
-  queue?: string;
 }
 
 export const sweepCommand = defineCommand<SweepArgs>({
@@ -18,14 +18,11 @@ export const sweepCommand = defineCommand<SweepArgs>({
         demandOption: true,
         describe: 'SWEEP.json: name, preset, base, and grid or random (see docs/scale-out.md)',
       })
-      .option('queue', {
-        type: 'string',
-        describe: 'train on `ayoayo worker`s through this Redis queue (redis://, rediss://)',
-      })
+      .options(queueOptions('train on `ayoayo worker`s'))
       .example('$0 sweep --config sweep.json', 'one run after another on this machine')
       .example(
-        '$0 sweep --config sweep.json --queue redis://:secret@10.0.0.5:6379',
-        'one job per run',
+        'AYOAYO_QUEUE=redis://:secret@10.0.0.5:6379 $0 sweep --config sweep.json --queue',
+        'one job per run (the URL from the environment, out of ps)',
       ) as unknown as Argv<SweepArgs>,
   handler: runCommand(async (argv: SweepArgs) => {
     if (!existsSync(argv.config)) throw new CliError(`sweep config ${argv.config} does not exist`);
@@ -36,12 +33,20 @@ export const sweepCommand = defineCommand<SweepArgs>({
       throw new CliError(`sweep config ${argv.config} is not valid JSON`);
     }
     const sweep = parseSweepConfig(data, `sweep config ${argv.config}`);
+    const queue = queueUrl(argv, false);
     // Loaded here: the trainer (tfjs) is only needed once the config is valid.
     const { runSweep } = await import('../../queue/sweep.ts');
-    const summary = await runSweep(sweep, {
-      ...(argv.queue !== undefined ? { queue: argv.queue } : {}),
-      log: (line) => process.stderr.write(`${line}\n`),
-    });
+    const stop = queue !== undefined ? stopOnSignals() : null;
+    let summary: Awaited<ReturnType<typeof runSweep>>;
+    try {
+      summary = await runSweep(sweep, {
+        ...(queue !== undefined ? { queue } : {}),
+        ...(stop !== null ? { signal: stop.signal } : {}),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+    } finally {
+      stop?.dispose();
+    }
     process.stdout.write(summary.text);
     process.stderr.write(`wrote ${summary.written.join(', ')}\n`);
   }),

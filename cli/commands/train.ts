@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { buildConfig } from '../../train/config/build.ts';
+import { checkFolderUnlocked } from '../../eval/folder-lock.ts';
+import { buildConfig, runLocation } from '../../train/config/build.ts';
 import { configFlags, configFromFlags } from '../../train/config/flags.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import { removeRun } from '../../train/run/paths.ts';
+import { runPaths } from '../../train/run/paths.ts';
 import { buildResumeConfig } from '../../train/run/resume.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
@@ -75,14 +76,16 @@ export const trainCommand = defineCommand<TrainArgs>({
     const fromFile = argv.config !== undefined ? readConfigFile(argv.config) : undefined;
     const where = argv.config !== undefined ? `config (${argv.config} and flags)` : 'config';
     const layers = [preset, fromFile, configFromFlags(argv)];
+    // A run in use by another process is reported at once, before its files are read and
+    // before tfjs loads (train itself locks the run).
+    checkFolderUnlocked(runPaths(runLocation(layers, where)).dir, 'run');
     // On resume the run's saved settings are the base, so only settings given here can differ.
     const config = argv.resume ? buildResumeConfig(layers, where) : buildConfig(layers, where);
-    if (argv.overwrite && !argv.resume) removeRun(config);
     // Loaded here, not at the top, so that other commands start without tfjs and vega.
     const { loadBackend, wasmBackendNoteOnce } = await import('../../models/backend.ts');
     const note = wasmBackendNoteOnce((await loadBackend(config.backend)).name, config.backend);
     if (note !== null) process.stderr.write(`${note}\n`);
     const { train } = await import('../../train/trainer.ts');
-    await train(config, { resume: argv.resume });
+    await train(config, { resume: argv.resume, overwrite: argv.overwrite });
   }),
 });

@@ -1,5 +1,6 @@
 import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
+import { encodePolicyFile } from '../../models/policy-checksum.ts';
 import { createWebServer, prebuiltPage } from '../../web/web-server.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
 import { listenOrFail, serveUntilStopped } from '../server-lifecycle.ts';
@@ -43,7 +44,7 @@ export const webCommand = defineCommand<WebArgs>({
     const path = choosePolicyPath(argv.policy);
     // Whatever was given (checkpoint, run folder, policy file), the page gets an ayoayo-policy file.
     const policy = path === null ? null : loadPolicy(path);
-    const policyJson = policy === null ? null : JSON.stringify(policyFileOf(policy));
+    const policyJson = policy === null ? null : encodePolicyFile(policyFileOf(policy));
     const server = createWebServer({ root: await pageRoot(), policyJson });
     const url = await listenOrFail(server, argv.port, argv.host);
     process.stdout.write(

@@ -3,9 +3,9 @@ import { redactRedisUrl } from '../../queue/redis.ts';
 import { startQueueWorker } from '../../queue/worker.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
+import { QUEUE_ENV, type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
 
-interface WorkerArgs {
-  queue: string;
+interface WorkerArgs extends QueueArgs {
   concurrency: number;
   allowExt: boolean;
   lockDuration: number;
@@ -19,10 +19,12 @@ export const workerCommand = defineCommand<WorkerArgs>({
   builder: (y) =>
     y
       .option('inference', inferenceOption)
-      .option('queue', {
-        type: 'string',
-        demandOption: true,
-        describe: 'redis://[:PASSWORD@]HOST:PORT[/DB], or rediss:// for TLS',
+      .options({
+        ...queueOptions('take jobs'),
+        queue: {
+          type: 'string',
+          describe: `redis://[:PASSWORD@]HOST:PORT[/DB], or rediss:// for TLS (default: $${QUEUE_ENV}, which keeps a password out of ps)`,
+        },
       })
       .option('concurrency', {
         type: 'number',
@@ -45,7 +47,7 @@ export const workerCommand = defineCommand<WorkerArgs>({
         describe: 'ms between checks for jobs of dead workers',
       })
       .option('quiet', { type: 'boolean', default: false, describe: 'no line per job' })
-      .example('$0 worker --queue redis://:secret@10.0.0.5:6379', 'one worker')
+      .example(`${QUEUE_ENV}=redis://:secret@10.0.0.5:6379 $0 worker`, 'one worker')
       .example(
         '$0 worker --queue rediss://:secret@redis.internal:6380 --concurrency 2',
         'over TLS',
@@ -60,22 +62,28 @@ export const workerCommand = defineCommand<WorkerArgs>({
         throw new UsageError(`${name} must be a positive integer, got ${value}`);
       }
     }
+    const url = queueUrl(argv, true) as string;
     const log = argv.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);
     const worker = await startQueueWorker({
-      url: argv.queue,
+      url,
       concurrency: argv.concurrency,
       allowExt: argv.allowExt,
       lockDurationMs: argv.lockDuration,
       stalledIntervalMs: argv.stalledInterval,
       ...(log !== undefined ? { log } : {}),
+      // Redis unreachable and back: said even with --quiet.
+      status: (line: string) => process.stderr.write(`${line}\n`),
     });
     process.stderr.write(
-      `worker on ${redactRedisUrl(argv.queue)} (concurrency ${argv.concurrency}${argv.allowExt ? ', ext: allowed' : ''}); Ctrl-C stops after the jobs in hand\n`,
+      `worker on ${redactRedisUrl(url)} (concurrency ${argv.concurrency}${argv.allowExt ? ', ext: allowed' : ''}); Ctrl-C stops after the jobs in hand\n`,
     );
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    const { signal, dispose } = stopOnSignals();
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+    process.stderr.write('stopping after the jobs in hand (Ctrl-C again stops at once)\n');
     await worker.close();
+    dispose();
+    // Dropped connections (Redis unreachable) leave BullMQ's reconnect timers behind: nothing
+    // is left to do.
+    process.exit(0);
   }),
 });

@@ -4,6 +4,7 @@ import { observationSize } from '../../env/gym/observation.ts';
 import { writeFileAtomic } from '../../eval/atomic-write.ts';
 import { loadBackend } from '../backend.ts';
 import { type LoadedPolicy, loadPolicy } from '../load-policy.ts';
+import { encodePolicyFile } from '../policy-checksum.ts';
 import { makePolicyFile } from '../policy-file.ts';
 import {
   encoderVectors,
@@ -70,7 +71,7 @@ function summary(policy: ExportedPolicy): Record<string, string> {
 
 async function writeModel(policy: ExportedPolicy, format: ExportFormat, out: string) {
   if (format === 'json') {
-    writeFileAtomic(join(out, JSON_POLICY_FILE), `${JSON.stringify(policyFileOf(policy))}\n`);
+    writeFileAtomic(join(out, JSON_POLICY_FILE), `${encodePolicyFile(policyFileOf(policy))}\n`);
     return [JSON_POLICY_FILE];
   }
   if (format === 'onnx') {

@@ -37,9 +37,7 @@ async function exportJson(
   seed: number,
   rules: Rules = DEFAULT_RULES,
 ) {
-  const from = writeRandomPolicy(join(dir, 'policy'), observation, seed);
-  const file = JSON.parse(readFileSync(from, 'utf8'));
-  writeFileSync(from, JSON.stringify({ ...file, rules }));
+  const from = writeRandomPolicy(join(dir, 'policy'), observation, seed, rules);
   const out = join(dir, 'json');
   await exportPolicy({ from, format: 'json', out });
   return { out, policy: loadPolicy(from) };

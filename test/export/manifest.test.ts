@@ -144,8 +144,10 @@ describe('exportPolicy writes the model files and a manifest', () => {
   });
 
   it('refuses a policy whose network does not fit its observation encoding', async () => {
-    const data = readJson(lookahead) as { observation: { lookahead: boolean } };
+    const data = readJson(lookahead) as { observation: { lookahead: boolean }; checksum?: string };
     data.observation.lookahead = false;
+    // As a file written before policy files had a checksum (one with it is refused for that).
+    delete data.checksum;
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, JSON.stringify(data));
     await expect(

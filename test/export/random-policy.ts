@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ObservationConfig, observationSize } from '../../env/gym/observation.ts';
-import { DEFAULT_RULES, Random } from '../../env/index.ts';
+import { DEFAULT_RULES, Random, type Rules } from '../../env/index.ts';
 import type { DenseWeights, MlpWeights } from '../../models/mlp-runner.ts';
+import { encodePolicyFile } from '../../models/policy-checksum.ts';
 import { makePolicyFile } from '../../models/policy-file.ts';
 
 function dense(
@@ -37,16 +38,17 @@ export function writeRandomPolicy(
   dir: string,
   observation: ObservationConfig = { encoding: 'counts', lookahead: true },
   seed = 7,
+  rules: Rules = DEFAULT_RULES,
 ): string {
   mkdirSync(dir, { recursive: true });
   const weights = randomWeights(observationSize(observation), 32, seed);
   const file = makePolicyFile(weights, {
     observation,
-    rules: DEFAULT_RULES,
+    rules,
     source: { run: 'random-test-policy', iteration: 3 },
     evaluation: { random: 0.5 },
   });
   const path = join(dir, 'policy.json');
-  writeFileSync(path, JSON.stringify(file));
+  writeFileSync(path, encodePolicyFile(file));
   return path;
 }

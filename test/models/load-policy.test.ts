@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,8 @@ import {
 import { PolicyFileError } from '../../models/errors.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
 import { decodePolicyFile, makePolicyFile } from '../../models/policy-file.ts';
+import { readPolicyFile } from '../../models/read-policy-file.ts';
+import { validatePolicyText } from '../../queue/policy-transport.ts';
 import { randomWeights } from '../export/random-policy.ts';
 
 const observation = { encoding: 'counts', lookahead: false } as const;
@@ -105,5 +107,74 @@ describe('policy file errors', () => {
     const file = policyWith(0.5) as { network: { inputSize: number } };
     file.network.inputSize += 1;
     expect(reasonOf(() => decodePolicyFile(file, 'x'))).toBe('incompatible');
+  });
+});
+
+describe('the policy file checksum', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ayoayo-policy-checksum-'));
+  /** The pretrained policy as parsed, with whatever change, written to `name`. */
+  const pretrainedAs = (name: string, change: (file: Record<string, unknown>) => void) => {
+    const file = JSON.parse(readFileSync('models/pretrained/policy.json', 'utf8'));
+    change(file);
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(file, null, 2));
+    return path;
+  };
+  // Thermometer without lookahead has 146 inputs, as counts with lookahead: it decodes and plays.
+  const swap = (file: Record<string, unknown>) => {
+    file.observation = { encoding: 'thermometer', lookahead: false };
+  };
+
+  it('is written into policy files, and a reformatted file still matches it', () => {
+    const path = pretrainedAs('reformatted.json', () => {});
+    expect(readFileSync(path, 'utf8')).toMatch(/"checksum": "[0-9a-f]{64}"/);
+    expect(loadPolicy(path).observation).toEqual({ encoding: 'counts', lookahead: true });
+    expect(readPolicyFile(path).weights.inputSize).toBe(146);
+  });
+
+  it('refuses a file edited after it was written, naming it (an encoding of the same size swapped in)', () => {
+    const path = pretrainedAs('swapped.json', swap);
+    const message = `policy ${path} is corrupt: checksum mismatch (the file was edited or damaged after it was written)`;
+    expect(() => loadPolicy(path)).toThrow(message);
+    expect(() => loadPolicy(path)).toThrow(expect.objectContaining({ reason: 'corrupt' }));
+    expect(() => readPolicyFile(path)).toThrow(`policy file ${path} is corrupt: checksum mismatch`);
+    expect(() => validatePolicyText(readFileSync(path, 'utf8'), 'the result')).toThrow(
+      'the result is corrupt: checksum mismatch',
+    );
+  });
+
+  it('is not needed: a file written before policy files had one still loads', () => {
+    const path = pretrainedAs('old.json', (file) => {
+      delete file.checksum;
+    });
+    expect(loadPolicy(path).weights.inputSize).toBe(146);
+    // Without a checksum nothing tells the swap apart: it loads, as before.
+    const swappedOld = pretrainedAs('swapped-old.json', (file) => {
+      delete file.checksum;
+      swap(file);
+    });
+    expect(loadPolicy(swappedOld).observation.encoding).toBe('thermometer');
+  });
+
+  it('covers every field: the shipped policy matches it, and each kind of edit is caught', () => {
+    expect(() => loadPolicy('models/pretrained/policy.json')).not.toThrow();
+    for (const [name, change] of [
+      [
+        'rules',
+        (f: Record<string, unknown>) => ((f.rules as { leftoverTo: string }).leftoverTo = 'owner'),
+      ],
+      [
+        'source',
+        (f: Record<string, unknown>) => ((f.source as { iteration: number }).iteration = 1),
+      ],
+      [
+        'evaluation',
+        (f: Record<string, unknown>) => ((f.evaluation as Record<string, number>).random = 1),
+      ],
+    ] as const) {
+      expect(() => loadPolicy(pretrainedAs(`${name}.json`, change)), name).toThrow(
+        /checksum mismatch/,
+      );
+    }
   });
 });

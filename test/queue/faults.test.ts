@@ -10,6 +10,7 @@ import { PolicyCache } from '../../queue/policy-transport.ts';
 import { parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
+import { until } from '../ayoayo-command.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
 
@@ -24,14 +25,6 @@ const FAST_LOCKS = { lockDurationMs: 1000, stalledIntervalMs: 500 } as const;
 let redis: TestRedis;
 let queue: Queue;
 let workers: QueueWorker[] = [];
-
-async function until(condition: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 beforeAll(async () => {
   redis = await startTestRedis();

@@ -11,6 +11,8 @@ export interface TestRedis {
   readonly url: string;
   readonly port: number;
   stop(): Promise<void>;
+  /** kill -9: the server dies at once, its data with it (start another on `port` to come back empty). */
+  kill(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -25,11 +27,14 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts Debian's redis-server (see .ci/run) and waits until it answers. */
-export async function startTestRedis(extraArgs: readonly string[] = []): Promise<TestRedis> {
+/** Starts Debian's redis-server (see .ci/run) and waits until it answers; `port` to reuse a dead one's. */
+export async function startTestRedis(
+  extraArgs: readonly string[] = [],
+  port?: number,
+): Promise<TestRedis> {
   requireSystemPackage(REDIS_SERVER);
   const dir = mkdtempSync(join(tmpdir(), 'ayoayo-redis-'));
-  const port = await freePort();
+  port ??= await freePort();
   const child: ChildProcess = spawn(
     'redis-server',
     [
@@ -71,6 +76,11 @@ export async function startTestRedis(extraArgs: readonly string[] = []): Promise
     port,
     async stop() {
       child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async kill() {
+      child.kill('SIGKILL');
       await exited;
       rmSync(dir, { recursive: true, force: true });
     },

@@ -2,10 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockFolder } from '../../eval/folder-lock.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { runSweep } from '../../queue/sweep.ts';
 import { parseSweepConfig, planSweep } from '../../queue/sweep-plan.ts';
+import { storeRun } from '../../queue/sweep-store.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
+import { writeRandomPolicy } from '../export/random-policy.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
 
@@ -67,6 +70,39 @@ describe.skipIf(noRedis)('sweep plans', () => {
       expect(run.config.learningRate).toBeGreaterThanOrEqual(1e-4);
       expect(run.config.learningRate).toBeLessThanOrEqual(1e-2);
     }
+  });
+});
+
+describe.skipIf(noRedis)('storing a run', () => {
+  it('refuses a run folder that another process holds (a train of the same name), naming it', () => {
+    const sweep = parseSweepConfig({
+      name: 'held',
+      runsDir,
+      preset: 'smoke',
+      grid: { learningRate: [0.001] },
+    });
+    const [run] = planSweep(sweep);
+    if (run === undefined) throw new Error('no run planned');
+    const result = {
+      config: JSON.stringify(run.config),
+      metrics: 'iteration\n',
+      finalEvaluation: null,
+      policy: readFileSync(writeRandomPolicy(join(runsDir, 'policy-for-held')), 'utf8'),
+      learningCurve: null,
+      elapsedSeconds: 1,
+    };
+    const dir = join(runsDir, 'held', 'run-01');
+    const lock = lockFolder(dir, 'run');
+    try {
+      expect(() => storeRun(run, result)).toThrow(
+        new RegExp(`^run ${dir} is in use by pid ${process.pid} \\(`),
+      );
+      expect(existsSync(join(dir, 'run.json'))).toBe(false);
+    } finally {
+      lock.release();
+    }
+    storeRun(run, result);
+    expect(existsSync(join(dir, 'run.json'))).toBe(true);
   });
 });
 

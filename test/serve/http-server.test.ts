@@ -221,18 +221,44 @@ describe('the HTTP service under slow, many or odd clients', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   }, 20_000);
 
-  it('closes connections over the cap as they arrive, and serves the others', async () => {
+  const request = `POST /act HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${
+    JSON.stringify({ position: START_NOTATION }).length
+  }\r\n\r\n${JSON.stringify({ position: START_NOTATION })}`;
+
+  it('answers a connection over the cap 503 with Retry-After, and serves the others', async () => {
     const url = await start({ maxConnections: 2 });
     const first = await open(url);
     await open(url);
+    // Both places are taken by connections younger than a second: the third must wait.
     const third = await open(url);
-    expect(await third.closed).toBe('');
-    first.socket.write(
-      `POST /act HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${
-        JSON.stringify({ position: START_NOTATION }).length
-      }\r\n\r\n${JSON.stringify({ position: START_NOTATION })}`,
-    );
+    third.socket.write(request);
+    const refused = await third.closed;
+    expect(refused).toMatch(/^HTTP\/1\.1 503 /);
+    expect(refused).toMatch(/\r\nRetry-After: 1\r\n/i);
+    expect(refused).toContain('2 connections are open, the most it serves at once');
+    first.socket.write(request);
     expect(await first.closed).toMatch(/^HTTP\/1\.1 200 /);
+  }, 20_000);
+
+  it('lets slow clients at the cap give way after a second, not the 10 s request timeout', async () => {
+    const url = await start({ maxConnections: 4 });
+    // Four clients that connect and send half a request, then nothing.
+    const slow = await Promise.all([1, 2, 3, 4].map(() => open(url)));
+    for (const { socket } of slow) socket.write('POST /act HTTP/1.1\r\nHost: x\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const started = Date.now();
+    const res = await fetch(`${url}/act`, {
+      method: 'POST',
+      body: JSON.stringify({ position: START_NOTATION }),
+    });
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2000);
+    // The slowest one gave way; the others still hold their places until a new client needs one.
+    const gone = await Promise.race([
+      Promise.any(slow.map((s) => s.closed.then(() => true))),
+      new Promise((resolve) => setTimeout(() => resolve(false), 1000)),
+    ]);
+    expect(gone).toBe(true);
   }, 20_000);
 
   it('refuses nonsense limits', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -51,6 +51,8 @@ describe('non-finite numbers in training', () => {
     values[0] = Number.NaN;
     first.data = encodeFloats(values);
     writeFileSync(latest, encodeCheckpoint(payload));
+    // The iteration's own file is intact too: without it, nothing is left to resume from.
+    rmSync(join(runPaths(config).checkpoints, 'iter-000001.json'));
     await expect(train({ ...config, iterations: 2 }, { resume: true, ...quiet })).rejects.toThrow(
       /checkpoint .*latest\.json is corrupt: tensor hidden_1\/kernel: value 0 is NaN/,
     );

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,12 +77,21 @@ describe('trainer', () => {
     await expect(train(config, { resume: false, ...quiet })).rejects.toThrow(
       /already has checkpoints.*--resume/,
     );
-    const latest = runPaths(config).latest;
-    const text = readFileSync(latest, 'utf8');
-    writeFileSync(latest, text.slice(0, text.length / 2));
-    expect(() => readCheckpoint(latest)).toThrow(CheckpointError);
+    const paths = runPaths(config);
+    const text = readFileSync(paths.latest, 'utf8');
+    writeFileSync(paths.latest, text.slice(0, text.length / 2));
+    expect(() => readCheckpoint(paths.latest)).toThrow(CheckpointError);
+    // The same iteration's own file is intact: the run resumes from it, saying so.
+    const lines: string[] = [];
+    await train(config, { resume: true, log: (line) => lines.push(line) });
+    expect(lines[0]).toBe(
+      `checkpoint ${paths.latest} is corrupt: not valid JSON (truncated?); resuming from the newest intact checkpoint instead, ${join(paths.checkpoints, 'iter-000001.json')} (iteration 1)`,
+    );
+    // With no intact checkpoint left, a corrupt latest.json is the error.
+    rmSync(join(paths.checkpoints, 'iter-000001.json'));
+    writeFileSync(paths.latest, text.slice(0, text.length / 2));
     await expect(train(config, { resume: true, ...quiet })).rejects.toThrow(/corrupt/);
-    writeFileSync(latest, text.replace('"iteration":1', '"iteration":7'));
+    writeFileSync(paths.latest, text.replace('"iteration":1', '"iteration":7'));
     await expect(train(config, { resume: true, ...quiet })).rejects.toThrow(/checksum/);
     const missing = smokeConfig(dir, { name: 'never-ran' });
     await expect(train(missing, { resume: true, ...quiet })).rejects.toThrow(/does not exist/);

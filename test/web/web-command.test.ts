@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { policyFileOf } from '../../models/export/export-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
+import { encodePolicyFile } from '../../models/policy-checksum.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 import { startCommand } from '../serve/command-process.ts';
 
@@ -26,7 +27,7 @@ describe('ayoayo web', () => {
       expect(bundle.length).toBeGreaterThan(50_000);
       expect(bundle).not.toMatch(/from\s*["']node:/);
       const policy = await (await fetch(`${web.url}/policy.json`)).json();
-      expect(policy).toEqual(policyFileOf(loadPolicy(path)));
+      expect(policy).toEqual(JSON.parse(encodePolicyFile(policyFileOf(loadPolicy(path)))));
       expect(policy).toEqual(JSON.parse(readFileSync(path, 'utf8')));
       expect((await fetch(`${web.url}/%2e%2e/package.json`)).status).toBe(404);
       expect((await fetch(`${web.url}/../package.json`)).status).toBe(404);

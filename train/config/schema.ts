@@ -7,6 +7,15 @@ const network = networkConfigSchema.shape;
 const observation = observationConfigSchema.shape;
 
 /**
+ * A name that is one plain folder inside its parent: never `.`, `..` or a
+ * path, so that a run or sweep stays inside its runs folder.
+ */
+export const folderNameSchema = z
+  .string()
+  .regex(/^[\w.-]+$/, 'letters, digits, _ . - only')
+  .refine((n) => n !== '.' && n !== '..', 'must be a folder name, not . or ..');
+
+/**
  * A training config: the settings every run has, the algorithm, and the
  * block of settings of that algorithm (`ppo` for PPO and REINFORCE,
  * `expertIteration` for expert iteration). Every `.describe()` text is the
@@ -26,11 +35,7 @@ export const algorithmSchema = z
 
 /** Where the run lives and what it runs on: first in a config, before the algorithm. */
 const runShape = {
-  name: z
-    .string()
-    .regex(/^[\w.-]+$/, 'letters, digits, _ . - only')
-    .refine((n) => n !== '.' && n !== '..', 'must be a folder name, not . or ..')
-    .describe('run name: the run lives in runs/NAME/'),
+  name: folderNameSchema.describe('run name: the run lives in runs/NAME/'),
   runsDir: z.string().min(1).describe('folder that holds the runs'),
   seed: z.number().int().nonnegative().describe('seed for everything random in the run'),
   backend: z.enum(BACKEND_CHOICES).describe('tfjs backend (auto: tfjs-node, else wasm, else cpu)'),

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import { encodePolicyFile } from '../../models/policy-checksum.ts';
 import { learnerPolicyFile } from '../learner.ts';
 import type { Run } from '../training-loop.ts';
 import { type EvaluationResult, evaluatePolicy } from './evaluate.ts';
@@ -20,7 +21,7 @@ export async function finishRun(
   const writePolicy = (evaluation?: Record<string, number>) =>
     writeFileAtomic(
       paths.policy,
-      JSON.stringify(learnerPolicyFile(learner, config, at, evaluation)),
+      encodePolicyFile(learnerPolicyFile(learner, config, at, evaluation)),
     );
   const finished = state.iteration >= config.iterations || run.clock.timeUp();
   writePolicy(state.lastEvaluation ?? undefined);

@@ -3,8 +3,14 @@ import { writeFileAtomic } from '../../eval/atomic-write.ts';
 import type { TrainConfig } from '../config/schema.ts';
 import { RunFolderError } from '../errors.ts';
 import type { CheckpointPayload } from './checkpoint.ts';
-import { type RunPaths, runPaths } from './paths.ts';
-import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
+import { type RunPaths, removeRun, runPaths } from './paths.ts';
+import {
+  findResumePoint,
+  hasCheckpoints,
+  removeOrphanTempFiles,
+  resumedConfig,
+  savedRunConfig,
+} from './resume.ts';
 
 /** A run folder ready to train in, and the checkpoint to continue from (on resume). */
 export interface OpenedRun {
@@ -14,21 +20,24 @@ export interface OpenedRun {
 }
 
 /**
- * Opens the run folder the caller names (a copied run resumes in its copy):
- * finds the checkpoint to resume from and the config to train with, refuses to
- * start over a run that has checkpoints, removes temp files a killed trainer
- * left, and saves the config.
+ * Opens the run folder the caller names (a copied run resumes in its copy),
+ * which the caller has locked: deletes an old run first for `overwrite`, finds
+ * the checkpoint to resume from and the config to train with, refuses to start
+ * over a run that has checkpoints, removes temp files a killed trainer left,
+ * and saves the config.
  */
 export function openRun(
   requested: TrainConfig,
-  resume: boolean,
+  how: { readonly resume: boolean; readonly overwrite: boolean },
   log: (line: string) => void,
 ): OpenedRun {
   const paths = runPaths(requested);
   let resumeFrom: OpenedRun['resumeFrom'] = null;
   let config = requested;
-  if (resume) {
+  if (how.overwrite) removeRun(requested);
+  if (how.resume) {
     resumeFrom = findResumePoint(paths, log);
+    savedRunConfig(paths, resumeFrom.payload.config);
     config = resumedConfig(resumeFrom.payload.config, requested);
   } else if (hasCheckpoints(paths)) {
     throw new RunFolderError(

@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildConfig, differingSettings, runLocation } from '../config/build.ts';
+import { buildConfig, differingSettings, parseTrainConfig, runLocation } from '../config/build.ts';
 import type { TrainConfig } from '../config/schema.ts';
 import { TrainConfigError } from '../errors.ts';
 import { type CheckpointPayload, readCheckpoint } from './checkpoint.ts';
@@ -50,22 +50,41 @@ export function hasCheckpoints(paths: RunPaths): boolean {
 /**
  * The newest complete checkpoint of a run. `latest.json` is written after the
  * iteration's own `iter-*.json`, so a run killed between the two leaves a newer
- * iteration file: that one wins. A corrupt `latest.json` is an error, not
- * silently skipped; unreadable newer iteration files are skipped with a note.
+ * iteration file: that one wins. A corrupt `latest.json` (truncated, edited)
+ * gives way to the newest intact iteration file, with a line saying so; only
+ * when there is none is it an error. Unreadable iteration files are skipped
+ * with a note.
  */
 export function findResumePoint(
   paths: RunPaths,
   log: (line: string) => void = () => {},
 ): { path: string; payload: CheckpointPayload } {
-  const latest = existsSync(paths.latest) ? readCheckpoint(paths.latest) : null;
-  for (const candidate of iterationCheckpoints(paths)) {
-    if (latest !== null && candidate.iteration <= latest.iteration) break;
+  let latest: CheckpointPayload | null = null;
+  let latestError: Error | null = null;
+  if (existsSync(paths.latest)) {
     try {
-      return { path: candidate.path, payload: readCheckpoint(candidate.path) };
+      latest = readCheckpoint(paths.latest);
     } catch (error) {
-      log(`skipping ${candidate.path}: ${(error as Error).message}`);
+      latestError = error as Error;
     }
   }
+  for (const candidate of iterationCheckpoints(paths)) {
+    if (latest !== null && candidate.iteration <= latest.iteration) break;
+    let payload: CheckpointPayload;
+    try {
+      payload = readCheckpoint(candidate.path);
+    } catch (error) {
+      log(`skipping ${candidate.path}: ${(error as Error).message}`);
+      continue;
+    }
+    if (latestError !== null) {
+      log(
+        `${latestError.message}; resuming from the newest intact checkpoint instead, ${candidate.path} (iteration ${payload.iteration})`,
+      );
+    }
+    return { path: candidate.path, payload };
+  }
+  if (latestError !== null) throw latestError;
   if (latest === null) readCheckpoint(paths.latest); // throws: names the missing file
   return { path: paths.latest, payload: latest as CheckpointPayload };
 }
@@ -87,31 +106,74 @@ export function removeOrphanTempFiles(paths: RunPaths): string[] {
   return removed;
 }
 
+/** `key (run: A, given: B)` for each setting outside `keep` that differs between the two configs. */
+function differences(
+  saved: TrainConfig,
+  given: TrainConfig,
+  keep: ReadonlySet<string>,
+  names: { readonly saved: string; readonly given: string },
+): string[] {
+  return differingSettings(saved, given, keep).map(
+    (d) =>
+      `${d.path} (${names.saved}: ${JSON.stringify(d.a)}, ${names.given}: ${JSON.stringify(d.b)})`,
+  );
+}
+
+const KEEP = new Set<string>([...CHANGEABLE_ON_RESUME, ...LOCATION]);
+
 /**
  * The config a resumed run trains with: the saved one, at the location
  * `requested` names, with the changeable settings from `requested`. Any other
  * setting that differs is an error naming each one.
  */
 export function resumedConfig(saved: TrainConfig, requested: TrainConfig): TrainConfig {
-  const keep = new Set<string>([...CHANGEABLE_ON_RESUME, ...LOCATION]);
-  const requestedFields = requested as Record<string, unknown>;
-  const differing = differingSettings(saved, requested, keep);
+  const differing = differences(saved, requested, KEEP, { saved: 'run', given: 'given' });
   if (differing.length > 0) {
-    const detail = differing
-      .map((d) => `${d.path} (run: ${JSON.stringify(d.a)}, given: ${JSON.stringify(d.b)})`)
-      .join(', ');
     throw new TrainConfigError(
-      `--resume cannot change ${detail}; a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}`,
+      `--resume cannot change ${differing.join(', ')}; a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}`,
     );
   }
   const out: Record<string, unknown> = { ...saved };
-  for (const key of keep) out[key] = requestedFields[key];
+  const requestedFields = requested as Record<string, unknown>;
+  for (const key of KEEP) out[key] = requestedFields[key];
   return out as TrainConfig;
 }
 
 /**
+ * The run's config.json, checked against the checkpoint it resumes from: a
+ * setting edited there that a resumed run may not change is refused as the same
+ * setting given as a flag is, naming it, rather than silently written back. A
+ * config.json in the flat form of earlier versions is read as the grouped
+ * config it stands for. Returns the file's config (its changeable settings
+ * apply), or null when the run has none.
+ */
+export function savedRunConfig(paths: RunPaths, checkpointConfig: TrainConfig): TrainConfig | null {
+  if (!existsSync(paths.config)) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(paths.config, 'utf8'));
+  } catch {
+    throw new TrainConfigError(
+      `--resume cannot read ${paths.config}: not valid JSON; fix it, or remove it to resume with the checkpoint's settings`,
+    );
+  }
+  const file = parseTrainConfig(data, `config ${paths.config}`);
+  const edited = differences(checkpointConfig, file, KEEP, {
+    saved: 'checkpoint',
+    given: 'config.json',
+  });
+  if (edited.length > 0) {
+    throw new TrainConfigError(
+      `--resume cannot change ${edited.join(', ')}, edited in ${paths.config}; a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}: put it back, or train a new run with it`,
+    );
+  }
+  return file;
+}
+
+/**
  * The config for `train --resume` from command-line layers (preset, config
- * file, flags): the run's saved settings with those layers on top, so that only
+ * file, flags): the run's saved settings (its checkpoint's, then the
+ * changeable ones of its config.json) with those layers on top, so that only
  * settings actually given can differ from the run's (and are then refused by
  * `resumedConfig` unless changeable).
  */
@@ -120,9 +182,16 @@ export function buildResumeConfig(
   where = 'config',
 ): TrainConfig {
   const located = runLocation(layers, where);
-  const { payload } = findResumePoint(runPaths(located));
+  const paths = runPaths(located);
+  const { payload } = findResumePoint(paths);
+  const saved = savedRunConfig(paths, payload.config);
   return buildConfig(
-    [payload.config, ...layers, { name: located.name, runsDir: located.runsDir }],
+    [
+      payload.config,
+      saved ?? undefined,
+      ...layers,
+      { name: located.name, runsDir: located.runsDir },
+    ],
     where,
   );
 }
