@@ -14,6 +14,7 @@ import { FolderLockError } from '../eval/folder-lock.ts';
 import {
   BackendError,
   CheckpointError,
+  InferenceError,
   NetworkSpecError,
   PolicyFileError,
   WeightDataError,
@@ -46,6 +47,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   PolicyFileError,
   WeightDataError,
   BackendError,
+  InferenceError,
   QueueError,
   SolveOptionsError,
   AccuracySetError,

@@ -12,11 +12,11 @@ import { describeIssues } from '../env/gym/options.ts';
 import type { Position } from '../env/position.ts';
 import type { Rules } from '../env/rules.ts';
 import { NetworkSpecError } from './errors.ts';
+import { inferenceEngine, type NetworkInference } from './inference/inference-engine.ts';
 import { type LoadedPolicy, loadPolicy } from './load-policy.ts';
 import { encoderFor, type ForwardPass, NetworkEvaluator } from './network-evaluator.ts';
 import { NetworkLeafEvaluator } from './network-leaf.ts';
 import { solvingAgentEndgame } from './solver-endgame.ts';
-import { tfjsForward } from './tfjs-forward.ts';
 
 export { NetworkSpecError };
 
@@ -137,14 +137,17 @@ export function loadSearchPolicy(path: string, rules: Rules): LoadedPolicy {
 /** `az:...`: PUCT with the network's priors and value. */
 export async function createAzAgent(name: string, spec: AzSpec, rules: Rules): Promise<Agent> {
   const o = spec.options;
-  const evaluator = await azEvaluator(loadSearchPolicy(spec.path, rules), rules, o);
+  const loaded = loadSearchPolicy(spec.path, rules);
+  // Gumbel root search evaluates one leaf at a time.
+  const inference = await networkInference(loaded, o.batch > 1 && o.gumbel === '0');
   const solveMs = o.solve === '1' && o.t !== undefined ? o.t * SOLVE_SHARE : 0;
-  const search = new PuctAgent(evaluator, {
+  const search = new PuctAgent(evaluatorWith(loaded, rules, o, inference.forward), {
     name,
     ...puctOptions(o, rules),
     reuseTree: o.reuse === '1',
     gumbel: o.gumbel === '1',
     ...(solveMs > 0 ? { timeMs: (o.t as number) - solveMs } : azLimits(o)),
+    onClose: () => inference.dispose(),
   });
   // The solver first, with its share of the time; the search with the rest.
   return solveMs > 0
@@ -156,14 +159,22 @@ export async function createAzAgent(name: string, spec: AzSpec, rules: Rules): P
  * `minimax:...,eval=PATH`: alpha-beta with the store difference plus k times
  * the network's value at the horizon.
  */
-export function createMinimaxEvalAgent(name: string, o: MinimaxEvalSpec, rules: Rules): Agent {
+export async function createMinimaxEvalAgent(
+  name: string,
+  o: MinimaxEvalSpec,
+  rules: Rules,
+): Promise<Agent> {
   const loaded = loadSearchPolicy(o.eval, rules);
-  const network = new NetworkEvaluator(loaded.weights, loaded.observation, rules);
+  const inference = await networkInference(loaded, false);
+  const network = new NetworkEvaluator(loaded.weights, loaded.observation, rules, {
+    forward: inference.forward,
+  });
   return new MinimaxAgent({
     name,
     rules,
     leaf: new NetworkLeafEvaluator(cached(network, o.cache), o.k, rules),
     ...(o.depth !== undefined ? { depth: o.depth } : { timeMs: o.t as number }),
+    onClose: () => inference.dispose(),
   });
 }
 
@@ -198,26 +209,24 @@ function cached(evaluator: Evaluator, bits: number): Evaluator {
 }
 
 /**
- * The network evaluator an az search uses: batches through tfjs (7x more
- * simulations a second at 16: bench/network-search.bench.ts), single leaves
- * through the plain runner (tfjs at batch 1 costs more per call).
+ * The forward pass of a network search on the process's inference backend
+ * (models/inference/): onnxruntime-node where it loads; else batches through
+ * tfjs (7x more simulations a second than the plain runner at 16:
+ * bench/network-search.bench.ts) and single leaves through the plain runner.
  */
-async function azEvaluator(loaded: LoadedPolicy, rules: Rules, o: AzOptions): Promise<Evaluator> {
-  // Gumbel root search evaluates one leaf at a time.
-  const batched = o.batch > 1 && o.gumbel === '0';
-  const forward = batched ? await tfjsForward(loaded.weights) : undefined;
-  return evaluatorWith(loaded, rules, o, forward);
+async function networkInference(loaded: LoadedPolicy, batched: boolean): Promise<NetworkInference> {
+  return (await inferenceEngine()).create(loaded.weights, { batched });
 }
 
 function evaluatorWith(
   loaded: LoadedPolicy,
   rules: Rules,
   o: AzOptions,
-  forward: ForwardPass | undefined,
+  forward: ForwardPass,
 ): Evaluator {
   const network = new NetworkEvaluator(loaded.weights, loaded.observation, rules, {
     temperature: o.temp,
-    ...(forward !== undefined ? { forward } : {}),
+    forward,
   });
   return cached(network, o.cache);
 }
@@ -239,7 +248,7 @@ export class PolicySearch {
     readonly policy: LoadedPolicy,
     readonly options: AzOptions,
     readonly description: string,
-    readonly forward: ForwardPass | undefined,
+    readonly inference: NetworkInference,
   ) {
     this.#limits = azLimits(options);
   }
@@ -252,7 +261,7 @@ export class PolicySearch {
         `invalid ${what}: gumbel=1 is for agents; the service searches by PUCT`,
       );
     }
-    const forward = o.batch > 1 ? await tfjsForward(policy.weights) : undefined;
+    const inference = await networkInference(policy, o.batch > 1);
     const limits = azLimits(o);
     const description = [
       'timeMs' in limits ? `t=${limits.timeMs}ms` : `sims=${limits.simulations}`,
@@ -262,7 +271,7 @@ export class PolicySearch {
       `cache=${o.cache}`,
       `batch=${o.batch}`,
     ].join(',');
-    return new PolicySearch(policy, o, description, forward);
+    return new PolicySearch(policy, o, description, inference);
   }
 
   /** Searches an unfinished position under `rules`; the move is `bestActions[0]`. */
@@ -270,7 +279,7 @@ export class PolicySearch {
     const key = `${rules.captureSeedStays}/${rules.leftoverTo}`;
     let search = this.#searches.get(key);
     if (search === undefined) {
-      const evaluator = evaluatorWith(this.policy, rules, this.options, this.forward);
+      const evaluator = evaluatorWith(this.policy, rules, this.options, this.inference.forward);
       search = new PuctSearch(evaluator, puctOptions(this.options, rules));
       this.#searches.set(key, search);
     }
@@ -278,16 +287,20 @@ export class PolicySearch {
   }
 }
 
-/** The evaluator of the policy at `path`, for play under `rules` (through tfjs if asked). */
+/**
+ * The evaluator of the policy at `path`, for play under `rules`, on the
+ * process's inference backend (`batched`: see CreateInferenceOptions).
+ */
 export async function networkEvaluator(
   path: string,
   rules: Rules,
   temperature: number,
-  useTfjs: boolean,
+  batched: boolean,
 ): Promise<NetworkEvaluator> {
   const loaded = loadPolicy(path);
+  const inference = await networkInference(loaded, batched);
   return new NetworkEvaluator(loaded.weights, loaded.observation, rules, {
     temperature,
-    ...(useTfjs ? { forward: await tfjsForward(loaded.weights) } : {}),
+    forward: inference.forward,
   });
 }

@@ -5,7 +5,7 @@ import { resolveObservationConfig } from '../env/gym/observation.ts';
 import type { Rules } from '../env/index.ts';
 import { loadPolicy } from '../models/load-policy.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
-import { PolicyAgent } from '../models/policy-agent.ts';
+import { createPolicyAgent } from '../models/policy-agent.ts';
 import { checkPolicyChecksum, encodePolicyFile } from '../models/policy-checksum.ts';
 import { decodePolicyFile, makePolicyFile } from '../models/policy-file.ts';
 import { QueueError } from './errors.ts';
@@ -108,7 +108,7 @@ export class PolicyCache {
       decoded = decodeSharedPolicy(text, sha);
       this.cache.set(sha, decoded);
     }
-    return new PolicyAgent(
+    return createPolicyAgent(
       name,
       decoded.weights,
       resolveObservationConfig(decoded.file.observation),

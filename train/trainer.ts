@@ -71,11 +71,11 @@ async function trainLocked(requested: TrainConfig, options: TrainOptions): Promi
     log,
   );
   const { tf, name: backend } = await loadBackend(config.backend);
-  log(
-    `ayoayo train: run ${paths.dir}, tfjs backend ${backend}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
-  );
   const workers = capWorkers(config.workers, log);
   const learner = await buildLearner(tf, config, { workers });
+  log(
+    `ayoayo train: run ${paths.dir}, tfjs backend ${backend} (updates), self-play inference on ${learner.inference.describe()}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
+  );
   try {
     const state = resumeFrom
       ? await restoreRun(learner, resumeFrom, paths.dir)

@@ -7,6 +7,7 @@ import { PRESETS } from '../../train/config/presets.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { buildResumeConfig } from '../../train/run/resume.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
+import { inferenceOption } from '../inference-option.ts';
 
 interface TrainArgs {
   preset?: string;
@@ -36,6 +37,7 @@ export const trainCommand = defineCommand<TrainArgs>({
     'Train a policy-value network from scratch by self-play (expert iteration, PPO or REINFORCE), evaluating it against baselines',
   builder: (y) =>
     y
+      .option('inference', inferenceOption)
       .option('preset', {
         type: 'string',
         choices: Object.keys(PRESETS),

@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import { redactRedisUrl } from '../../queue/redis.ts';
 import { startQueueWorker } from '../../queue/worker.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
+import { inferenceOption } from '../inference-option.ts';
 import { QUEUE_ENV, type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
 
 interface WorkerArgs extends QueueArgs {
@@ -18,6 +19,7 @@ export const workerCommand = defineCommand<WorkerArgs>({
     'Run tournament chunks, training runs and accuracy chunks from a Redis queue (see eval/sweep/accuracy --queue)',
   builder: (y) =>
     y
+      .option('inference', inferenceOption)
       .options({
         ...queueOptions('take jobs'),
         queue: {

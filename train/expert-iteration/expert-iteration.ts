@@ -93,7 +93,7 @@ export class ExpertIteration implements TrainingAlgorithm {
  * threads, the replay window and the update.
  */
 export function buildExpertIteration(
-  { tf, rules, obsSize, model, optimizer }: LearnerParts,
+  { tf, rules, obsSize, model, optimizer, inference }: LearnerParts,
   config: ExpertIterationConfig,
   workers: number,
 ): ExpertIteration {
@@ -101,10 +101,9 @@ export function buildExpertIteration(
   const observation = { encoding: config.encoding, lookahead: config.lookahead };
   const shards = ei.selfPlayShards;
   const setups: ShardSetup[] = Array.from({ length: shards }, (_, i) => ({
-    // The workers load the run's backend, as this thread did.
+    // The workers run the network as this thread would, tfjs on the run's backend.
+    inference: inference.backend,
     backend: config.backend,
-    obsSize,
-    network: { hidden: config.hidden, activation: config.activation },
     selfPlay: {
       games: shareOf(ei.gamesAtOnce, shards, i),
       rules,
@@ -120,7 +119,8 @@ export function buildExpertIteration(
       balanced: ei.balancedOpenings,
     },
   }));
-  const selfPlay = new ShardedSelfPlay(tf, model, setups, workers);
+  const network = { hidden: config.hidden, activation: config.activation };
+  const selfPlay = new ShardedSelfPlay(model, network, inference, setups, workers);
   const buffer = new ReplayBuffer(
     ei.movesPerIteration * ei.replayIterations,
     new ObservationEncoder(observation, rules),

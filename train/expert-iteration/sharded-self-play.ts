@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import type * as tfType from '@tensorflow/tfjs';
 import { Piscina } from 'piscina';
 import { Random } from '../../env/random.ts';
-import type { Tf } from '../../models/backend.ts';
+import {
+  type InferenceEngine,
+  type NetworkInference,
+  withWeights,
+} from '../../models/inference/inference-engine.ts';
+import type { MlpWeights } from '../../models/mlp-runner.ts';
+import { extractMlpWeights, type NetworkConfig } from '../../models/policy-value-model.ts';
 import { addPositions, type PositionSink } from './position-log.ts';
 import {
   emptySearchStats,
@@ -15,43 +21,51 @@ import {
   type ShardResult,
   type ShardSetup,
   type ShardTask,
-  weightArrays,
 } from './shard.ts';
 
 const WORKER_FILE = fileURLToPath(new URL('./self-play-worker.js', import.meta.url));
 
 /**
- * Plays one iteration of every shard, in this thread, on worker threads or
- * (later) elsewhere; results come back in the shards' order.
+ * Plays one iteration of every shard with the learner's current weights, in
+ * this thread, on worker threads or (later) elsewhere; results come back in
+ * the shards' order.
  */
 export interface ShardRunner {
-  play(iterations: readonly ShardIteration[]): Promise<ShardResult[]>;
+  play(iterations: readonly ShardIteration[], weights: MlpWeights): Promise<ShardResult[]>;
   dispose(): Promise<void>;
 }
 
-/** Every shard in this thread, one after the other, with the learner's own network. */
+/** Every shard in this thread, one after the other, with one forward pass that takes the learner's weights. */
 class InThisThread implements ShardRunner {
-  readonly #players: ShardPlayer[];
+  #inference: NetworkInference | null = null;
+  #players: ShardPlayer[] = [];
 
-  constructor(tf: Tf, model: tfType.LayersModel, setups: readonly ShardSetup[]) {
-    this.#players = setups.map((setup) => new ShardPlayer(tf, model, setup));
-  }
+  constructor(
+    private readonly engine: InferenceEngine,
+    private readonly setups: readonly ShardSetup[],
+  ) {}
 
-  play(iterations: readonly ShardIteration[]): Promise<ShardResult[]> {
-    return Promise.resolve(iterations.map((it, i) => (this.#players[i] as ShardPlayer).play(it)));
+  async play(iterations: readonly ShardIteration[], weights: MlpWeights): Promise<ShardResult[]> {
+    const first = this.#inference === null;
+    const inference = await withWeights(this.engine, this.#inference, weights, { batched: true });
+    this.#inference = inference;
+    if (first)
+      this.#players = this.setups.map((setup) => new ShardPlayer(inference.forward, setup));
+    return iterations.map((it, i) => (this.#players[i] as ShardPlayer).play(it));
   }
 
   dispose(): Promise<void> {
+    this.#inference?.dispose();
+    this.#inference = null;
     return Promise.resolve();
   }
 }
 
-/** The shards on up to `threads` worker threads, each with a copy of the network that takes the learner's weights. */
+/** The shards on up to `threads` worker threads, each with its own forward pass that takes the learner's weights. */
 class OnWorkerThreads implements ShardRunner {
   readonly #pool: Piscina<ShardTask, ShardResult>;
 
   constructor(
-    private readonly model: tfType.LayersModel,
     private readonly setups: readonly ShardSetup[],
     threads: number,
   ) {
@@ -63,8 +77,7 @@ class OnWorkerThreads implements ShardRunner {
     });
   }
 
-  play(iterations: readonly ShardIteration[]): Promise<ShardResult[]> {
-    const weights = weightArrays(this.model);
+  play(iterations: readonly ShardIteration[], weights: MlpWeights): Promise<ShardResult[]> {
     return Promise.all(
       iterations.map((it, i) =>
         this.#pool.run({ ...it, setup: this.setups[i] as ShardSetup, weights }),
@@ -97,18 +110,25 @@ export class ShardedSelfPlay {
   evaluations = 0;
 
   /**
-   * One shard per setup. With `threads` > 0 (and more than one shard) the
-   * shards go to that many worker threads, each building its network from
-   * the shard's setup; otherwise they are played in this thread with the
-   * learner's own network.
+   * One shard per setup, playing with the weights of the learner's `model`
+   * (read at each `collect`). With `threads` > 0 (and more than one shard)
+   * the shards go to that many worker threads, each running the network on
+   * the setups' inference backend; otherwise they are played in this thread
+   * on `engine`'s.
    */
-  constructor(tf: Tf, model: tfType.LayersModel, setups: readonly ShardSetup[], threads: number) {
+  constructor(
+    private readonly model: tfType.LayersModel,
+    private readonly network: NetworkConfig,
+    engine: InferenceEngine,
+    setups: readonly ShardSetup[],
+    threads: number,
+  ) {
     if (setups.length === 0) throw new RangeError('sharded self-play needs at least one shard');
     this.#shards = setups.map(() => ({ games: null, rng: Random.fromSeed(0) }));
     this.#runner =
       threads > 0 && setups.length > 1
-        ? new OnWorkerThreads(model, setups, threads)
-        : new InThisThread(tf, model, setups);
+        ? new OnWorkerThreads(setups, threads)
+        : new InThisThread(engine, setups);
   }
 
   /** Starts fresh games in every shard, each with a generator seeded from `rng`. */
@@ -134,6 +154,7 @@ export class ShardedSelfPlay {
         rngState: shard.rng.getState(),
         moves: shareOf(moves, n, i),
       })),
+      extractMlpWeights(this.model, this.network),
     );
     results.forEach((result, i) => {
       const shard = this.#shards[i] as ShardState;
@@ -148,7 +169,7 @@ export class ShardedSelfPlay {
     );
   }
 
-  /** Stops the worker threads. */
+  /** Stops the worker threads and releases this thread's session. */
   dispose(): Promise<void> {
     return this.#runner.dispose();
   }
