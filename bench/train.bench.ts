@@ -37,7 +37,7 @@ export async function run(emit: Emit): Promise<void> {
     let evaluations = 0;
     for (let i = 0; i < 8; i++) {
       const evaluationsBefore = searchSelfPlay?.evaluations ?? 0;
-      const rollout = await algorithm.collect(rng);
+      const rollout = await algorithm.collect(rng, i + 1);
       const update = algorithm.update(rng);
       if (i < 2) continue;
       plies += rollout.plies;

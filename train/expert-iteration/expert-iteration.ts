@@ -1,6 +1,6 @@
-import { ObservationEncoder } from '../../env/gym/observation.ts';
+import { ObservationEncoder, observationSize } from '../../env/gym/observation.ts';
 import type { Random } from '../../env/random.ts';
-import type { ExpertIterationConfig } from '../config/schema.ts';
+import { type ExpertIterationConfig, rulesOf } from '../config/schema.ts';
 import type {
   LearnerParts,
   OwnMetrics,
@@ -11,7 +11,12 @@ import { ReplayBuffer, type ReplayContents } from './replay-buffer.ts';
 import type { SearchSelfPlayStats } from './search-self-play.ts';
 import { SearchTargetUpdater } from './search-update.ts';
 import type { ShardSetup } from './shard.ts';
-import { ShardedSelfPlay, shareOf } from './sharded-self-play.ts';
+import {
+  localShardRunner,
+  ShardedSelfPlay,
+  type ShardRunnerFactory,
+  shareOf,
+} from './sharded-self-play.ts';
 
 /**
  * Expert iteration (AlphaZero at a small scale), one iteration at a time, in
@@ -48,12 +53,16 @@ export class ExpertIteration implements TrainingAlgorithm {
 
   // ---- 1. collect and 2. targets ---------------------------------------------
 
-  collect(_rng: Random): Promise<SearchSelfPlayStats> {
+  collect(_rng: Random, iteration: number): Promise<SearchSelfPlayStats> {
     // The shards draw from generators seeded at `reset`; the finished games'
     // positions and targets come back shard by shard into the newest
     // iteration of the replay window.
     this.buffer.startIteration();
-    return this.selfPlay.collect(this.config.expertIteration.movesPerIteration, this.buffer);
+    return this.selfPlay.collect(
+      this.config.expertIteration.movesPerIteration,
+      this.buffer,
+      iteration,
+    );
   }
 
   // ---- 3. update -------------------------------------------------------------
@@ -65,7 +74,7 @@ export class ExpertIteration implements TrainingAlgorithm {
   // ---- 4. stats --------------------------------------------------------------
 
   ownMetrics(): OwnMetrics {
-    return {};
+    return { 'self_play/backend': this.selfPlay.backends };
   }
 
   /** Expert iteration plays no earlier snapshots. */
@@ -88,19 +97,17 @@ export class ExpertIteration implements TrainingAlgorithm {
 }
 
 /**
- * Expert iteration for `config` on the learner's network: one shard setup per
- * self-play shard (its share of the games), played on up to `workers`
- * threads, the replay window and the update.
+ * The setup of each of a run's self-play shards (its share of the games), the
+ * same for every iteration. A queue worker rebuilds a shard's setup from the
+ * run's config with this too, so both sides play the same shard.
  */
-export function buildExpertIteration(
-  { tf, rules, obsSize, model, optimizer }: LearnerParts,
-  config: ExpertIterationConfig,
-  workers: number,
-): ExpertIteration {
+export function shardSetups(config: ExpertIterationConfig): ShardSetup[] {
   const ei = config.expertIteration;
   const observation = { encoding: config.encoding, lookahead: config.lookahead };
+  const rules = rulesOf(config);
+  const obsSize = observationSize(observation);
   const shards = ei.selfPlayShards;
-  const setups: ShardSetup[] = Array.from({ length: shards }, (_, i) => ({
+  return Array.from({ length: shards }, (_, i) => ({
     // The workers load the run's backend, as this thread did.
     backend: config.backend,
     obsSize,
@@ -120,7 +127,27 @@ export function buildExpertIteration(
       balanced: ei.balancedOpenings,
     },
   }));
-  const selfPlay = new ShardedSelfPlay(tf, model, setups, workers);
+}
+
+/**
+ * Expert iteration for `config` on the learner's network: one shard setup per
+ * self-play shard, played by `shardRunner`'s runner when given (the queue's),
+ * else on up to `workers` threads; the replay window and the update.
+ */
+export function buildExpertIteration(
+  { tf, rules, obsSize, model, optimizer }: LearnerParts,
+  config: ExpertIterationConfig,
+  workers: number,
+  shardRunner?: ShardRunnerFactory,
+): ExpertIteration {
+  const ei = config.expertIteration;
+  const observation = { encoding: config.encoding, lookahead: config.lookahead };
+  const setups = shardSetups(config);
+  const runner =
+    shardRunner !== undefined
+      ? shardRunner({ tf, model, config, setups })
+      : localShardRunner(tf, model, setups, workers);
+  const selfPlay = new ShardedSelfPlay(setups.length, runner);
   const buffer = new ReplayBuffer(
     ei.movesPerIteration * ei.replayIterations,
     new ObservationEncoder(observation, rules),

@@ -50,15 +50,23 @@ export interface ShardResult {
   readonly rngState: number[];
   readonly positions: LoggedPositions;
   readonly stats: SearchSelfPlayStats;
+  /**
+   * The inference the shard's network ran on (the tfjs backend's name:
+   * `wasm`, `cpu`, `tensorflow`). Runs are identical across machines for the
+   * same backend only: floating point rounds differently on another.
+   */
+  readonly backend: string;
 }
 
 /** Plays a shard's iterations with a network it is given (the learner's, or a worker's copy). */
 export class ShardPlayer {
   readonly selfPlay: SearchSelfPlay;
+  readonly #backend: string;
 
   constructor(tf: Tf, model: tfType.LayersModel, setup: ShardSetup) {
     const openings = new TrainingOpenings(setup.openings, setup.selfPlay.rules);
     this.selfPlay = new SearchSelfPlay(tf, model, setup.selfPlay, openings);
+    this.#backend = tf.getBackend();
   }
 
   /** Carries the shard's games on (or starts fresh ones) with its own generator for `moves` moves. */
@@ -74,6 +82,7 @@ export class ShardPlayer {
       rngState: rng.getState(),
       positions: log.positions(),
       stats,
+      backend: this.#backend,
     };
   }
 }

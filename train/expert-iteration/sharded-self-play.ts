@@ -3,6 +3,7 @@ import type * as tfType from '@tensorflow/tfjs';
 import { Piscina } from 'piscina';
 import { Random } from '../../env/random.ts';
 import type { Tf } from '../../models/backend.ts';
+import type { ExpertIterationConfig } from '../config/schema.ts';
 import { addPositions, type PositionSink } from './position-log.ts';
 import {
   emptySearchStats,
@@ -22,12 +23,30 @@ const WORKER_FILE = fileURLToPath(new URL('./self-play-worker.js', import.meta.u
 
 /**
  * Plays one iteration of every shard, in this thread, on worker threads or
- * (later) elsewhere; results come back in the shards' order.
+ * on other machines (the queue's runner, queue/shard-runner.ts); results come
+ * back in the shards' order.
  */
 export interface ShardRunner {
-  play(iterations: readonly ShardIteration[]): Promise<ShardResult[]>;
+  /** One iteration of every shard; `iteration` is the run's (it names the iteration in messages). */
+  play(iterations: readonly ShardIteration[], iteration: number): Promise<ShardResult[]>;
+  /**
+   * Every shard starts fresh games (a checkpoint boundary): the iterations
+   * played before are not asked for again (a runner may forget their results).
+   */
+  freshGames?(): void;
   dispose(): Promise<void>;
 }
+
+/** What a shard runner is made for: the learner's network, the run's config and its shards' setups. */
+export interface ShardRunnerContext {
+  readonly tf: Tf;
+  readonly model: tfType.LayersModel;
+  readonly config: ExpertIterationConfig;
+  readonly setups: readonly ShardSetup[];
+}
+
+/** Makes the runner a run's shards are played by (the trainer takes one through TrainOptions). */
+export type ShardRunnerFactory = (context: ShardRunnerContext) => ShardRunner;
 
 /** Every shard in this thread, one after the other, with the learner's own network. */
 class InThisThread implements ShardRunner {
@@ -46,35 +65,73 @@ class InThisThread implements ShardRunner {
   }
 }
 
+/**
+ * Worker threads that play shard tasks (self-play-worker.ts): each thread
+ * builds a network per distinct setup and takes every task's weights. The
+ * training run's own pool, and a queue worker's (whose main thread must stay
+ * free to renew its job's lock while a shard plays).
+ */
+export class ShardThreads {
+  readonly #pool: Piscina<ShardTask, ShardResult>;
+
+  constructor(threads: number) {
+    this.#pool = new Piscina<ShardTask, ShardResult>({
+      filename: WORKER_FILE,
+      minThreads: threads,
+      maxThreads: threads,
+    });
+  }
+
+  play(task: ShardTask): Promise<ShardResult> {
+    return this.#pool.run(task);
+  }
+
+  dispose(): Promise<void> {
+    return this.#pool.destroy();
+  }
+}
+
 /** The shards on up to `threads` worker threads, each with a copy of the network that takes the learner's weights. */
 class OnWorkerThreads implements ShardRunner {
-  readonly #pool: Piscina<ShardTask, ShardResult>;
+  readonly #threads: ShardThreads;
 
   constructor(
     private readonly model: tfType.LayersModel,
     private readonly setups: readonly ShardSetup[],
     threads: number,
   ) {
-    const size = Math.min(threads, setups.length);
-    this.#pool = new Piscina<ShardTask, ShardResult>({
-      filename: WORKER_FILE,
-      minThreads: size,
-      maxThreads: size,
-    });
+    this.#threads = new ShardThreads(Math.min(threads, setups.length));
   }
 
   play(iterations: readonly ShardIteration[]): Promise<ShardResult[]> {
     const weights = weightArrays(this.model);
     return Promise.all(
       iterations.map((it, i) =>
-        this.#pool.run({ ...it, setup: this.setups[i] as ShardSetup, weights }),
+        this.#threads.play({ ...it, setup: this.setups[i] as ShardSetup, weights }),
       ),
     );
   }
 
   dispose(): Promise<void> {
-    return this.#pool.destroy();
+    return this.#threads.dispose();
   }
+}
+
+/**
+ * The runner of a run on this machine: with `threads` > 0 (and more than one
+ * shard) the shards go to that many worker threads, each building its network
+ * from the shard's setup; otherwise they are played in this thread with the
+ * learner's own network.
+ */
+export function localShardRunner(
+  tf: Tf,
+  model: tfType.LayersModel,
+  setups: readonly ShardSetup[],
+  threads: number,
+): ShardRunner {
+  return threads > 0 && setups.length > 1
+    ? new OnWorkerThreads(model, setups, threads)
+    : new InThisThread(tf, model, setups);
 }
 
 /** A shard between iterations: its games (null: fresh ones at the next) and its generator. */
@@ -95,20 +152,14 @@ export class ShardedSelfPlay {
   readonly #runner: ShardRunner;
   /** Positions run through the network so far (for benchmarks). */
   evaluations = 0;
+  /** The inference the shards of the last `collect` ran on (see backendsText). */
+  backends = '';
 
-  /**
-   * One shard per setup. With `threads` > 0 (and more than one shard) the
-   * shards go to that many worker threads, each building its network from
-   * the shard's setup; otherwise they are played in this thread with the
-   * learner's own network.
-   */
-  constructor(tf: Tf, model: tfType.LayersModel, setups: readonly ShardSetup[], threads: number) {
-    if (setups.length === 0) throw new RangeError('sharded self-play needs at least one shard');
-    this.#shards = setups.map(() => ({ games: null, rng: Random.fromSeed(0) }));
-    this.#runner =
-      threads > 0 && setups.length > 1
-        ? new OnWorkerThreads(model, setups, threads)
-        : new InThisThread(tf, model, setups);
+  /** `shards` shards, played by `runner` (localShardRunner, or the queue's). */
+  constructor(shards: number, runner: ShardRunner) {
+    if (shards < 1) throw new RangeError('sharded self-play needs at least one shard');
+    this.#shards = Array.from({ length: shards }, () => ({ games: null, rng: Random.fromSeed(0) }));
+    this.#runner = runner;
   }
 
   /** Starts fresh games in every shard, each with a generator seeded from `rng`. */
@@ -117,15 +168,20 @@ export class ShardedSelfPlay {
       shard.rng = Random.fromSeed(rng.int(0x7fffffff));
       shard.games = null;
     }
+    this.#runner.freshGames?.();
   }
 
   /**
    * Plays `moves` searched moves split over the shards (see
    * SearchSelfPlay.collect) and adds the finished games' positions to
    * `sink`, shard after shard. Everything random comes from the shards'
-   * generators.
+   * generators. `iteration` is the run's.
    */
-  async collect(moves: number, sink: PositionSink): Promise<SearchSelfPlayStats> {
+  async collect(
+    moves: number,
+    sink: PositionSink,
+    iteration: number,
+  ): Promise<SearchSelfPlayStats> {
     const start = performance.now();
     const n = this.#shards.length;
     const results = await this.#runner.play(
@@ -134,6 +190,7 @@ export class ShardedSelfPlay {
         rngState: shard.rng.getState(),
         moves: shareOf(moves, n, i),
       })),
+      iteration,
     );
     results.forEach((result, i) => {
       const shard = this.#shards[i] as ShardState;
@@ -142,6 +199,7 @@ export class ShardedSelfPlay {
       addPositions(result.positions, sink);
       this.evaluations += result.stats.evaluations;
     });
+    this.backends = backendsText(results.map((r) => r.backend));
     return mergeStats(
       results.map((r) => r.stats),
       (performance.now() - start) / 1000,
@@ -152,6 +210,17 @@ export class ShardedSelfPlay {
   dispose(): Promise<void> {
     return this.#runner.dispose();
   }
+}
+
+/**
+ * The backends of an iteration's shards as one metrics cell: `wasm` when all
+ * used the same, else each with its count in first-seen order (`wasm:3 tensorflow:1`).
+ */
+export function backendsText(backends: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const b of backends) counts.set(b, (counts.get(b) ?? 0) + 1);
+  if (counts.size <= 1) return backends[0] ?? '';
+  return [...counts].map(([b, n]) => `${b}:${n}`).join(' ');
 }
 
 /** Shard i's part of `total` split as evenly as whole numbers allow over `parts` shards. */

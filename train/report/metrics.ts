@@ -31,6 +31,10 @@ export const METRIC_COLUMNS = [
     'charts/score_vs_baselines',
     'learner score against baseline training opponents in this iteration (PPO)',
   ],
+  [
+    'self_play/backend',
+    "inference backend of this iteration's self-play shards (expert iteration): `wasm`, or each with its count when the workers differed (`wasm:3 tensorflow:1`)",
+  ],
 ] as const;
 
 /** Evaluation columns are added per baseline: `eval/score_vs_<spec>` (latest evaluation). */
