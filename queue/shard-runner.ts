@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { makePolicyFile } from '../models/policy-file.ts';
@@ -10,6 +11,7 @@ import type {
   ShardRunnerContext,
   ShardRunnerFactory,
 } from '../train/expert-iteration/sharded-self-play.ts';
+import { runPaths } from '../train/run/paths.ts';
 import { followJobs } from './follow-jobs.ts';
 import { parseJobData, QUEUE_NAME, SHARD_JOB, type ShardJob, shardResultSchema } from './jobs.ts';
 import {
@@ -73,6 +75,13 @@ interface Clients {
   readonly events: QueueEvents;
   readonly store: Redis;
   readonly status: QueueStatus;
+}
+
+/** How a stopped run goes on: resumed from its last checkpoint, or started again before its first. */
+function goOnText(config: ShardRunnerContext['config']): string {
+  return existsSync(runPaths(config).latest)
+    ? `resume the run from its last checkpoint (ayoayo train --runs-dir ${config.runsDir} --name ${config.name} --resume --queue URL)`
+    : 'run the same command again (the run has no checkpoint yet)';
 }
 
 /** A job's id: a hash of everything its result depends on, so the same shard always has the same id. */
@@ -174,7 +183,7 @@ export class QueueShardRunner implements ShardRunner {
       describe,
       done: (finished) =>
         `${finished} of ${jobs.length} self-play shards of iteration ${iteration}`,
-      goOn: `\`ayoayo train --runs-dir ${config.runsDir} --name ${config.name} --resume --queue URL\` goes on from the last checkpoint and takes the finished shards`,
+      goOn: goOnText(config),
       keepSeconds: SHARD_KEEP_SECONDS,
       onResult: (shard, value) => {
         // Checked at once (a bad result ends the wait naming its shard), decoded after.
