@@ -56,6 +56,10 @@ export interface ShardQueueTimings {
   waitSeconds: number;
   /** Validating and decoding the results. */
   decodeSeconds: number;
+  /** The shards' own self-play time, as their workers measured it. */
+  playSeconds: number;
+  /** The networks' size as they travel (policy files). */
+  networkBytes: number;
 }
 
 /**
@@ -109,6 +113,8 @@ export class QueueShardRunner implements ShardRunner {
     encodeSeconds: 0,
     waitSeconds: 0,
     decodeSeconds: 0,
+    playSeconds: 0,
+    networkBytes: 0,
   };
   #clients: Promise<Clients> | null = null;
   /** Jobs of this checkpoint interval, and those of the one before, to remove. */
@@ -210,6 +216,8 @@ export class QueueShardRunner implements ShardRunner {
     this.timings.encodeSeconds += (encoded - started) / 1000;
     this.timings.waitSeconds += (arrived - encoded) / 1000;
     this.timings.decodeSeconds += (performance.now() - arrived) / 1000;
+    this.timings.playSeconds += results.reduce((s, r) => s + r.stats.seconds, 0);
+    this.timings.networkBytes += network.text.length;
     return results;
   }
 
