@@ -38,7 +38,6 @@ export class MctsAgent implements Agent {
   /** Sum of results for the player who moved into the node (win 1, draw 1/2). */
   readonly #wins: Float64Array;
   readonly #playout = new Uint8Array(STATE_SIZE);
-  readonly #scratch = new Uint8Array(STATE_SIZE);
   readonly #scores = new Int32Array(2);
   #size = 0;
 
@@ -116,7 +115,7 @@ export class MctsAgent implements Agent {
 
     // Playout (a finished game plays zero plies) and the result for player 0.
     this.#load(node, playout);
-    randomPlayout(playout, this.#scratch, rng, css);
+    randomPlayout(playout, rng, css);
     const scores = this.#scores;
     finalScores(playout, 0, leftoverToOwner, scores);
     const s0 = scores[0] as number;

@@ -1,71 +1,129 @@
 import { randomPlayout } from '../agents/playout.ts';
 import { core, Random } from '../env/index.ts';
+import {
+  compileNativePlayouts,
+  foldScores,
+  type PlayedGames,
+  type PlayoutLoop,
+  type TimedRun,
+} from './native-playouts.ts';
+import { playoutLoops } from './playout-loops.ts';
+import type { Emit } from './types.ts';
 
-const { ACTIONS, POPCOUNT, STATE_SIZE, expand, finalScores, nthAction, setInitial } = core;
+const { ACTIONS, STATE_SIZE, finalScores, setInitial } = core;
+const loops = playoutLoops(core);
 
 // The random playout moved to agents/playout.ts (MCTS uses it); re-exported here.
 export { randomPlayout };
+export const { expandPlayout } = loops;
 
-/**
- * One complete random game the way search walks the tree: each ply generates
- * every legal move at once with `core.expand` (all six children played into a
- * reused buffer) and continues from a uniformly chosen child. Returns the plies.
- */
-export function expandPlayout(
-  state: Uint8Array,
-  children: Uint8Array,
-  status: Uint8Array,
-  rng: Random,
-  captureSeedStays: boolean,
-): number {
-  let plies = 0;
-  for (;;) {
-    const mask = expand(state, captureSeedStays, children, status);
-    if (mask === 0) return plies;
-    const action = nthAction(mask, rng.int(POPCOUNT[mask] as number));
-    state.set(children.subarray(action * STATE_SIZE, (action + 1) * STATE_SIZE));
-    plies++;
-  }
-}
-
-export async function run(emit: (m: Record<string, unknown>) => void): Promise<void> {
-  const rng = Random.fromSeed(1);
-  const state = new Uint8Array(STATE_SIZE);
-  const scratch = new Uint8Array(STATE_SIZE);
+/** One loop's game function over shared buffers, playing from the state it is given. */
+function loopOf(loop: PlayoutLoop, rng: Random, captureSeedStays: boolean) {
   const children = new Uint8Array(ACTIONS * STATE_SIZE);
   const status = new Uint8Array(ACTIONS);
+  return loop === 'reject'
+    ? (state: Uint8Array) => randomPlayout(state, rng, captureSeedStays)
+    : (state: Uint8Array) => expandPlayout(state, children, status, rng, captureSeedStays);
+}
+
+/**
+ * Plays `games` games of a loop from the start with `Random.fromSeed(1)`, the
+ * way bench/c/playouts.c `verify` does, so the two can be compared game for game.
+ */
+export function playGames(
+  loop: PlayoutLoop,
+  games: number,
+  captureSeedStays: boolean,
+): PlayedGames {
+  const play = loopOf(loop, Random.fromSeed(1), captureSeedStays);
+  const state = new Uint8Array(STATE_SIZE);
   const scores = [0, 0];
-  const measure = (
-    playout: () => number,
-    seconds: number,
-  ): { games: number; plies: number; elapsed: number } => {
-    let games = 0;
-    let plies = 0;
-    const start = performance.now();
-    let elapsed = 0;
-    while (elapsed < seconds * 1000) {
-      for (let i = 0; i < 1000; i++) {
-        setInitial(state);
-        plies += playout();
-        finalScores(state, 0, false, scores);
-        games++;
+  let plies = 0;
+  let checksum = 0;
+  for (let g = 0; g < games; g++) {
+    setInitial(state);
+    plies += play(state);
+    finalScores(state, 0, false, scores);
+    checksum = foldScores(checksum, scores[0] as number, scores[1] as number);
+  }
+  return { games, plies, checksum };
+}
+
+const NAMES: Record<PlayoutLoop, string> = {
+  reject: 'engine-playouts',
+  expand: 'engine-playouts-expand',
+};
+const CHECK_GAMES = 20_000;
+const ROUNDS = 5;
+const ROUND_SECONDS = 1;
+
+const median = (xs: readonly number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+const perSecond = (count: number, run: TimedRun): number => count / (run.cpuMs / 1000);
+
+/**
+ * Both playout loops, in games and plies per second of CPU time, and when a C
+ * compiler exists the same loops of bench/c/playouts.c in the same run: rounds
+ * of TypeScript then C alternate, and the ratio TS/C is the median of the rounds'.
+ */
+export async function run(emit: Emit): Promise<void> {
+  const native = compileNativePlayouts();
+  if (typeof native === 'string') {
+    process.stderr.write(`engine: ${native}; the comparison with C is skipped\n`);
+  }
+  try {
+    if (typeof native !== 'string') {
+      // The comparison means something only if both play the same games.
+      for (const captureSeedStays of [false, true]) {
+        const c = native.play(CHECK_GAMES, captureSeedStays);
+        for (const loop of ['reject', 'expand'] as const) {
+          const ts = playGames(loop, CHECK_GAMES, captureSeedStays);
+          if (JSON.stringify(ts) !== JSON.stringify(c[loop])) {
+            throw new Error(
+              `bench/c/playouts.c plays other games than the engine (${loop}, captureSeedStays=${captureSeedStays}): C ${JSON.stringify(c[loop])}, TypeScript ${JSON.stringify(ts)}`,
+            );
+          }
+        }
       }
-      elapsed = performance.now() - start;
     }
-    return { games, plies, elapsed };
-  };
-  const report = (name: string, playout: () => number): void => {
-    measure(playout, 1); // warm-up for the JIT
-    const { games, plies, elapsed } = measure(playout, 5);
-    emit({
-      name,
-      playoutsPerSec: Math.round(games / (elapsed / 1000)),
-      pliesPerSec: Math.round(plies / (elapsed / 1000)),
-      meanPlies: Number((plies / games).toFixed(1)),
-    });
-  };
-  report('engine-playouts', () => randomPlayout(state, scratch, rng, false));
-  report('engine-playouts-expand', () => expandPlayout(state, children, status, rng, false));
+    const rng = Random.fromSeed(1);
+    for (const loop of ['reject', 'expand'] as const) {
+      const play = loopOf(loop, rng, false);
+      loops.timeGames(play, 1); // warm-up for the JIT
+      const ts: TimedRun[] = [];
+      const c: TimedRun[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        ts.push(loops.timeGames(play, ROUND_SECONDS));
+        if (typeof native !== 'string') c.push(native.time(loop, ROUND_SECONDS));
+      }
+      const games = ts.reduce((n, r) => n + r.games, 0);
+      const plies = ts.reduce((n, r) => n + r.plies, 0);
+      const tsGames = ts.map((r) => perSecond(r.games, r));
+      const measurement: Record<string, unknown> = {
+        name: NAMES[loop],
+        playoutsPerSec: Math.round(median(tsGames)),
+        pliesPerSec: Math.round(median(ts.map((r) => perSecond(r.plies, r)))),
+        meanPlies: Number((plies / games).toFixed(1)),
+        clock: 'cpu',
+      };
+      if (c.length > 0) {
+        const cGames = c.map((r) => perSecond(r.games, r));
+        measurement.cPlayoutsPerSec = Math.round(median(cGames));
+        measurement.cPliesPerSec = Math.round(median(c.map((r) => perSecond(r.plies, r))));
+        measurement.cMeanPlies = Number(
+          (c.reduce((n, r) => n + r.plies, 0) / c.reduce((n, r) => n + r.games, 0)).toFixed(1),
+        );
+        measurement.ratioToC = Number(
+          median(tsGames.map((rate, i) => rate / (cGames[i] as number))).toFixed(3),
+        );
+      }
+      emit(measurement);
+    }
+  } finally {
+    if (typeof native !== 'string') native.dispose();
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -54,3 +54,22 @@ export function describeOutcome(result: Outcome): string {
   const [s0, s1] = result.scores;
   return result.winner === null ? `draw ${s0}-${s1}` : `player ${result.winner} wins ${s0}-${s1}`;
 }
+
+/**
+ * Milliseconds of a duration argument such as `500ms`, `10s`, `1.5m` (a bare
+ * number is seconds). Throws a UsageError naming the option.
+ */
+export function durationFromArg(option: string, text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(String(text).trim());
+  const unit = match?.[2] ?? 's';
+  const ms =
+    match === null
+      ? Number.NaN
+      : Number(match[1]) * (unit === 'ms' ? 1 : unit === 'm' ? 60_000 : 1000);
+  if (!(ms > 0) || !Number.isFinite(ms)) {
+    throw new UsageError(
+      `invalid ${option} '${String(text)}': expected a positive duration such as 500ms, 10s or 2m`,
+    );
+  }
+  return ms;
+}

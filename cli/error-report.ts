@@ -1,6 +1,6 @@
 /**
  * How the command line reports an error: a user's mistake (a typed error of
- * env, agents, models, train or queue, a range check, a yargs parse error, a
+ * env, solve, agents, models, train or queue, a range check, a yargs parse error, a
  * system error) as one line, a bug with its stack trace.
  */
 import { AgentSpecError } from '../agents/spec.ts';
@@ -18,6 +18,7 @@ import {
   WeightDataError,
 } from '../models/errors.ts';
 import { QueueError } from '../queue/errors.ts';
+import { SolveOptionsError } from '../solve/options.ts';
 import { RunFolderError, TrainConfigError, TrainingDivergedError } from '../train/errors.ts';
 import { CliError, errorLine } from './errors.ts';
 
@@ -45,6 +46,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   WeightDataError,
   BackendError,
   QueueError,
+  SolveOptionsError,
   RangeError,
 ];
 

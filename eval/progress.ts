@@ -99,7 +99,7 @@ export function etaText(seconds: number): string {
   return `ETA ${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-/** The tournament line: label, bar, games done, games per second, ETA. */
+/** The tournament line: label, bar, games done, games per second, ETA (`unit` names what is counted). */
 export function gamesLine(
   label: string,
   done: number,
@@ -107,6 +107,7 @@ export function gamesLine(
   rate: string,
   etaSeconds: number,
   width: number,
+  unit = 'games',
 ): string {
   return fitLine(
     [
@@ -121,11 +122,11 @@ export function gamesLine(
       },
       {
         kind: 'text',
-        forms: [`${done}/${total} games`, `${done}/${total}`],
+        forms: [`${done}/${total} ${unit}`, `${done}/${total}`],
         priority: 9,
         before: ' ',
       },
-      { kind: 'text', forms: [`${rate} games/s`, ''], priority: 3 },
+      { kind: 'text', forms: [`${rate} ${unit}/s`, ''], priority: 3 },
       { kind: 'text', forms: [etaText(etaSeconds)], priority: 10 },
     ],
     width,
@@ -133,19 +134,27 @@ export function gamesLine(
 }
 
 /**
- * A cli-progress bar on stderr showing games done, games per second and ETA,
+ * A cli-progress bar on stderr showing games (or `unit`) done, per second, and the ETA,
  * fitted to the terminal's width. When stderr is not a terminal (pipes, CI,
  * files) or `quiet` is set, nothing is drawn.
  */
 export function gamesProgressBar(
-  options: { quiet?: boolean; label?: string; stream?: NodeJS.WriteStream } = {},
+  options: { quiet?: boolean; label?: string; unit?: string; stream?: NodeJS.WriteStream } = {},
 ): ProgressBar {
   const stream = options.stream ?? process.stderr;
   if (options.quiet === true || stream.isTTY !== true) return { update: () => {}, stop: () => {} };
   const label = options.label ?? 'games';
   const bar = new cliProgress.SingleBar({
     format: (_options, params, payload: { rate: string }) =>
-      gamesLine(label, params.value, params.total, payload.rate, params.eta, lineWidth(stream)),
+      gamesLine(
+        label,
+        params.value,
+        params.total,
+        payload.rate,
+        params.eta,
+        lineWidth(stream),
+        options.unit,
+      ),
     stream,
     hideCursor: true,
     etaBuffer: 50,

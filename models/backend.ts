@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type * as tfType from '@tensorflow/tfjs';
+import { cacheDir } from '../eval/cache-dir.ts';
 import { BackendError } from './errors.ts';
+
+export { cacheDir };
 
 export type Tf = typeof tfType;
 export const BACKEND_CHOICES = ['auto', 'tensorflow', 'wasm', 'cpu'] as const;
@@ -80,12 +82,6 @@ async function importNative(): Promise<Tf | null> {
   } catch {
     return null;
   }
-}
-
-/** The per-user cache folder of ayoayo: $XDG_CACHE_HOME/ayoayo, else ~/.cache/ayoayo. */
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME?.length ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
-  return join(base, 'ayoayo');
 }
 
 /**

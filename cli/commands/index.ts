@@ -35,6 +35,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./moves.ts')).movesCommand,
   },
   {
+    command: 'solve [position]',
+    describe: 'Prove the exact value (win, draw or loss) of a position and of each of its moves',
+    load: async () => (await import('./solve.ts')).solveCommand,
+  },
+  {
     command: 'play',
     describe: 'Play against an agent in the terminal',
     load: async () => (await import('./play.ts')).playCommand,

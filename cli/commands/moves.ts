@@ -19,6 +19,7 @@ import {
   rulesOption,
 } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
+import { textTable } from '../text-table.ts';
 
 interface MovesArgs {
   _: (string | number)[];
@@ -63,17 +64,6 @@ function describeActions(pos: Position, rules: Rules): ActionLine[] {
       outcome: outcome(next, rules),
     };
   });
-}
-
-/** Left-aligned text columns separated by two spaces. */
-function table(rows: string[][]): string[] {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
-  return rows.map((r) =>
-    r
-      .map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] ?? 0)))
-      .join('  ')
-      .trimEnd(),
-  );
 }
 
 function rowOf(line: ActionLine): string[] {
@@ -125,7 +115,7 @@ export const movesCommand = defineCommand<MovesArgs>({
     if (result !== null) lines.push(`Game over: ${describeOutcome(result)}`);
     lines.push(
       '',
-      ...table([
+      ...textTable([
         ['action', 'pit', 'result', 'laps', 'sown', 'ends', 'captures', ''],
         ...actions.map(rowOf),
       ]),

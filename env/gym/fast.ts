@@ -5,36 +5,55 @@
  */
 import { core } from '../index.ts';
 
-const { OK, PITS, TO_MOVE, playInPlace, rowIsEmpty } = core;
+const { OK, PITS, TO_MOVE, moveStatus, rowIsEmpty } = core;
 
 /**
  * True if the player to move in `s` has at least one legal action. `s` must
- * not hold a winning store (check `core.hasWinningStore` first). `probe` is a
- * STATE_SIZE scratch buffer.
+ * not hold a winning store (check `core.hasWinningStore` first).
  *
  * A pit of n < 12 seeds whose first lap ends in an empty pit ends the move
  * after that one lap, so it cannot relay forever; and when the opponent's row
  * holds seeds the feeding rule cannot apply. Such a pit proves a legal move
- * without playing it; anything else is decided by playing on `probe`.
+ * without playing it; anything else is decided by trying the moves.
  */
-export function hasLegalMove(s: Uint8Array, captureSeedStays: boolean, probe: Uint8Array): boolean {
+export function hasLegalMove(s: Uint8Array, captureSeedStays: boolean): boolean {
   const base = (s[TO_MOVE] as number) * 6;
-  const oppBase = 6 - base;
-  const opponentHasSeeds = !rowIsEmpty(s, oppBase);
-  for (let a = 0; a < 6; a++) {
-    const seeds = s[base + a] as number;
-    if (seeds === 0) continue;
-    if (opponentHasSeeds && seeds < PITS) {
-      const end = (base + a + seeds) % PITS;
-      if (s[end] === 0) return true;
-    }
+  if (
+    !rowIsEmpty(s, 6 - base) &&
+    // Six calls rather than a loop: straight-line code reads `s` without
+    // rechecking it on every pit.
+    (firstLapProof(s, base) |
+      firstLapProof(s, base + 1) |
+      firstLapProof(s, base + 2) |
+      firstLapProof(s, base + 3) |
+      firstLapProof(s, base + 4) |
+      firstLapProof(s, base + 5)) <
+      0
+  ) {
+    return true;
   }
+  return tryMoves(s, base, captureSeedStays);
+}
+
+/** True if some action of the mover (whose row starts at `base`) is legal, trying them in turn. */
+function tryMoves(s: Uint8Array, base: number, captureSeedStays: boolean): boolean {
   for (let a = 0; a < 6; a++) {
-    if (s[base + a] === 0) continue;
-    probe.set(s);
-    if (playInPlace(probe, a, captureSeedStays) === OK) return true;
+    if (s[base + a] !== 0 && moveStatus(s, a, captureSeedStays) === OK) return true;
   }
   return false;
+}
+
+/**
+ * Negative when `pit` holds 1..11 seeds and its first lap ends in an empty pit,
+ * which then ends the move: computed without branches, which would be
+ * mispredicted about every other pit. For 12 seeds or more the end computed is
+ * wrong but masked out, and it stays inside the state.
+ */
+function firstLapProof(s: Uint8Array, pit: number): number {
+  const seeds = s[pit] as number;
+  const last = pit + seeds;
+  const end = (last - (PITS & ((PITS - 1 - last) >> 31))) & 15;
+  return (((seeds - 1) & 255) - (PITS - 1)) & ((s[end] as number) - 1);
 }
 
 /**

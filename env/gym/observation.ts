@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { core, describeIssues, type Rules, type RulesInput, resolveRules } from '../index.ts';
 import { finalDifference, hasLegalMove } from './fast.ts';
 
-const { ACTIONS, OK, STATE_SIZE, STORE_0, TO_MOVE, MoveStats, hasWinningStore, playInPlace } = core;
+const { ACTIONS, STATE_SIZE, STORE_0, TO_MOVE, ActionStats, expand, hasWinningStore } = core;
 
 export const ENCODINGS = ['counts', 'onehot', 'thermometer'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
@@ -65,6 +65,52 @@ export const ONEHOT_BUCKETS = 13;
 export const THERMOMETER_LEVELS = 12;
 /** Lookahead features per action (see `describeFeatures`). */
 export const LOOKAHEAD_FEATURES = 22;
+
+// Features from tables rather than arithmetic in the hot loop (a division or a
+// Math.log2 call each); the tables hold exactly the values the arithmetic gives.
+
+/** PIT_FEATURE[n] = n / PIT_SCALE, for the 0..48 seeds a pit can hold. */
+const PIT_FEATURE = Float64Array.from({ length: 49 }, (_, n) => n / PIT_SCALE);
+/** STORE_FEATURE[48 + n] = n / STORE_SCALE, for seed counts and differences -48..48. */
+const STORE_FEATURE = Float64Array.from({ length: 97 }, (_, i) => (i - 48) / STORE_SCALE);
+
+/**
+ * LAPS_FEATURE[n] = min(1, log2(1 + n) / 8), the laps feature of an n-lap move,
+ * for n < 255; from 255 laps on it is 1.
+ */
+const LAPS_FEATURE = Float64Array.from({ length: 255 }, (_, n) =>
+  Math.min(Math.log2(1 + n) / LAPS_LOG2_SCALE, 1),
+);
+
+/**
+ * Writes the counts features of the mover's row (pits own..own+5 of the state
+ * at `s[at ..]`) then the opponent's (opp..opp+5) into `out[to .. to + 11]`.
+ * Straight-line rather than a loop, which would recheck the arrays on every pit.
+ */
+function writePits(
+  out: Float32Array,
+  to: number,
+  s: Uint8Array,
+  at: number,
+  own: number,
+  opp: number,
+): void {
+  const f = PIT_FEATURE;
+  const o = at + own;
+  const p = at + opp;
+  out[to] = f[s[o] as number] as number;
+  out[to + 1] = f[s[o + 1] as number] as number;
+  out[to + 2] = f[s[o + 2] as number] as number;
+  out[to + 3] = f[s[o + 3] as number] as number;
+  out[to + 4] = f[s[o + 4] as number] as number;
+  out[to + 5] = f[s[o + 5] as number] as number;
+  out[to + 6] = f[s[p] as number] as number;
+  out[to + 7] = f[s[p + 1] as number] as number;
+  out[to + 8] = f[s[p + 2] as number] as number;
+  out[to + 9] = f[s[p + 3] as number] as number;
+  out[to + 10] = f[s[p + 4] as number] as number;
+  out[to + 11] = f[s[p + 5] as number] as number;
+}
 
 /** Offsets inside one action's lookahead block. */
 const LA_LEGAL = 0;
@@ -249,24 +295,30 @@ export class ObservationEncoder {
   readonly size: number;
   /** After `encode`: child a at offset a * STATE_SIZE (meaningful where the mask has bit a). */
   readonly children = new Uint8Array(ACTIONS * STATE_SIZE);
+  readonly #moves = new ActionStats();
   /** After `encode`, per legal action: laps sown (1 + relays). */
-  readonly laps = new Uint32Array(ACTIONS);
+  readonly laps: Uint32Array = this.#moves.laps;
   /** After `encode`, per legal action: seeds sown over all laps. */
-  readonly seedsSown = new Uint32Array(ACTIONS);
+  readonly seedsSown: Uint32Array = this.#moves.seedsSown;
   /** After `encode`, per legal action: the pit where the last seed landed. */
-  readonly endPit = new Int8Array(ACTIONS);
+  readonly endPit: Int8Array = this.#moves.endPit;
   /** After `encode`, per legal action: seeds captured into the mover's store. */
-  readonly captured = new Uint8Array(ACTIONS);
+  readonly captured: Uint8Array = this.#moves.captured;
   /** After `encode`, per legal action: the pit captured from, or -1. */
-  readonly capturedPit = new Int8Array(ACTIONS);
+  readonly capturedPit: Int8Array = this.#moves.capturedPit;
+  readonly #status = new Uint8Array(ACTIONS);
 
   readonly #childViews: Uint8Array[];
-  readonly #reply = new Uint8Array(STATE_SIZE);
-  readonly #probe = new Uint8Array(STATE_SIZE);
+  /** The opponent's replies to one child, reply r at r * STATE_SIZE, and their views. */
+  readonly #replies = new Uint8Array(ACTIONS * STATE_SIZE);
+  readonly #replyViews: Uint8Array[];
+  readonly #replyStatus = new Uint8Array(ACTIONS);
   readonly #scores = new Int32Array(2);
-  readonly #stats = new MoveStats();
   readonly #perPit: number;
   readonly #baseSize: number;
+  // The config's fields, read once: the config object's shape varies with where it came from.
+  readonly #counts: boolean;
+  readonly #lookahead: boolean;
   readonly #captureSeedStays: boolean;
   readonly #leftoverToOwner: boolean;
 
@@ -276,10 +328,15 @@ export class ObservationEncoder {
     this.size = observationSize(this.config);
     this.#perPit = perPit(this.config.encoding);
     this.#baseSize = baseSize(this.config.encoding);
+    this.#counts = this.config.encoding === 'counts';
+    this.#lookahead = this.config.lookahead;
     this.#captureSeedStays = this.rules.captureSeedStays;
     this.#leftoverToOwner = this.rules.leftoverTo === 'owner';
     this.#childViews = Array.from({ length: ACTIONS }, (_, a) =>
       this.children.subarray(a * STATE_SIZE, (a + 1) * STATE_SIZE),
+    );
+    this.#replyViews = Array.from({ length: ACTIONS }, (_, r) =>
+      this.#replies.subarray(r * STATE_SIZE, (r + 1) * STATE_SIZE),
     );
   }
 
@@ -291,22 +348,18 @@ export class ObservationEncoder {
   encode(state: Uint8Array, out: Float32Array, offset: number): number {
     const mover = state[TO_MOVE] as number;
     this.#encodeBase(state, mover, out, offset);
-    const mask = this.#expand(state, mover);
-    if (this.config.lookahead)
-      this.#encodeLookahead(state, mover, mask, out, offset + this.#baseSize);
+    const mask = this.#expand(state);
+    if (this.#lookahead) this.#encodeLookahead(state, mover, mask, out, offset + this.#baseSize);
     return mask;
   }
 
   #encodeBase(state: Uint8Array, mover: number, out: Float32Array, offset: number): void {
     const own = mover * 6;
     const opp = 6 - own;
-    const encoding = this.config.encoding;
-    if (encoding === 'counts') {
-      for (let k = 0; k < 6; k++) {
-        out[offset + k] = (state[own + k] as number) / PIT_SCALE;
-        out[offset + 6 + k] = (state[opp + k] as number) / PIT_SCALE;
-      }
+    if (this.#counts) {
+      writePits(out, offset, state, 0, own, opp);
     } else {
+      const encoding = this.config.encoding;
       const width = this.#perPit;
       out.fill(0, offset, offset + 12 * width);
       for (let k = 0; k < 12; k++) {
@@ -321,30 +374,13 @@ export class ObservationEncoder {
       }
     }
     const stores = offset + 12 * this.#perPit;
-    out[stores] = (state[STORE_0 + mover] as number) / STORE_SCALE;
-    out[stores + 1] = (state[STORE_0 + 1 - mover] as number) / STORE_SCALE;
+    out[stores] = STORE_FEATURE[48 + (state[STORE_0 + mover] as number)] as number;
+    out[stores + 1] = STORE_FEATURE[48 + (state[STORE_0 + 1 - mover] as number)] as number;
   }
 
   /** Plays every action into `children`, recording what each legal one did. */
-  #expand(state: Uint8Array, mover: number): number {
-    if (hasWinningStore(state)) return 0;
-    const own = mover * 6;
-    const stats = this.#stats;
-    const css = this.#captureSeedStays;
-    let mask = 0;
-    for (let a = 0; a < ACTIONS; a++) {
-      if (state[own + a] === 0) continue;
-      const child = this.#childViews[a] as Uint8Array;
-      child.set(state);
-      if (playInPlace(child, a, css, stats) !== OK) continue;
-      mask |= 1 << a;
-      this.laps[a] = stats.laps;
-      this.seedsSown[a] = stats.seedsSown;
-      this.endPit[a] = stats.endPit;
-      this.captured[a] = stats.captured;
-      this.capturedPit[a] = stats.capturedPit;
-    }
-    return mask;
+  #expand(state: Uint8Array): number {
+    return expand(state, this.#captureSeedStays, this.children, this.#status, this.#moves);
   }
 
   #encodeLookahead(
@@ -357,68 +393,94 @@ export class ObservationEncoder {
     const opponent = 1 - mover;
     const own = mover * 6;
     const opp = 6 - own;
-    const css = this.#captureSeedStays;
-    const toOwner = this.#leftoverToOwner;
-    const reply = this.#reply;
-    const probe = this.#probe;
-    const scores = this.#scores;
+    const children = this.children;
+    // Module constants and tables read once into locals: read in the loop, each
+    // use would load the binding and check it again after every call.
+    const storeFeature = STORE_FEATURE;
+    const lapsFeature = LAPS_FEATURE;
+    const features = LOOKAHEAD_FEATURES;
+    const stateSize = STATE_SIZE;
+    const ownStore = STORE_0 + mover;
+    const oppStore = STORE_0 + opponent;
+    const storeBefore = state[ownStore] as number;
     for (let a = 0; a < ACTIONS; a++) {
-      const at = offset + a * LOOKAHEAD_FEATURES;
+      const at = offset + a * features;
       if ((mask & (1 << a)) === 0) {
-        out.fill(0, at, at + LOOKAHEAD_FEATURES);
+        out.fill(0, at, at + features);
         continue;
       }
-      const child = this.#childViews[a] as Uint8Array;
-      const childOwnStore = child[STORE_0 + mover] as number;
-      const childOppStore = child[STORE_0 + opponent] as number;
+      const c = a * stateSize;
+      const childOwnStore = children[c + ownStore] as number;
+      const childOppStore = children[c + oppStore] as number;
+      const laps = this.laps[a] as number;
       out[at + LA_LEGAL] = 1;
-      out[at + LA_CAPTURE] = (childOwnStore - (state[STORE_0 + mover] as number)) / STORE_SCALE;
-      const lapsFeature = Math.log2(1 + (this.laps[a] as number)) / LAPS_LOG2_SCALE;
-      out[at + LA_LAPS] = Math.min(lapsFeature, 1);
-      for (let k = 0; k < 6; k++) {
-        out[at + LA_PITS + k] = (child[own + k] as number) / PIT_SCALE;
-        out[at + LA_PITS + 6 + k] = (child[opp + k] as number) / PIT_SCALE;
-      }
-      out[at + LA_OWN_STORE] = childOwnStore / STORE_SCALE;
-      out[at + LA_OPP_STORE] = childOppStore / STORE_SCALE;
-
-      // The opponent's replies: one play each, plus a cheap "can the mover then move?" test.
-      let replies = 0;
-      let bestOppCapture = 0;
-      let oppCanWin = 0;
-      let value2 = Number.POSITIVE_INFINITY;
-      if (!hasWinningStore(child)) {
-        for (let r = 0; r < ACTIONS; r++) {
-          if (child[opp + r] === 0) continue;
-          reply.set(child);
-          if (playInPlace(reply, r, css) !== OK) continue;
-          replies++;
-          const oppCapture = (reply[STORE_0 + opponent] as number) - childOppStore;
-          if (oppCapture > bestOppCapture) bestOppCapture = oppCapture;
-          let diff: number;
-          if (hasWinningStore(reply) || !hasLegalMove(reply, css, probe)) {
-            diff = finalDifference(reply, mover, toOwner, scores);
-            if (diff < 0) oppCanWin = 1;
-          } else {
-            diff = (reply[STORE_0 + mover] as number) - (reply[STORE_0 + opponent] as number);
-          }
-          if (diff < value2) value2 = diff;
-        }
-      }
-      if (replies === 0) {
-        const diff = finalDifference(child, mover, toOwner, scores);
-        out[at + LA_ENDS] = 1;
-        out[at + LA_RESULT] = diff > 0 ? 1 : diff < 0 ? -1 : 0;
-        out[at + LA_OPP_CAPTURE] = 0;
-        out[at + LA_OPP_CAN_WIN] = 0;
-        out[at + LA_VALUE2] = diff / STORE_SCALE;
-      } else {
-        out[at + LA_ENDS] = 0;
-        out[at + LA_RESULT] = 0;
-        out[at + LA_OPP_CAPTURE] = bestOppCapture / STORE_SCALE;
-        out[at + LA_OPP_CAN_WIN] = oppCanWin;
-        out[at + LA_VALUE2] = value2 / STORE_SCALE;
-      }
+      out[at + LA_CAPTURE] = storeFeature[48 + childOwnStore - storeBefore] as number;
+      out[at + LA_LAPS] = laps < lapsFeature.length ? (lapsFeature[laps] as number) : 1;
+      writePits(out, at + LA_PITS, children, c, own, opp);
+      out[at + LA_OWN_STORE] = storeFeature[48 + childOwnStore] as number;
+      out[at + LA_OPP_STORE] = storeFeature[48 + childOppStore] as number;
+      this.#replyFeatures(this.#childViews[a] as Uint8Array, mover, childOppStore, out, at);
     }
+  }
+  /**
+   * The features of the opponent's replies to one child (ends, result,
+   * opp_capture, opp_can_win, value2) into `out[at ..]`: all six replies played
+   * in one expand (none once the child holds a winning store), plus a cheap
+   * "can the mover then move?" test each. A method of its own so that the
+   * compiler can inline what it calls.
+   */
+  #replyFeatures(
+    child: Uint8Array,
+    mover: number,
+    childOppStore: number,
+    out: Float32Array,
+    at: number,
+  ): void {
+    const css = this.#captureSeedStays;
+    const toOwner = this.#leftoverToOwner;
+    const replies = this.#replies;
+    const replyViews = this.#replyViews;
+    const scores = this.#scores;
+    const storeFeature = STORE_FEATURE;
+    const ownStore = STORE_0 + mover;
+    const oppStore = STORE_0 + 1 - mover;
+    const legalReplies = expand(child, css, replies, this.#replyStatus);
+    if (legalReplies === 0) {
+      const diff = finalDifference(child, mover, toOwner, scores);
+      out[at + LA_ENDS] = 1;
+      out[at + LA_RESULT] = diff > 0 ? 1 : diff < 0 ? -1 : 0;
+      out[at + LA_OPP_CAPTURE] = 0;
+      out[at + LA_OPP_CAN_WIN] = 0;
+      out[at + LA_VALUE2] = storeFeature[48 + diff] as number;
+      return;
+    }
+    // Over the legal replies only, with branch-free max and min: their
+    // outcomes are close to coin tosses. Differences lie in -48..48.
+    let bestOppCapture = 0;
+    let oppCanWin = 0;
+    let value2 = 48;
+    for (let left = legalReplies; left !== 0; left &= left - 1) {
+      const r = 31 - Math.clz32(left & -left);
+      const at2 = r * STATE_SIZE;
+      const replyOwnStore = replies[at2 + ownStore] as number;
+      const replyOppStore = replies[at2 + oppStore] as number;
+      const gain = replyOppStore - childOppStore - bestOppCapture;
+      bestOppCapture += gain & ~(gain >> 31);
+      let diff: number;
+      const reply = replyViews[r] as Uint8Array;
+      if (hasWinningStore(reply) || !hasLegalMove(reply, css)) {
+        diff = finalDifference(reply, mover, toOwner, scores);
+        oppCanWin |= diff >>> 31;
+      } else {
+        diff = replyOwnStore - replyOppStore;
+      }
+      const below = diff - value2;
+      value2 += below & (below >> 31);
+    }
+    out[at + LA_ENDS] = 0;
+    out[at + LA_RESULT] = 0;
+    out[at + LA_OPP_CAPTURE] = storeFeature[48 + bestOppCapture] as number;
+    out[at + LA_OPP_CAN_WIN] = oppCanWin;
+    out[at + LA_VALUE2] = storeFeature[48 + value2] as number;
   }
 }

@@ -13,7 +13,6 @@ const { ACTIONS, OK, POPCOUNT, STATE_SIZE, TO_MOVE, hasWinningStore, nthAction, 
 export class OpeningSampler {
   readonly #children = new Uint8Array(ACTIONS * STATE_SIZE);
   readonly #views: Uint8Array[];
-  readonly #probe = new Uint8Array(STATE_SIZE);
   readonly #captureSeedStays: boolean;
 
   constructor(rules: Rules) {
@@ -39,7 +38,7 @@ export class OpeningSampler {
         const child = this.#views[a] as Uint8Array;
         child.set(out);
         if (playInPlace(child, a, css) !== OK) continue;
-        if (!hasWinningStore(child) && hasLegalMove(child, css, this.#probe)) goesOn |= 1 << a;
+        if (!hasWinningStore(child) && hasLegalMove(child, css)) goesOn |= 1 << a;
       }
       if (goesOn === 0) return ply;
       const action = nthAction(goesOn, rng.int(POPCOUNT[goesOn] as number));

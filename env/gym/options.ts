@@ -135,10 +135,7 @@ export function resolveStartPosition(
     throw new EnvOptionsError(`invalid startPosition: ${(err as Error).message}`);
   }
   const state = pos.toState();
-  if (
-    core.hasWinningStore(state) ||
-    !hasLegalMove(state, rules.captureSeedStays, new Uint8Array(core.STATE_SIZE))
-  ) {
+  if (core.hasWinningStore(state) || !hasLegalMove(state, rules.captureSeedStays)) {
     throw new EnvOptionsError('invalid startPosition: the game is already over in this position');
   }
   return pos;

@@ -110,6 +110,8 @@ export class VectorEnv {
   readonly #scores = new Int32Array(2);
   readonly #captureReward: number;
   readonly #leftoverToOwner: boolean;
+  /** options.maxPlies, read once: the options object's shape varies with where it came from. */
+  readonly #maxPlies: number;
 
   constructor(options: VectorEnvOptionsInput) {
     const data = parseOptions(vectorEnvOptionsSchema, options, 'vector environment options');
@@ -123,6 +125,7 @@ export class VectorEnv {
     this.#encoder = new ObservationEncoder(this.observationConfig, this.rules);
     this.#opening = new OpeningSampler(this.rules);
     this.#captureReward = this.options.captureReward;
+    this.#maxPlies = this.options.maxPlies;
     this.#leftoverToOwner = this.rules.leftoverTo === 'owner';
     if (this.options.startPosition) this.#start.set(this.options.startPosition.toState());
     else setInitial(this.#start);
@@ -217,7 +220,7 @@ export class VectorEnv {
         this.terminated[i] = 1;
         this.truncated[i] = 0;
         this.#startEpisode(i);
-      } else if (plies >= this.options.maxPlies) {
+      } else if (plies >= this.#maxPlies) {
         this.finalScores[2 * i] = states[at + STORE_0] as number;
         this.finalScores[2 * i + 1] = states[at + STORE_0 + 1] as number;
         this.terminated[i] = 0;

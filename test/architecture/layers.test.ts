@@ -86,6 +86,11 @@ describe('layerViolations', () => {
       { path: 'env/game.ts', text: "import { observationSize } from './gym/observation.ts';" },
       { path: 'serve/x.ts', text: "import { main } from '../cli/main.ts';" },
       { path: 'web/src/x.ts', text: "import { createServer } from 'node:http';" },
+      {
+        path: 'solve/search.ts',
+        text: "import { MinimaxSearch } from '../agents/minimax-search.ts';",
+      },
+      { path: 'solve/table.ts', text: "import { writeFileSync } from 'node:fs';" },
     ];
     expect(layerViolations(files)).toEqual([
       'env/gym/single-agent-env.ts -> ../../agents/agent.ts: env may not import agents',
@@ -97,6 +102,8 @@ describe('layerViolations', () => {
       'env/game.ts -> ./gym/observation.ts: the engine may not import env/gym',
       'serve/x.ts -> ../cli/main.ts: serve may not import cli',
       'web/src/x.ts -> node:http: this folder must import nothing from Node',
+      'solve/search.ts -> ../agents/minimax-search.ts: solve may not import agents',
+      'solve/table.ts -> node:fs: this folder must import nothing from Node',
     ]);
   });
 
@@ -112,6 +119,8 @@ describe('layerViolations', () => {
         text: "import { core } from '../index.ts';\nimport * as z from 'zod';",
       },
       { path: 'cli/c.ts', text: "import { w } from '../web/build.ts';" },
+      { path: 'solve/s.ts', text: "import { core } from '../env/index.ts';" },
+      { path: 'agents/a.ts', text: "import { Solver } from '../solve/solver.ts';" },
     ];
     expect(layerViolations(files)).toEqual([]);
   });

@@ -11,6 +11,7 @@ import ts from 'typescript';
 
 export const LAYERS = [
   'env',
+  'solve',
   'agents',
   'eval',
   'models',
@@ -26,19 +27,20 @@ export type Layer = (typeof LAYERS)[number];
 /** What each folder may import besides itself. env/gym is inside env; the engine may not import it. */
 export const ALLOWED: Record<Layer, readonly Layer[]> = {
   env: [],
-  agents: ['env'],
-  eval: ['env', 'agents'],
-  models: ['env', 'agents', 'eval'],
-  train: ['env', 'agents', 'eval', 'models'],
-  serve: ['env', 'agents', 'eval', 'models'],
-  web: ['env', 'agents', 'eval', 'models', 'serve'],
-  queue: ['env', 'agents', 'eval', 'models', 'train'],
-  cli: ['env', 'agents', 'eval', 'models', 'train', 'serve', 'queue', 'web'],
-  bench: ['env', 'agents', 'eval', 'models', 'train', 'serve', 'queue', 'web'],
+  solve: ['env'],
+  agents: ['env', 'solve'],
+  eval: ['env', 'solve', 'agents'],
+  models: ['env', 'solve', 'agents', 'eval'],
+  train: ['env', 'solve', 'agents', 'eval', 'models'],
+  serve: ['env', 'solve', 'agents', 'eval', 'models'],
+  web: ['env', 'solve', 'agents', 'eval', 'models', 'serve'],
+  queue: ['env', 'solve', 'agents', 'eval', 'models', 'train'],
+  cli: ['env', 'solve', 'agents', 'eval', 'models', 'train', 'serve', 'queue', 'web'],
+  bench: ['env', 'solve', 'agents', 'eval', 'models', 'train', 'serve', 'queue', 'web'],
 };
 
 /** Folders whose code must run in a browser too: no Node built-in at all. */
-const BROWSER_SAFE = [/^env\//, /^web\/src\//];
+const BROWSER_SAFE = [/^env\//, /^solve\//, /^web\/src\//];
 
 const NODE_BUILTINS = new Set(builtinModules);
 

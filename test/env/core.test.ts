@@ -78,6 +78,86 @@ describe('playInPlace against the naive reference', () => {
   });
 });
 
+describe('playFrom and playInPlace', () => {
+  it('play every lap size from every pit as the reference does (1..48 seeds)', () => {
+    // One pit of n seeds and the other 48 - n spread over the board and a store:
+    // every entry of the engine's lap table is used, relays and captures included.
+    const rng = Random.fromSeed(77);
+    const copy = new Uint8Array(STATE_SIZE);
+    let checked = 0;
+    for (let pit = 0; pit < 12; pit++) {
+      for (let n = 1; n <= 48; n++) {
+        for (const captureSeedStays of [false, true]) {
+          const pits = new Array<number>(12).fill(0);
+          pits[pit] = n;
+          const rest = 48 - n;
+          const onBoard = rng.int(Math.min(rest, 24) + 1);
+          for (let k = 0; k < onBoard; k++) {
+            const q = (pit + 1 + rng.int(11)) % 12;
+            pits[q] = (pits[q] as number) + 1;
+          }
+          const toMove = pit < 6 ? 0 : 1;
+          const ref: RefState = { pits, stores: [rest - onBoard, 0], toMove };
+          const state = Uint8Array.from(stateOf(ref));
+          copy.set(state);
+          const status = core.playInPlace(copy, pit % 6, captureSeedStays);
+          const expected = refPlay(ref, pit % 6, captureSeedStays);
+          if (typeof expected === 'string') {
+            expect(status).toBe(STATUS_OF_REASON[expected]);
+          } else {
+            expect(status, `${pits}/${toMove}`).toBe(OK);
+            expect(Array.from(copy)).toEqual(stateOf(expected.state));
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('leave the destination as it was after an illegal move', () => {
+    const states = samplePlayableStates(3000, 11);
+    const dst = new Uint8Array(3 * STATE_SIZE);
+    let illegal = 0;
+    for (const state of states) {
+      for (let a = 0; a < ACTIONS; a++) {
+        const inPlace = state.slice();
+        const status = core.playInPlace(inPlace, a, false);
+        dst.fill(0xee);
+        expect(core.playFrom(state, 0, dst, STATE_SIZE, a, false)).toBe(status);
+        if (status === OK) {
+          expect(Array.from(dst.subarray(STATE_SIZE, 2 * STATE_SIZE))).toEqual(Array.from(inPlace));
+        } else {
+          illegal++;
+          expect(Array.from(inPlace)).toEqual(Array.from(state));
+        }
+        // Only the state-sized window at the offset is written.
+        const outside = [...dst.subarray(0, STATE_SIZE), ...dst.subarray(2 * STATE_SIZE)];
+        expect(outside.every((b) => b === 0xee)).toBe(true);
+        if (status !== OK) expect(dst.every((b) => b === 0xee)).toBe(true);
+      }
+    }
+    expect(illegal).toBeGreaterThan(2000);
+  });
+
+  it('read a state at an offset of a larger buffer', () => {
+    const states = samplePlayableStates(500, 12);
+    const batch = new Uint8Array(states.length * STATE_SIZE);
+    states.forEach((s, i) => {
+      batch.set(s, i * STATE_SIZE);
+    });
+    const single = new Uint8Array(STATE_SIZE);
+    const fromBatch = new Uint8Array(STATE_SIZE);
+    states.forEach((state, i) => {
+      for (let a = 0; a < ACTIONS; a++) {
+        const status = core.playInto(state, single, a, true);
+        expect(core.playFrom(batch, i * STATE_SIZE, fromBatch, 0, a, true)).toBe(status);
+        if (status === OK) expect(Array.from(fromBatch)).toEqual(Array.from(single));
+      }
+    });
+  });
+});
+
 describe('expand', () => {
   it('plays every action into its child slot, with the same status as playInto', () => {
     const states = samplePlayableStates(3000, 5);
@@ -156,6 +236,21 @@ describe('small helpers', () => {
       expect(core.POPCOUNT[mask]).toBe(bits.length);
       expect(bits.map((_, k) => core.nthAction(mask, k))).toEqual(bits);
     }
+  });
+
+  it("occupiedMask has bit a set exactly when the mover's pit of action a holds seeds", () => {
+    for (const state of samplePlayableStates(2000, 13)) {
+      const base = (state[core.TO_MOVE] as number) * 6;
+      let expected = 0;
+      for (let a = 0; a < ACTIONS; a++) if ((state[base + a] as number) > 0) expected |= 1 << a;
+      expect(core.occupiedMask(state)).toBe(expected);
+    }
+  });
+
+  it('nthAction is -1 past the last set bit', () => {
+    expect(core.nthAction(0, 0)).toBe(-1);
+    expect(core.nthAction(0b101, 2)).toBe(-1);
+    expect(core.nthAction(0b111111, 6)).toBe(-1);
   });
 
   it('setInitial writes the start over any state', () => {

@@ -24,6 +24,7 @@ const SUBPATHS = [
   'ayoayo/eval',
   'ayoayo/models',
   'ayoayo/train',
+  'ayoayo/solve',
 ];
 
 interface LockEntry {
@@ -151,14 +152,22 @@ describe('the packed package, installed into an empty project', () => {
       // m4 (ayoayo/models) registered policy:PATH agents, in the workers too.
       const counts = [${SUBPATHS.map((_, i) => `Object.keys(m${i}).length`).join(', ')}];
       const t = await m3.runTournament({ specs: ['random', 'policy:${pretrained}'], games: 2, seed: 1, workers: 1 });
-      console.log(JSON.stringify({ counts, start: m0.formatPosition(m0.initialPosition()), games: t.games.length }));
+      // m6 (ayoayo/solve): player 0's only move leaves player 1 a win.
+      const solved = m6.solve('0,0,0,0,1,0/1,0,0,1,1,1/20-23/0');
+      console.log(JSON.stringify({ counts, start: m0.formatPosition(m0.initialPosition()), games: t.games.length, solved: solved.value }));
     `;
     const result = run(process.execPath, ['--input-type=module', '-e', script], app);
     expect(result.stderr).toBe('');
-    const out = JSON.parse(result.stdout) as { counts: number[]; start: string; games: number };
+    const out = JSON.parse(result.stdout) as {
+      counts: number[];
+      start: string;
+      games: number;
+      solved: string;
+    };
     for (const count of out.counts) expect(count).toBeGreaterThan(3);
     expect(out.start).toBe('4,4,4,4,4,4/4,4,4,4,4,4/0-0/0');
     expect(out.games).toBe(2);
+    expect(out.solved).toBe('loss');
   });
 
   it("type-checks the README's example against the shipped declarations, then runs it", () => {

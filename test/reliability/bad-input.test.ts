@@ -28,6 +28,7 @@ import '../../models/policy-kind.ts';
 import { createPolicyServer } from '../../serve/http-server.ts';
 import { close, listen } from '../../serve/listen.ts';
 import { PolicyService } from '../../serve/policy-service.ts';
+import { solve } from '../../solve/index.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { train } from '../../train/trainer.ts';
@@ -189,6 +190,30 @@ const cliRows: CliRow[] = [
     case: 'bad rule options',
     args: ['show', '--rules', 'leftoverTo=moon'],
     stderr: 'invalid rules: leftoverTo: Invalid option: expected one of "opponent"|"owner"',
+    code: 1,
+  },
+  {
+    case: 'solve: malformed position',
+    args: ['solve', '4,4,4/4,4,4/0-0/0'],
+    stderr: "invalid pits 0..5: expected 6 comma-separated counts, got 3 in '4,4,4'",
+    code: 1,
+  },
+  {
+    case: 'solve: bad rule options',
+    args: ['solve', '--rules', 'captureSeedStays=maybe'],
+    stderr: 'invalid rules: captureSeedStays: Invalid input: expected boolean, received string',
+    code: 1,
+  },
+  {
+    case: 'solve: bad --time',
+    args: ['solve', '--time', '10 seconds'],
+    stderr: `invalid --time '10 seconds': expected a positive duration such as 500ms, 10s or 2m ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'solve: bad --table-bits',
+    args: ['solve', '--table-bits', '40'],
+    stderr: `--table-bits must be an integer in 1..26, got 40 ${USAGE}`,
     code: 1,
   },
   {
@@ -564,6 +589,12 @@ const libraryRows: LibraryRow[] = [
     call: () => runTournament({ specs: ['random', 'random'], games: 2, workers: 0 }),
     error: 'RangeError',
     message: "agent 'random' is listed twice",
+  },
+  {
+    case: 'solve options',
+    call: () => solve(initialPosition(), { budget: { timeMs: 0 } }),
+    error: 'SolveOptionsError',
+    message: 'invalid solve options: budget.timeMs: Too small: expected number to be >0',
   },
   {
     case: 'a fractional seed',

@@ -1,0 +1,85 @@
+/**
+ * The C yardstick of the engine bench: compiles bench/c/playouts.c with the
+ * machine's C compiler into a temporary folder and runs its two playout loops.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type PlayoutLoop = 'reject' | 'expand';
+
+/** What one loop played: games, plies, and the final scores folded into a checksum. */
+export interface PlayedGames {
+  readonly games: number;
+  readonly plies: number;
+  readonly checksum: number;
+}
+
+/** A timed run: games and plies played in `cpuMs` milliseconds of CPU time. */
+export interface TimedRun {
+  readonly games: number;
+  readonly plies: number;
+  readonly cpuMs: number;
+}
+
+export interface NativePlayouts {
+  /** Plays `games` games of each loop from seed 1 (the same stream as `Random.fromSeed(1)`). */
+  play(games: number, captureSeedStays: boolean): Record<PlayoutLoop, PlayedGames>;
+  /** Runs one loop (default rules) for about `seconds` of wall time. */
+  time(loop: PlayoutLoop, seconds: number): TimedRun;
+  /** Deletes the compiled program. */
+  dispose(): void;
+}
+
+const SOURCE = fileURLToPath(new URL('./c/playouts.c', import.meta.url));
+
+/** Folds one game's final scores into a running checksum, as playouts.c does. */
+export function foldScores(checksum: number, score0: number, score1: number): number {
+  return (Math.imul(checksum, 31) + score0 * 64 + score1) >>> 0;
+}
+
+/**
+ * Compiles the C loops with `cc -O2` (or `$CC`). Returns a sentence saying why
+ * not when there is no working C compiler.
+ */
+export function compileNativePlayouts(): NativePlayouts | string {
+  const cc = process.env.CC ?? 'cc';
+  const dir = mkdtempSync(join(tmpdir(), 'ayoayo-playouts-'));
+  const exe = join(dir, 'playouts');
+  const built = spawnSync(cc, ['-O2', '-o', exe, SOURCE], { encoding: 'utf8' });
+  if (built.error !== undefined || built.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    const why =
+      built.error?.message ?? built.stderr.trim().split('\n')[0] ?? `exit ${built.status}`;
+    return `no working C compiler (${cc}: ${why})`;
+  }
+  const run = (args: string[]): string[] => {
+    const out = spawnSync(exe, args, { encoding: 'utf8' });
+    if (out.error !== undefined || out.status !== 0) {
+      throw new Error(`${exe} ${args.join(' ')} failed: ${out.error?.message ?? out.stderr}`);
+    }
+    return out.stdout.trim().split('\n');
+  };
+  return {
+    play(games, captureSeedStays) {
+      const lines = run(['verify', String(games), captureSeedStays ? '1' : '0']);
+      const byLoop = Object.fromEntries(
+        lines.map((line) => {
+          const { loop, ...rest } = JSON.parse(line) as PlayedGames & { loop: PlayoutLoop };
+          return [loop, rest];
+        }),
+      );
+      return byLoop as Record<PlayoutLoop, PlayedGames>;
+    },
+    time(loop, seconds) {
+      const [line] = run(['time', loop, String(seconds)]);
+      const { games, plies, cpuMs } = JSON.parse(line as string) as TimedRun;
+      return { games, plies, cpuMs };
+    },
+    dispose() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,321 @@
+import { MinimaxAgent } from '../agents/minimax.ts';
+import {
+  applyAction,
+  core,
+  DEFAULT_RULES,
+  formatPosition,
+  legalActions,
+  outcome,
+  type Position,
+  positionFromState,
+  Random,
+  type Rules,
+  resolveRules,
+} from '../env/index.ts';
+import { loadEndgame } from '../eval/endgame-cache.ts';
+import { DEFAULT_OPENING_PLIES, openingFor } from '../eval/openings.ts';
+import { gamesProgressBar } from '../eval/progress.ts';
+import { boardsOf, unrankBoard } from '../solve/endgame/rank.ts';
+import {
+  buildEndgame,
+  type EndgameValues,
+  gameValue,
+  Solver,
+  type StateSolution,
+  valueWord,
+} from '../solve/index.ts';
+import type { Emit } from './types.ts';
+
+const { legalMask } = core;
+
+// Override with SOLVE_BENCH_GAMES, _MS (budget per position), _SEED, _TABLE_BITS,
+// _ENDGAME (seeds of the endgame table, 0: none) and _PARTS (times,endgame,build;
+// moonshot only when asked, with its own budget _MOONSHOT_MS per position;
+// endless only when asked, every position of up to _ENDLESS_SEEDS seeds).
+const GAMES = Number(process.env.SOLVE_BENCH_GAMES ?? 12);
+const BUDGET_MS = Number(process.env.SOLVE_BENCH_MS ?? 10_000);
+const SEED = Number(process.env.SOLVE_BENCH_SEED ?? 2200);
+const TABLE_BITS = Number(process.env.SOLVE_BENCH_TABLE_BITS ?? 20);
+const ENDGAME = Number(process.env.SOLVE_BENCH_ENDGAME ?? 16);
+const PARTS = (process.env.SOLVE_BENCH_PARTS ?? 'times,endgame,build').split(',');
+/** What the endgame table buys: these tables, on the positions of the first games from these plies. */
+const EFFECT_TABLES = [0, 12, 14, 16];
+const EFFECT_GAMES = 3;
+const EFFECT_PLIES: readonly [number, number] = [8, 17];
+const MOONSHOT_MS = Number(process.env.SOLVE_BENCH_MOONSHOT_MS ?? 600_000);
+const ENDLESS_SEEDS = Number(process.env.SOLVE_BENCH_ENDLESS_SEEDS ?? 5);
+/** How many positions of each ply the moonshot tries: the start, and seeded openings of 2 and 4 plies. */
+const MOONSHOT: readonly [number, number][] = [
+  [4, 4],
+  [2, 2],
+  [0, 1],
+];
+const FIRST_PLY = 6;
+/** Plies of the game (from the start, the opening's included) by bucket. */
+const BUCKETS: readonly [string, number, number][] = [
+  ['6-11', 6, 11],
+  ['12-17', 12, 17],
+  ['18-23', 18, 23],
+  ['24+', 24, Number.POSITIVE_INFINITY],
+];
+
+/** A position of a game and the ply it was reached at. */
+export interface GamePosition {
+  readonly game: number;
+  readonly ply: number;
+  readonly position: Position;
+}
+
+/**
+ * Positions of games between strong agents: `minimax:8` playing itself from
+ * the tournaments' seeded balanced openings (4 random plies), every position
+ * from `firstPly` to the end. Deterministic: the agent's ties are broken by
+ * a generator seeded per game.
+ */
+export function gamePositions(
+  seed: number,
+  games: number,
+  firstPly: number,
+  rules: Rules,
+): GamePosition[] {
+  const out: GamePosition[] = [];
+  for (let game = 0; game < games; game++) {
+    const agent = new MinimaxAgent({ rules, depth: 8 });
+    const rng = Random.fromSeed(`${seed}|solve-bench|${game}`);
+    let position = openingFor(seed, game, DEFAULT_OPENING_PLIES, rules).position;
+    for (let ply = DEFAULT_OPENING_PLIES; outcome(position, rules) === null; ply++) {
+      if (ply >= firstPly) out.push({ game, ply, position });
+      const legal = legalActions(position, rules);
+      position = applyAction(position, agent.act(position, { legal, rng, rules }), rules);
+    }
+  }
+  return out;
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+}
+
+/** Solves each position from an empty table (cold, as one `ayoayo solve` would), every move's value. */
+function solveCold(
+  positions: readonly GamePosition[],
+  endgame: EndgameValues | undefined,
+  label: string,
+): { ply: number; result: StateSolution; cpuMs: number }[] {
+  const solver = new Solver({
+    rules: DEFAULT_RULES,
+    tableBits: TABLE_BITS,
+    ...(endgame !== undefined ? { endgame } : {}),
+  });
+  const bar = gamesProgressBar({ label, unit: 'positions' });
+  const results = positions.map(({ ply, position }, i) => {
+    solver.clear();
+    const cpu = process.cpuUsage();
+    const result = solver.solveState(position.toState(), { timeMs: BUDGET_MS });
+    const used = process.cpuUsage(cpu);
+    bar.update(i + 1, positions.length);
+    return { ply, result, cpuMs: (used.user + used.system) / 1000 };
+  });
+  bar.stop();
+  return results;
+}
+
+/** The median, 90th percentile and largest of some milliseconds, rounded. */
+function spread(ms: number[]): { medianMs: number; p90Ms: number; maxMs: number } {
+  const sorted = [...ms].sort((x, y) => x - y);
+  return {
+    medianMs: Math.round(quantile(sorted, 0.5)),
+    p90Ms: Math.round(quantile(sorted, 0.9)),
+    maxMs: Math.round(sorted.at(-1) ?? Number.NaN),
+  };
+}
+
+/** Milliseconds to solve, the budget for a position not solved in it. */
+function wallTimes(results: readonly { result: StateSolution }[]): number[] {
+  return results.map((r) => (r.result.complete ? r.result.elapsedMs : BUDGET_MS));
+}
+
+function endgameTable(seeds: number): EndgameValues | undefined {
+  if (seeds === 0) return undefined;
+  const bar = gamesProgressBar({ label: `endgame table, ${seeds} seeds`, unit: 'boards' });
+  try {
+    return loadEndgame(seeds, DEFAULT_RULES, {
+      onProgress: (done, total) => bar.update(done, total),
+    });
+  } finally {
+    bar.stop();
+  }
+}
+
+/**
+ * The solver on positions from real games (docs/solver.md, "Speed").
+ *
+ * - times: every position from ply 6 on, solved cold within the budget, with
+ *   the endgame table: by ply bucket, how many were solved and the median, 90th
+ *   percentile and largest time, on the clock (a position not solved counts as
+ *   the budget) and in CPU time of this process (the machine is shared: the
+ *   clock also counts the time other processes had the cores); nodes per second.
+ * - endgame: what the table buys, the same solves with tables of 0 (none) to 16
+ *   seeds on the positions of the first games from ply 8 to 17.
+ * - build: how long the tables take to build (the cache is not used).
+ * - moonshot (only when asked): the value alone of the start and of seeded
+ *   openings of 2 and 4 plies, each with a long budget and a 512 MB table.
+ */
+export async function run(emit: Emit): Promise<void> {
+  const rules = DEFAULT_RULES;
+  const positions = gamePositions(SEED, GAMES, FIRST_PLY, rules);
+  const common = { games: GAMES, seed: SEED, budgetMs: BUDGET_MS, tableBits: TABLE_BITS };
+
+  if (PARTS.includes('times')) {
+    const results = solveCold(positions, endgameTable(ENDGAME), 'solve');
+    for (const [bucket, from, to] of BUCKETS) {
+      const inBucket = results.filter((r) => r.ply >= from && r.ply <= to);
+      emit({
+        name: 'solve-time-by-ply',
+        plies: bucket,
+        ...common,
+        endgameSeeds: ENDGAME,
+        positions: inBucket.length,
+        solved: inBucket.filter((r) => r.result.complete).length,
+        wall: spread(wallTimes(inBucket)),
+        cpu: spread(inBucket.map((r) => r.cpuMs)),
+      });
+    }
+    const fromPly8 = results.filter((r) => r.ply >= 8);
+    const nodes = results.reduce((n, r) => n + r.result.nodes, 0);
+    const ms = results.reduce((t, r) => t + r.result.elapsedMs, 0);
+    emit({
+      name: 'solve-summary',
+      ...common,
+      endgameSeeds: ENDGAME,
+      positions: results.length,
+      fromPly8: fromPly8.length,
+      unsolvedFromPly8: fromPly8.filter((r) => !r.result.complete).length,
+      maxWallMsFromPly8: Math.round(Math.max(...fromPly8.map((r) => r.result.elapsedMs))),
+      maxCpuMsFromPly8: Math.round(Math.max(...fromPly8.map((r) => r.cpuMs))),
+      nodesPerWallSec: Math.round(nodes / (ms / 1000)),
+      nodesPerCpuSec: Math.round(nodes / (results.reduce((t, r) => t + r.cpuMs, 0) / 1000)),
+      totalSeconds: Math.round(ms / 1000),
+    });
+  }
+
+  if (PARTS.includes('endgame')) {
+    const subset = positions.filter(
+      (p) => p.game < EFFECT_GAMES && p.ply >= EFFECT_PLIES[0] && p.ply <= EFFECT_PLIES[1],
+    );
+    for (const seeds of EFFECT_TABLES) {
+      const results = solveCold(subset, endgameTable(seeds), `endgame ${seeds}`);
+      emit({
+        name: 'solve-endgame-effect',
+        ...common,
+        games: EFFECT_GAMES,
+        plies: `${EFFECT_PLIES[0]}-${EFFECT_PLIES[1]}`,
+        endgameSeeds: seeds,
+        positions: results.length,
+        solved: results.filter((r) => r.result.complete).length,
+        wall: spread(wallTimes(results)),
+        cpu: spread(results.map((r) => r.cpuMs)),
+        cpuSeconds: Math.round(results.reduce((t, r) => t + r.cpuMs, 0) / 1000),
+        nodes: results.reduce((n, r) => n + r.result.nodes, 0),
+      });
+    }
+  }
+
+  if (PARTS.includes('build')) {
+    for (const seeds of [10, 12, 14, 16]) {
+      const started = performance.now();
+      const cpu = process.cpuUsage();
+      const table = buildEndgame(seeds, rules);
+      const used = process.cpuUsage(cpu);
+      emit({
+        name: 'endgame-build',
+        endgameSeeds: seeds,
+        boards: table.lo.length,
+        seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+        cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(1)),
+        megabytes: Number(((2 * table.lo.length) / 1e6).toFixed(1)),
+      });
+    }
+  }
+
+  if (PARTS.includes('endless')) {
+    // Where endless play decides: every position with few seeds on the board
+    // (every board, every split of the stores, either player to move) whose
+    // value the deepest search leaves open although no budget stopped it.
+    for (const variant of [
+      rules,
+      resolveRules({ captureSeedStays: true }),
+      resolveRules({ leftoverTo: 'owner' }),
+    ]) {
+      const solver = new Solver({ rules: variant });
+      for (let seeds = 1; seeds <= ENDLESS_SEEDS; seeds++) {
+        const state = new Uint8Array(16);
+        let positions = 0;
+        let open = 0;
+        let example: string | null = null;
+        for (let rank = 0; rank < boardsOf(seeds); rank++) {
+          for (let store0 = 24 - seeds; store0 <= 24; store0++) {
+            for (const toMove of [0, 1]) {
+              unrankBoard(rank, seeds, state);
+              state[12] = store0;
+              state[13] = 48 - seeds - store0;
+              state[14] = toMove;
+              if (legalMask(state, variant.captureSeedStays) === 0) continue;
+              positions++;
+              const result = solver.solveState(state);
+              if (result.lo !== result.hi && !result.budgetSpent) {
+                open++;
+                example ??= formatPosition(positionFromState(state));
+              }
+            }
+          }
+        }
+        emit({
+          name: 'solve-endless',
+          rules: variant,
+          seeds,
+          positions,
+          decidedByEndlessPlay: open,
+          example,
+        });
+      }
+    }
+  }
+
+  if (PARTS.includes('moonshot')) {
+    // How far toward the start: the position's value alone, with a long budget.
+    const endgame = endgameTable(ENDGAME);
+    const solver = new Solver({
+      rules,
+      tableBits: 24,
+      ...(endgame !== undefined ? { endgame } : {}),
+    });
+    for (const [plies, count] of MOONSHOT) {
+      for (let i = 0; i < count; i++) {
+        const position = openingFor(SEED, i, plies, rules).position;
+        solver.clear();
+        const cpu = process.cpuUsage();
+        const result = solver.solveState(position.toState(), {
+          timeMs: MOONSHOT_MS,
+          moves: false,
+        });
+        const used = process.cpuUsage(cpu);
+        emit({
+          name: 'solve-moonshot',
+          ply: plies,
+          position: formatPosition(position),
+          seed: SEED,
+          endgameSeeds: ENDGAME,
+          budgetSeconds: MOONSHOT_MS / 1000,
+          value: gameValue(result.lo, result.hi),
+          bounds: [valueWord(result.lo), valueWord(result.hi)],
+          depth: result.depth,
+          nodes: result.nodes,
+          seconds: Number((result.elapsedMs / 1000).toFixed(1)),
+          cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(1)),
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { type EndgameValues, endgameOffsets } from './build.ts';
+
+/** A damaged, foreign or mismatched endgame file. */
+export class EndgameFileError extends Error {
+  override name = 'EndgameFileError';
+}
+
+const MAGIC = 'ayoayo-endgame 1\n';
+
+interface Header {
+  readonly maxSeeds: number;
+  readonly captureSeedStays: boolean;
+  readonly leftoverToOwner: boolean;
+  readonly boards: number;
+  /** FNV-1a (32 bits) of the lo and hi bytes. */
+  readonly checksum: number;
+}
+
+/** FNV-1a over the bytes, 32 bits: enough to tell a damaged file from a good one. */
+function fnv1a(bytes: Uint8Array, start = 0x811c9dc5): number {
+  let h = start;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
+  return h >>> 0;
+}
+
+function checksumOf(lo: Int8Array, hi: Int8Array): number {
+  const loBytes = new Uint8Array(lo.buffer, lo.byteOffset, lo.length);
+  const hiBytes = new Uint8Array(hi.buffer, hi.byteOffset, hi.length);
+  return fnv1a(hiBytes, fnv1a(loBytes));
+}
+
+/**
+ * The table as bytes: a text header (magic line, then one JSON line with the
+ * seeds, rules, board count and checksum), then every board's lo, then every
+ * board's hi.
+ */
+export function encodeEndgame(values: EndgameValues): Uint8Array {
+  const header: Header = {
+    maxSeeds: values.maxSeeds,
+    captureSeedStays: values.captureSeedStays,
+    leftoverToOwner: values.leftoverToOwner,
+    boards: values.lo.length,
+    checksum: checksumOf(values.lo, values.hi),
+  };
+  const head = new TextEncoder().encode(`${MAGIC}${JSON.stringify(header)}\n`);
+  const out = new Uint8Array(head.length + 2 * values.lo.length);
+  out.set(head);
+  out.set(new Uint8Array(values.lo.buffer, values.lo.byteOffset, values.lo.length), head.length);
+  out.set(
+    new Uint8Array(values.hi.buffer, values.hi.byteOffset, values.hi.length),
+    head.length + values.lo.length,
+  );
+  return out;
+}
+
+/** Reads bytes written by encodeEndgame; throws EndgameFileError saying what is wrong. */
+export function decodeEndgame(bytes: Uint8Array): EndgameValues {
+  const magic = new TextDecoder().decode(bytes.subarray(0, MAGIC.length));
+  if (magic !== MAGIC) throw new EndgameFileError('not an ayoayo endgame table');
+  const end = bytes.indexOf(10, MAGIC.length);
+  if (end < 0) throw new EndgameFileError('the endgame table header is cut short');
+  let header: Header;
+  try {
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(MAGIC.length, end))) as Header;
+  } catch {
+    throw new EndgameFileError('the endgame table header is not JSON');
+  }
+  const { maxSeeds, boards } = header;
+  if (!Number.isInteger(maxSeeds) || maxSeeds < 0 || maxSeeds > 24) {
+    throw new EndgameFileError(
+      `the endgame table header has a bad seed count: ${String(maxSeeds)}`,
+    );
+  }
+  const offsets = endgameOffsets(maxSeeds);
+  if (boards !== offsets[maxSeeds + 1] || bytes.length - end - 1 !== 2 * boards) {
+    throw new EndgameFileError(
+      `the endgame table is ${bytes.length - end - 1} bytes long, expected ${2 * (offsets[maxSeeds + 1] as number)} for ${maxSeeds} seeds`,
+    );
+  }
+  // A copy of its own: `bytes` may be a view into a larger buffer (Node's Buffer).
+  const body = new Int8Array(2 * boards);
+  body.set(new Int8Array(bytes.buffer, bytes.byteOffset + end + 1, 2 * boards));
+  const lo = body.subarray(0, boards);
+  const hi = body.subarray(boards);
+  if (checksumOf(lo, hi) !== header.checksum) {
+    throw new EndgameFileError('the endgame table is damaged (its checksum does not match)');
+  }
+  return {
+    maxSeeds,
+    captureSeedStays: header.captureSeedStays === true,
+    leftoverToOwner: header.leftoverToOwner === true,
+    offsets,
+    lo,
+    hi,
+  };
+}

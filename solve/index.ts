@@ -1,0 +1,41 @@
+/**
+ * The exact solver (docs/solver.md): proven win/draw/loss values of positions
+ * and of their moves. `solve` is the validated entry; `Solver` the fast path
+ * on engine states for callers that solve many positions.
+ */
+export {
+  buildEndgame,
+  type EndgameValues,
+  endgameOffsets,
+  NO_LOWER,
+  NO_UPPER,
+} from './endgame/build.ts';
+export { decodeEndgame, EndgameFileError, encodeEndgame } from './endgame/file.ts';
+export {
+  DEFAULT_SOLVE_MS,
+  type ResolvedSolveOptions,
+  resolveSolveOptions,
+  type SolveBudget,
+  type SolveOptions,
+  SolveOptionsError,
+} from './options.ts';
+export { type Budget, MAX_DEPTH } from './search.ts';
+export { describeSolution, type MoveValue, type Solution, solve, solveAll } from './solve.ts';
+export {
+  type SolveLimits,
+  Solver,
+  type SolverOptions,
+  type StateSolution,
+} from './solver.ts';
+export { DEFAULT_TABLE_BITS, MAX_TABLE_BITS, ProofTable } from './table.ts';
+export {
+  type BoundValue,
+  DRAW,
+  type GameValue,
+  gameValue,
+  LOSS,
+  signValue,
+  type Value,
+  valueWord,
+  WIN,
+} from './value.ts';

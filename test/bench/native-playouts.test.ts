@@ -1,0 +1,38 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { playGames } from '../../bench/engine.bench.ts';
+import { compileNativePlayouts } from '../../bench/native-playouts.ts';
+
+// The engine bench reports the engine's speed as a ratio to bench/c/playouts.c;
+// that ratio compares like with like only if the C loop plays the same games.
+const native = compileNativePlayouts();
+
+describe('the C yardstick of the engine bench', () => {
+  afterAll(() => {
+    if (typeof native !== 'string') native.dispose();
+  });
+
+  it.skipIf(typeof native === 'string')(
+    'plays the same games as the engine, game for game, under both capture rules',
+    () => {
+      if (typeof native === 'string') return;
+      for (const captureSeedStays of [false, true]) {
+        const c = native.play(3000, captureSeedStays);
+        expect(c.reject).toEqual(playGames('reject', 3000, captureSeedStays));
+        expect(c.expand).toEqual(playGames('expand', 3000, captureSeedStays));
+        // The two loops draw differently, so they are not the same games.
+        expect(c.reject.checksum).not.toBe(c.expand.checksum);
+      }
+    },
+  );
+
+  it('says why when there is no C compiler', () => {
+    const saved = process.env.CC;
+    process.env.CC = 'no-such-compiler-ayoayo';
+    try {
+      expect(compileNativePlayouts()).toMatch(/^no working C compiler \(no-such-compiler-ayoayo: /);
+    } finally {
+      if (saved === undefined) delete process.env.CC;
+      else process.env.CC = saved;
+    }
+  });
+});

@@ -1,0 +1,102 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { START_NOTATION } from '../../../env/index.ts';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+// The endgame tables go to a cache folder of the test's own.
+const cache = mkdtempSync(join(tmpdir(), 'ayoayo-solve-cache-'));
+afterAll(() => rmSync(cache, { recursive: true, force: true }));
+
+/** `ayoayo solve ...args` as a user would run it, with a small endgame table unless told otherwise. */
+function runAyoayo(args: readonly string[]): {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+} {
+  const withTable = args.some((a) => a.startsWith('--endgame'))
+    ? args
+    : [...args, '--endgame', '6'];
+  const run = spawnSync(process.execPath, ['bin/ayoayo.js', ...withTable], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, XDG_CACHE_HOME: cache },
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+// Player 0's action 4 captures 3 + 1 and reaches 26: a win at once.
+const ONE_MOVE_WIN = '2,0,0,0,1,0/3,0,0,0,0,0/22-20/0';
+// With captureSeedStays, player 1 escapes a loss only by playing round for ever (test/solve).
+const ENDLESS = '0,0,0,1,0,1/1,0,0,1,1,1/21-21/1';
+
+describe('ayoayo solve', () => {
+  it('prints the value of the position and a table of its moves', () => {
+    const { code, stdout, stderr } = runAyoayo(['solve', ONE_MOVE_WIN]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`Position: ${ONE_MOVE_WIN} (player 0 to move)`);
+    expect(lines[1]).toMatch(
+      /^Value: {4}win for player 0 \(proven at depth \d+; [\d,]+ nodes in [\d.]+ s\)$/,
+    );
+    expect(lines[3]).toMatch(/^action\s+pit\s+value$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^4\s+4\s+win\s+best$/));
+  });
+
+  it('prints one JSON object with --json: values, bounds, proof depth, nodes, time, rules', () => {
+    const { code, stdout } = runAyoayo(['solve', ONE_MOVE_WIN, '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as {
+      value: string;
+      moves: { action: number; value: string }[];
+      bestActions: number[];
+      depth: number;
+      nodes: number;
+      timeMs: number;
+      complete: boolean;
+      rules: { captureSeedStays: boolean };
+    };
+    expect(report.value).toBe('win');
+    expect(report.moves.map((m) => m.action)).toEqual([0, 4]);
+    expect(report.bestActions).toContain(4);
+    expect(report.complete).toBe(true);
+    expect(report.depth).toBeGreaterThan(0);
+    expect(report.nodes).toBeGreaterThan(0);
+    expect(report.rules.captureSeedStays).toBe(false);
+  });
+
+  it('says unknown, and why, where the budget runs out or endless play decides', () => {
+    const start = runAyoayo(['solve', '--time', '200ms']);
+    expect(start.code).toBe(0);
+    expect(start.stdout).toContain(`Position: ${START_NOTATION}`);
+    expect(start.stdout).toMatch(/Value: {4}unknown for player 0 \(budget spent at depth \d+;/);
+    const endless = runAyoayo(['solve', ENDLESS, '--rules', 'captureSeedStays=true']);
+    expect(endless.code).toBe(0);
+    expect(endless.stdout).toContain('Rules:    captureSeedStays=true,leftoverTo=opponent');
+    expect(endless.stdout).toContain(
+      'unknown for player 1 (still open at the deepest search, 250 plies: endless play may decide it;',
+    );
+    expect(endless.stdout).toMatch(/^0\s+6\s+loss$/m);
+  });
+
+  it('reports a finished game', () => {
+    const { code, stdout } = runAyoayo(['solve', '1,0,0,0,1,0/0,0,0,0,0,0/23-23/0']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Game over: player 1 wins 23-25');
+  });
+
+  it('builds its endgame table once into the cache folder, then reads it', () => {
+    const args = ['solve', ONE_MOVE_WIN, '--endgame', '5', '--json'];
+    const first = runAyoayo(args);
+    expect(first.code).toBe(0);
+    const file = join(cache, 'ayoayo', 'endgame-5-seed-captured-leftover-opponent.bin');
+    expect(existsSync(file)).toBe(true);
+    const second = runAyoayo(args);
+    expect((JSON.parse(second.stdout) as { value: string }).value).toBe('win');
+  });
+});
