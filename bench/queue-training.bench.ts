@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Random } from '../env/random.ts';
 import { loadBackend } from '../models/backend.ts';
 import { QueueShardRunner } from '../queue/shard-runner.ts';
@@ -12,15 +13,18 @@ import type { Emit } from './types.ts';
  * One training run's self-play on the queue (needs Debian's redis-server):
  * searched moves per second of expert iteration's self-play (`quick`'s
  * settings, in 4 shards of 64 games, 2048 searched moves each) in this thread,
- * on 2 worker threads, and on 1, 2 and 4 `ayoayo worker` processes started
+ * on 2 worker threads, and on 1, 2, 3 and 4 `ayoayo worker` processes started
  * before the clock; and what the queue costs the coordinator per iteration
  * (the network and the jobs encoded, the results decoded, the positions
  * merged) and per job (enqueue, take, fetch the network, send the result back:
  * the wait less the shards' own play time, with one worker playing them one
- * after the other). Two warm-up iterations (the workers start their self-play
- * threads), then four measured, each with an update between, as in a run
+ * after the other), with the bytes a job, its result and the network carry.
+ * Two warm-up iterations (the workers start their self-play threads), then
+ * four measured, each with an update between, as in a run
  * (`secondsPerIteration` is self-play's, `updateSeconds` the update's, which
- * stays on the coordinator).
+ * stays on the coordinator). Every row says whether its network after the six
+ * updates is the one this thread's run ends with (`sameRun`): the queued run
+ * must be the local run whatever the number of workers.
  */
 const WARM_UP = 2;
 const MEASURED = 4;
@@ -49,6 +53,7 @@ export async function run(emit: Emit): Promise<void> {
     let plies = 0;
     let seconds = 0;
     let updateSeconds = 0;
+    let weights = '';
     try {
       for (let i = 0; i < WARM_UP + MEASURED; i++) {
         if (i === WARM_UP) onMeasure?.();
@@ -59,6 +64,9 @@ export async function run(emit: Emit): Promise<void> {
         seconds += stats.seconds;
         updateSeconds += update.seconds;
       }
+      const hash = createHash('sha256');
+      for (const w of learner.model.getWeights()) hash.update(w.dataSync() as Float32Array);
+      weights = hash.digest('hex');
     } finally {
       await disposeLearner(learner);
     }
@@ -66,10 +74,13 @@ export async function run(emit: Emit): Promise<void> {
       movesPerSec: plies / seconds,
       secondsPerIteration: seconds / MEASURED,
       updateSeconds: updateSeconds / MEASURED,
+      weights,
     };
   };
+  let localWeights: string | undefined;
   for (const workers of [0, 2]) {
     const r = await selfPlay({ workers });
+    localWeights ??= r.weights;
     emit({
       name: `self-play, local, ${workers === 0 ? 'this thread' : `${workers} worker threads`}`,
       ...base,
@@ -77,15 +88,24 @@ export async function run(emit: Emit): Promise<void> {
       value: Math.round(r.movesPerSec),
       secondsPerIteration: Number(r.secondsPerIteration.toFixed(2)),
       updateSeconds: Number(r.updateSeconds.toFixed(2)),
+      sameRun: r.weights === localWeights,
     });
   }
 
   const redis = await startBenchRedis();
   try {
-    for (const count of [1, 2, 4]) {
+    for (const count of [1, 2, 3, 4]) {
       const workers = await startWorkers(redis.url, count);
       let runner: QueueShardRunner | undefined;
-      let before = { encode: 0, wait: 0, decode: 0, play: 0, bytes: 0 };
+      let before = {
+        encode: 0,
+        wait: 0,
+        decode: 0,
+        play: 0,
+        bytes: 0,
+        jobBytes: 0,
+        resultBytes: 0,
+      };
       const snapshot = () => {
         const t = runner?.timings;
         return {
@@ -94,6 +114,8 @@ export async function run(emit: Emit): Promise<void> {
           decode: t?.decodeSeconds ?? 0,
           play: t?.playSeconds ?? 0,
           bytes: t?.networkBytes ?? 0,
+          jobBytes: t?.jobBytes ?? 0,
+          resultBytes: t?.resultBytes ?? 0,
         };
       };
       onMeasure = () => {
@@ -115,6 +137,7 @@ export async function run(emit: Emit): Promise<void> {
         unit: 'searched moves/s',
         value: Math.round(r.movesPerSec),
         secondsPerIteration: Number(r.secondsPerIteration.toFixed(2)),
+        sameRun: r.weights === localWeights,
       });
       if (count === 1) {
         const encodeMs = per('encode') * 1000;
@@ -135,6 +158,8 @@ export async function run(emit: Emit): Promise<void> {
           ...base,
           unit: 'ms',
           shardPlayMs: Math.round((per('play') * 1000) / ei.selfPlayShards),
+          jobKB: Math.round(per('jobBytes') / 1024 / ei.selfPlayShards),
+          resultKB: Math.round(per('resultBytes') / 1024 / ei.selfPlayShards),
           value: Number((((per('wait') - per('play')) * 1000) / ei.selfPlayShards).toFixed(1)),
         });
       }

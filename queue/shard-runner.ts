@@ -60,6 +60,10 @@ export interface ShardQueueTimings {
   playSeconds: number;
   /** The networks' size as they travel (policy files). */
   networkBytes: number;
+  /** The jobs' data as they travel (JSON: the games in progress, generators, moves, the config). */
+  jobBytes: number;
+  /** The results as they come back (JSON: the positions, the games in progress, the stats). */
+  resultBytes: number;
 }
 
 /**
@@ -115,6 +119,8 @@ export class QueueShardRunner implements ShardRunner {
     decodeSeconds: 0,
     playSeconds: 0,
     networkBytes: 0,
+    jobBytes: 0,
+    resultBytes: 0,
   };
   #clients: Promise<Clients> | null = null;
   /** Jobs of this checkpoint interval, and those of the one before, to remove. */
@@ -218,6 +224,9 @@ export class QueueShardRunner implements ShardRunner {
     this.timings.decodeSeconds += (performance.now() - arrived) / 1000;
     this.timings.playSeconds += results.reduce((s, r) => s + r.stats.seconds, 0);
     this.timings.networkBytes += network.text.length;
+    // Measured after the clock: what BullMQ sends is this JSON.
+    this.timings.jobBytes += jobs.reduce((n, job) => n + JSON.stringify(job).length, 0);
+    this.timings.resultBytes += raw.reduce<number>((n, r) => n + JSON.stringify(r).length, 0);
     return results;
   }
 

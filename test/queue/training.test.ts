@@ -162,7 +162,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(noRedis)('one training run across machines', () => {
-  it('plays the same run in this thread, on worker threads and on 1 or 2 queue workers', async () => {
+  it('plays the same run in this thread, on worker threads and on 1, 2 or 3 queue workers', async () => {
     expect(local.checkpoints.map((c) => c.file)).toEqual([
       'best.json',
       'iter-000002.json',
@@ -174,8 +174,8 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     expect(runRecord(threads)).toEqual(local);
 
     const served: string[][] = [];
-    for (const count of [1, 2]) {
-      // The second run keeps the first run's worker and adds one.
+    for (const count of [1, 2, 3]) {
+      // Each run keeps the workers of the run before and adds one.
       const mine: string[] = [];
       served.push(mine);
       await worker(mine);
@@ -189,7 +189,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
       for (const done of served) expect(done.length).toBeGreaterThan(0);
     }
     // The run names its shards' backend in every row of metrics.csv.
-    const rows = readCheckpoint(runPaths(tiny('queued-2')).latest).metrics;
+    const rows = readCheckpoint(runPaths(tiny('queued-3')).latest).metrics;
     expect(new Set(rows.map((r) => r['self_play/backend']))).toEqual(
       new Set([local.checkpoints[0]?.metrics[0]?.['self_play/backend']]),
     );
@@ -272,6 +272,50 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     expect(done).toHaveLength(5);
     expect(new Set(done).size).toBe(5);
   }, 90_000);
+
+  it("records each shard's backend: a worker on another backend is named in its shard's place", async () => {
+    const config = tiny('mixed-backends', { iterations: 2 });
+    let ended = false;
+    const run = train(config, {
+      resume: false,
+      ...quiet,
+      shardRunner: queueShardRunner(redis.url),
+    });
+    const settled = run.finally(() => {
+      ended = true;
+    });
+    settled.catch(() => {});
+    // Shard 1 is played by a worker whose inference is another backend's (as a worker
+    // with onnxruntime-node installed would say); the others by this one's.
+    const store = new Redis(parseRedisUrl(redis.url));
+    const manual = new Worker(QUEUE_NAME, null, { connection: parseRedisUrl(redis.url) });
+    const threads = new ShardThreads(1);
+    try {
+      while (!ended) {
+        const job = (await manual.getNextJob('manual', { block: false })) as
+          | Job<ShardJob>
+          | undefined;
+        if (job === undefined) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          continue;
+        }
+        const result = await playShardJob(job.data, new PolicyCache(store), threads);
+        const backend = job.data.shard === 1 ? 'onnxruntime' : result.backend;
+        await job.moveToCompleted({ ...result, backend }, 'manual', false);
+      }
+    } finally {
+      await manual.close();
+      await threads.dispose();
+      store.disconnect();
+    }
+    await run;
+    const own = local.checkpoints[0]?.metrics[0]?.['self_play/backend'];
+    const rows = readCheckpoint(runPaths(config).latest).metrics;
+    expect(rows.map((r) => r['self_play/backend'])).toEqual([
+      `${own} onnxruntime ${own}`,
+      `${own} onnxruntime ${own}`,
+    ]);
+  }, 60_000);
 
   it('Redis restarting empty mid-iteration: the shards and the network are sent again, the run is the same', async () => {
     const lines: string[] = [];

@@ -214,13 +214,13 @@ export class ShardedSelfPlay {
 
 /**
  * The backends of an iteration's shards as one metrics cell: `wasm` when all
- * used the same, else each with its count in first-seen order (`wasm:3 tensorflow:1`).
+ * used the same, else each shard's in the shards' order (`wasm wasm onnxruntime`),
+ * so that a run says which shard ran where (results agree across backends only
+ * within rounding).
  */
 export function backendsText(backends: readonly string[]): string {
-  const counts = new Map<string, number>();
-  for (const b of backends) counts.set(b, (counts.get(b) ?? 0) + 1);
-  if (counts.size <= 1) return backends[0] ?? '';
-  return [...counts].map(([b, n]) => `${b}:${n}`).join(' ');
+  if (new Set(backends).size <= 1) return backends[0] ?? '';
+  return backends.join(' ');
 }
 
 /** Shard i's part of `total` split as evenly as whole numbers allow over `parts` shards. */

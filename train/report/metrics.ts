@@ -33,7 +33,7 @@ export const METRIC_COLUMNS = [
   ],
   [
     'self_play/backend',
-    "inference backend of this iteration's self-play shards (expert iteration): `wasm`, or each with its count when the workers differed (`wasm:3 tensorflow:1`)",
+    "inference backend of this iteration's self-play shards (expert iteration): `wasm`, or each shard's in the shards' order when the workers differed (`wasm wasm onnxruntime`)",
   ],
 ] as const;
 
