@@ -273,6 +273,18 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     expect(new Set(done).size).toBe(5);
   }, 90_000);
 
+  it('a run started on this machine and resumed on the queue is the same run', async () => {
+    const config = tiny('local-then-queue');
+    await train(config, { resume: false, stopAfter: 2, ...quiet });
+    expect(readCheckpoint(runPaths(config).latest).iteration).toBe(2);
+    const done: string[] = [];
+    await worker(done);
+    await train(config, { resume: true, ...quiet, shardRunner: queueShardRunner(redis.url) });
+    expect(runRecord(config)).toEqual(local);
+    // Iterations 3 and 4 on the queue: 3 shards each.
+    expect(done).toHaveLength(6);
+  }, 60_000);
+
   it("records each shard's backend: a worker on another backend is named in its shard's place", async () => {
     const config = tiny('mixed-backends', { iterations: 2 });
     let ended = false;
