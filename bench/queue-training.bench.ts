@@ -167,6 +167,6 @@ export async function run(emit: Emit): Promise<void> {
       await forgetJobs(redis.url);
     }
   } finally {
-    redis.stop();
+    await redis.stop();
   }
 }
