@@ -66,6 +66,9 @@ function logitsOf(priors: ArrayLike<number>, legalMask: number, out: Float64Arra
   return out;
 }
 
+// bestConsidered runs every simulation of a root search: its sigma needs no array of its own.
+const sigmaScratch = new Float64Array(ACTIONS);
+
 /**
  * mctx's `score_considered`: g + (logits - max logits) + sigma(completed Q),
  * floored at -1e9, for the legal actions visited exactly `considered` times;
@@ -77,7 +80,7 @@ function bestConsidered(
   considered: number,
   options: CompletedQOptions,
 ): number {
-  const sigma = transformedCompletedQ(root, options);
+  const sigma = transformedCompletedQ(root, options, sigmaScratch);
   let maxLogit = Number.NEGATIVE_INFINITY;
   for (let a = 0; a < ACTIONS; a++) {
     if (root.legalMask & (1 << a)) maxLogit = Math.max(maxLogit, root.logits[a] as number);
@@ -138,12 +141,24 @@ export class GumbelRoot {
     for (let a = 0; a < ACTIONS; a++) gumbel[a] = gumbelScale * sampleGumbel(rng);
     const logits = new Float64Array(ACTIONS);
     let sequence: number[] | null = null;
+    // The view's fields as the completed-Q transform reads them, refreshed each call (no allocation).
+    const root: { -readonly [K in keyof RootStatistics]: RootStatistics[K] } = {
+      legalMask: 0,
+      logits,
+      visits: logits,
+      q: logits,
+      rawValue: 0,
+    };
     this.chooser = (view: RootView): number => {
       if (sequence === null) {
         const legal = POPCOUNT[view.legalMask] as number;
         sequence = consideredVisitSequence(Math.min(maxConsidered, legal), simulations);
       }
-      const root = { ...view, logits: logitsOf(view.priors, view.legalMask, logits) };
+      logitsOf(view.priors, view.legalMask, logits);
+      root.legalMask = view.legalMask;
+      root.visits = view.visits;
+      root.q = view.q;
+      root.rawValue = view.rawValue;
       const considered = sequence[view.simulation] as number;
       const best = bestConsidered(root, gumbel, considered, options);
       // Every simulation after the root's expansion visits the chosen child once, so the

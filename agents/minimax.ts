@@ -13,6 +13,8 @@ export interface MinimaxAgentOptions {
   /** The horizon's evaluation (default: the store difference). */
   readonly leaf?: LeafEvaluator;
   readonly name?: string;
+  /** Called when the agent is closed (e.g. to release the leaf network's session). */
+  readonly onClose?: () => void;
 }
 
 /**
@@ -24,6 +26,7 @@ export class MinimaxAgent implements Agent {
   readonly name: string;
   readonly #search: MinimaxSearch;
   readonly #limits: { depth?: number; timeMs?: number };
+  readonly #onClose: (() => void) | undefined;
   /** The last search made (for benchmarks and the CLI). */
   lastSearch: SearchResult | null = null;
 
@@ -43,6 +46,11 @@ export class MinimaxAgent implements Agent {
     });
     this.name =
       options.name ?? (depth !== undefined ? `minimax:${depth}` : `minimax:t=${timeMs}ms`);
+    this.#onClose = options.onClose;
+  }
+
+  close(): void {
+    this.#onClose?.();
   }
 
   act(position: Position, ctx: AgentContext): number {

@@ -13,6 +13,8 @@ export interface PuctAgentOptions extends PuctOptions, PuctLimits {
    * simulation budget, noise from the game's generator; needs `simulations`.
    */
   readonly gumbel?: boolean;
+  /** Called when the agent is closed (e.g. to release the network's session). */
+  readonly onClose?: () => void;
 }
 
 /**
@@ -26,6 +28,7 @@ export class PuctAgent implements Agent {
   readonly #limits: PuctLimits;
   readonly #onNewGame: (() => void) | undefined;
   readonly #gumbel: boolean;
+  readonly #onClose: (() => void) | undefined;
   /** The last search made (for benchmarks and analysis). */
   lastSearch: PuctResult | null = null;
 
@@ -44,7 +47,12 @@ export class PuctAgent implements Agent {
     this.#gumbel = options.gumbel === true;
     this.#search = new PuctSearch(evaluator, options);
     this.#onNewGame = options.onNewGame;
+    this.#onClose = options.onClose;
     this.name = options.name;
+  }
+
+  close(): void {
+    this.#onClose?.();
   }
 
   newGame(): void {

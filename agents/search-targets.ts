@@ -62,13 +62,19 @@ function normalise(weights: Float64Array): Float64Array {
   return weights;
 }
 
-/** Softmax of `logits` over the legal actions; exactly 0 elsewhere. */
-export function legalSoftmax(logits: ArrayLike<number>, legalMask: number): Float64Array {
+/** Softmax of `logits` over the legal actions; exactly 0 elsewhere (into `out` if given). */
+export function legalSoftmax(
+  logits: ArrayLike<number>,
+  legalMask: number,
+  out: Float64Array = new Float64Array(ACTIONS),
+): Float64Array {
   checkMask(legalMask);
-  const out = new Float64Array(ACTIONS);
   softmaxInto(logits, 0, legalMask, out, 0);
   return out;
 }
+
+// Scratch for the priors inside mixedValue: a root search calls it every simulation.
+const mixPriors = new Float64Array(ACTIONS);
 
 /** What the completed-Q transform needs to know of a searched root. */
 export interface RootStatistics {
@@ -104,7 +110,7 @@ export interface CompletedQOptions {
  */
 export function mixedValue(root: RootStatistics): number {
   const { legalMask, visits, q, rawValue } = root;
-  const priors = legalSoftmax(root.logits, legalMask);
+  const priors = legalSoftmax(root.logits, legalMask, mixPriors);
   let total = 0;
   let visitedPrior = 0;
   let weighted = 0;
@@ -125,15 +131,20 @@ export function mixedValue(root: RootStatistics): number {
 
 /**
  * Completed Q-values: q(a) for visited legal actions, the mixed value for the
- * unvisited ones, 0 for illegal ones.
+ * unvisited ones, 0 for illegal ones (into `out` if given).
  */
-export function completedQ(root: RootStatistics): Float64Array {
+export function completedQ(
+  root: RootStatistics,
+  out: Float64Array = new Float64Array(ACTIONS),
+): Float64Array {
   checkMask(root.legalMask);
   const fill = mixedValue(root);
-  const out = new Float64Array(ACTIONS);
   for (let a = 0; a < ACTIONS; a++) {
-    if (!isLegal(root.legalMask, a)) continue;
-    out[a] = (root.visits[a] as number) > 0 ? (root.q[a] as number) : fill;
+    out[a] = !isLegal(root.legalMask, a)
+      ? 0
+      : (root.visits[a] as number) > 0
+        ? (root.q[a] as number)
+        : fill;
   }
   return out;
 }
@@ -141,14 +152,16 @@ export function completedQ(root: RootStatistics): Float64Array {
 /**
  * sigma(completed Q) of the paper: the completed Q-values (rescaled to [0, 1]
  * by their min and max over the legal actions, by default) times
- * (maxVisitInit + max visits) x valueScale; 0 on illegal actions.
+ * (maxVisitInit + max visits) x valueScale; 0 on illegal actions (into `out`
+ * if given).
  */
 export function transformedCompletedQ(
   root: RootStatistics,
   options: CompletedQOptions = {},
+  out: Float64Array = new Float64Array(ACTIONS),
 ): Float64Array {
   const { valueScale = 0.1, maxVisitInit = 50, rescale = true, epsilon = 1e-8 } = options;
-  const q = completedQ(root);
+  const q = completedQ(root, out);
   const { legalMask, visits } = root;
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;

@@ -1,35 +1,86 @@
 // One measurement for bench/against.ts, in a process of its own (as `npm run
-// bench` runs): the engine loops or the vector environment of the env/ and
-// agents/ under ROOT, warmed up for a second, then timed. Prints {perSec, pliesPerSec}.
+// bench` runs): of the source tree under ROOT, warmed up, then timed. Prints
+// {perSec, pliesPerSec, ...}.
 //
-//   npx tsx bench/against-side.ts ROOT reject|expand|vectorEnv SECONDS
+//   npx tsx bench/against-side.ts ROOT WHAT SECONDS
+//
+// WHAT: reject | expand (the engine's playout loops, per second of CPU time),
+// vectorEnv (steps with lookahead, per second of CPU time), quick | long |
+// quick-ppo | long-ppo (a preset's self-play, bench/train.bench.ts: plies per
+// second of wall time, and per second of the process's CPU time), az (PUCT
+// simulations per second of `az:models/pretrained,t=50ms`).
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { midgames } from './agents.bench.ts';
+import { type SearchModules, simulationsPerSec } from './network-search.bench.ts';
 import { playoutLoops } from './playout-loops.ts';
+import { measureSelfPlay, TRAIN_PRESETS, type TrainModules } from './train.bench.ts';
 import { measure } from './vector-env.bench.ts';
 
-export type Measured = 'reject' | 'expand' | 'vectorEnv';
+export const MEASURED = ['reject', 'expand', 'vectorEnv', ...TRAIN_PRESETS, 'az'] as const;
+export type Measured = (typeof MEASURED)[number];
 export interface Rate {
+  /** The headline rate: games (engine loops), steps, plies (self-play) or simulations a second. */
   readonly perSec: number;
-  readonly pliesPerSec: number;
+  readonly pliesPerSec?: number;
+  /** Self-play: plies per second of the process's CPU time, worker threads included. */
+  readonly cpuPerSec?: number;
+  /** What ran the network (self-play). */
+  readonly inference?: string;
 }
 
 type Playout = (...args: unknown[]) => number;
+type Env = typeof import('../env/index.ts');
 
 async function timeSide(root: string, what: Measured, seconds: number): Promise<Rate> {
   const url = (path: string): string => pathToFileURL(join(root, path)).href;
-  const { core, Random } = (await import(url('env/index.ts'))) as typeof import('../env/index.ts');
+  const env = (await import(url('env/index.ts'))) as Env;
+  const { core, Random } = env;
   if (what === 'vectorEnv') {
     const { VectorEnv } = (await import(
       url('env/gym/index.ts')
     )) as typeof import('../env/gym/index.ts');
     const envs = 256;
-    const env = new VectorEnv({ numEnvs: envs, seed: 1, observation: { lookahead: true } });
+    const vector = new VectorEnv({ numEnvs: envs, seed: 1, observation: { lookahead: true } });
     const actions = new Int32Array(envs);
     const rng = Random.fromSeed(1);
-    measure(env, rng, actions, 1); // warm-up for the JIT
-    const perSec = measure(env, rng, actions, seconds);
+    measure(vector, rng, actions, 1); // warm-up for the JIT
+    const perSec = measure(vector, rng, actions, seconds);
     return { perSec, pliesPerSec: perSec };
+  }
+  if (what === 'az') {
+    await import(url('models/policy-kind.ts')); // registers az:
+    const { createAgent } = (await import(url('agents/spec.ts'))) as SearchModules;
+    const m: SearchModules = {
+      createAgent,
+      legalActions: env.legalActions,
+      Random,
+      rules: env.DEFAULT_RULES,
+    };
+    const rate = await simulationsPerSec(m, 'az:models/pretrained,t=50ms', midgames(20, env));
+    return { perSec: rate.simulationsPerSec };
+  }
+  if (what !== 'reject' && what !== 'expand') {
+    const m: TrainModules = {
+      ...((await import(url('models/backend.ts'))) as Pick<TrainModules, 'loadBackend'>),
+      ...((await import(url('train/config/build.ts'))) as Pick<TrainModules, 'buildConfig'>),
+      ...((await import(url('train/config/presets.ts'))) as Pick<TrainModules, 'PRESETS'>),
+      ...((await import(url('train/expert-iteration/expert-iteration.ts'))) as Pick<
+        TrainModules,
+        'ExpertIteration'
+      >),
+      ...((await import(url('train/learner.ts'))) as Pick<
+        TrainModules,
+        'buildLearner' | 'disposeLearner'
+      >),
+      Random,
+    };
+    const row = await measureSelfPlay(m, what);
+    return {
+      perSec: row.selfPlayPliesPerSec as number,
+      cpuPerSec: row.selfPlayCpuPliesPerSec as number,
+      inference: row.inference as string,
+    };
   }
   const { randomPlayout } = (await import(url('agents/playout.ts'))) as { randomPlayout: Playout };
   const loops = playoutLoops(core);
@@ -52,6 +103,8 @@ async function timeSide(root: string, what: Measured, seconds: number): Promise<
 
 if (import.meta.url === pathToFileURL(process.argv[1] as string).href) {
   const [root, what, seconds] = process.argv.slice(2);
+  if (!MEASURED.includes(what as Measured))
+    throw new Error(`against-side: WHAT must be one of ${MEASURED.join(', ')}, not ${what}`);
   const rate = await timeSide(root as string, what as Measured, Number(seconds));
   console.log(JSON.stringify(rate));
 }

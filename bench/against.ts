@@ -1,68 +1,90 @@
 // Old against new in one run: the engine's two playout loops and the vector
-// environment with lookahead, for this working tree and for an earlier commit,
-// plus bench/c/playouts.c when a C compiler exists. Each round measures old,
-// new (and C) one after the other, each in a process of its own as `npm run
-// bench` runs them. Rates are per second of CPU time (the machine may be
-// shared); each figure is the median of the rounds, each ratio the median of
-// the rounds' ratios.
+// environment with lookahead (by default), or a preset's self-play and az's
+// simulations (--measure), for this working tree and for one or more earlier
+// commits, plus bench/c/playouts.c for the playout loops when a C compiler
+// exists. Each round measures every side one after the other, each in a
+// process of its own as `npm run bench` runs them. Engine rates are per
+// second of CPU time (the machine may be shared); self-play and search rates
+// per second of wall time (self-play also per CPU second); each figure is the
+// median of the rounds, each ratio the median of the rounds' ratios.
 //
-//   npx tsx bench/against.ts [REF] [--rounds N] [--seconds S]
+//   npx tsx bench/against.ts [REF...] [--rounds N] [--seconds S] [--measure A,B,...]
 //
 // REF defaults to where this branch left main (git merge-base HEAD main).
+// --measure: reject, expand, vectorEnv (the default), quick, long, quick-ppo,
+// long-ppo (bench/train.bench.ts), az (az:models/pretrained,t=50ms).
 //
-// REF's env/ and agents/ are exported with `git archive` into a temporary folder
-// beside node_modules (no worktree); each side runs its own engine through the
-// same loops (bench/against-side.ts), and its own agents/playout.ts for the
-// rejection-sampling loop.
+// Each REF's sources are exported with `git archive` into a temporary folder
+// beside node_modules (no worktree); each side runs its own code through the
+// same measurement (bench/against-side.ts), from its own folder.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Measured, Rate } from './against-side.ts';
+import { MEASURED, type Measured, type Rate } from './against-side.ts';
 import { compileNativePlayouts } from './native-playouts.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: 'string', default: '5' }, seconds: { type: 'string', default: '1' } },
+  options: {
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '1' },
+    measure: { type: 'string', default: 'reject,expand,vectorEnv' },
+  },
 });
 const here = fileURLToPath(new URL('..', import.meta.url));
-const ref =
-  positionals[0] ??
-  execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: here, encoding: 'utf8' }).trim();
+const refs =
+  positionals.length > 0
+    ? positionals
+    : [execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: here, encoding: 'utf8' }).trim()];
 const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
+const measured = values.measure.split(',') as Measured[];
+for (const what of measured)
+  if (!MEASURED.includes(what))
+    throw new Error(`against: --measure takes ${MEASURED.join(', ')}, not ${what}`);
 
 const median = (xs: readonly number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 };
 
-const oldRoot = mkdtempSync(join(tmpdir(), 'ayoayo-against-'));
-const native = compileNativePlayouts();
+const oldRoots: string[] = [];
+const engineLoops = measured.some((what) => what === 'reject' || what === 'expand');
+const native = engineLoops ? compileNativePlayouts() : 'no playout loop measured';
 const tsx = join(here, 'node_modules', '.bin', 'tsx');
 const side = (root: string, what: Measured): Rate =>
   JSON.parse(
     execFileSync(tsx, [join(here, 'bench', 'against-side.ts'), root, what, String(seconds)], {
-      cwd: here,
+      cwd: root,
       encoding: 'utf8',
     }),
   ) as Rate;
 try {
-  const commit = execFileSync('git', ['rev-parse', '--short', ref], {
-    cwd: here,
-    encoding: 'utf8',
-  });
-  execFileSync('sh', ['-c', `git archive ${ref} env agents | tar -x -C ${oldRoot}`], { cwd: here });
-  symlinkSync(join(here, 'node_modules'), join(oldRoot, 'node_modules'));
-  execFileSync('cp', [join(here, 'package.json'), oldRoot]);
-  const sides = [
-    { name: `old ${commit.trim()}`, root: oldRoot },
-    { name: 'new', root: here },
-  ];
-  if (typeof native === 'string') process.stderr.write(`against: ${native}; no C figures\n`);
-  for (const what of ['reject', 'expand', 'vectorEnv'] as const) {
+  const sides: { name: string; root: string }[] = [];
+  for (const ref of refs) {
+    const commit = execFileSync('git', ['rev-parse', '--short', ref], {
+      cwd: here,
+      encoding: 'utf8',
+    }).trim();
+    const root = mkdtempSync(join(tmpdir(), 'ayoayo-against-'));
+    oldRoots.push(root);
+    execFileSync(
+      'sh',
+      ['-c', `git archive ${ref} | tar -x -C ${root} --exclude=test --exclude=docs`],
+      {
+        cwd: here,
+      },
+    );
+    symlinkSync(join(here, 'node_modules'), join(root, 'node_modules'));
+    sides.push({ name: `old ${commit}`, root });
+  }
+  sides.push({ name: 'new', root: here });
+  if (engineLoops && typeof native === 'string')
+    process.stderr.write(`against: ${native}; no C figures\n`);
+  for (const what of measured) {
     const runs: Record<string, Rate[]> = {};
     const record = (name: string, rate: Rate): void => {
       const list = runs[name] ?? [];
@@ -71,36 +93,45 @@ try {
     };
     for (let round = 0; round < rounds; round++) {
       for (const { name, root } of sides) record(name, side(root, what));
-      if (what !== 'vectorEnv' && typeof native !== 'string') {
+      if ((what === 'reject' || what === 'expand') && typeof native !== 'string') {
         const t = native.time(what, seconds);
         const cpuSec = t.cpuMs / 1000;
         record('C', { perSec: t.games / cpuSec, pliesPerSec: t.plies / cpuSec });
       }
     }
     const row: Record<string, unknown> = { measurement: what, rounds, seconds };
+    const medianOf = (rates: Rate[], key: 'perSec' | 'pliesPerSec' | 'cpuPerSec') => {
+      const xs = rates.map((r) => r[key]).filter((x): x is number => x !== undefined);
+      return xs.length === 0 ? {} : { [key]: Math.round(median(xs)) };
+    };
     for (const [name, rates] of Object.entries(runs)) {
+      const inference = rates[0]?.inference;
       row[name] = {
-        perSec: Math.round(median(rates.map((r) => r.perSec))),
-        ...(what === 'vectorEnv'
-          ? {}
-          : { pliesPerSec: Math.round(median(rates.map((r) => r.pliesPerSec))) }),
+        ...medianOf(rates, 'perSec'),
+        ...(what === 'vectorEnv' || what === 'az' ? {} : medianOf(rates, 'pliesPerSec')),
+        ...medianOf(rates, 'cpuPerSec'),
+        ...(inference === undefined ? {} : { inference }),
       };
     }
-    const ratio = (a: string, b: string): number | undefined => {
+    const ratio = (a: string, b: string, key: 'perSec' | 'cpuPerSec' = 'perSec') => {
       const x = runs[a];
       const y = runs[b];
       if (x === undefined || y === undefined) return undefined;
-      return Number(median(x.map((r, i) => r.perSec / (y[i] as Rate).perSec)).toFixed(3));
+      const each = x.map((r, i) => (r[key] ?? Number.NaN) / ((y[i] as Rate)[key] ?? Number.NaN));
+      return Number.isNaN(each[0]) ? undefined : Number(median(each).toFixed(3));
     };
-    const old = sides[0]?.name as string;
-    row.newOverOld = ratio('new', old);
+    for (const { name } of sides.slice(0, -1)) {
+      row[`newOver(${name})`] = ratio('new', name);
+      const cpu = ratio('new', name, 'cpuPerSec');
+      if (cpu !== undefined) row[`newOver(${name}),cpu`] = cpu;
+    }
     if (runs.C !== undefined) {
       row.newOverC = ratio('new', 'C');
-      row.oldOverC = ratio(old, 'C');
+      for (const { name } of sides.slice(0, -1)) row[`(${name})OverC`] = ratio(name, 'C');
     }
     console.log(JSON.stringify(row));
   }
 } finally {
-  rmSync(oldRoot, { recursive: true, force: true });
+  for (const root of oldRoots) rmSync(root, { recursive: true, force: true });
   if (typeof native !== 'string') native.dispose();
 }

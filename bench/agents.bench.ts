@@ -14,16 +14,25 @@ import {
 } from '../env/index.ts';
 import type { Emit } from './types.ts';
 
+/** The engine functions `midgames` plays with: this tree's, or an earlier commit's in bench/against.ts. */
+export type MidgameEngine = Pick<
+  typeof import('../env/index.ts'),
+  'applyAction' | 'initialPosition' | 'legalActions' | 'outcome' | 'Random'
+>;
+
 /** Midgame positions from seeded random play (5..20 plies in), for search speed. */
-export function midgames(count: number): Position[] {
-  const rng = Random.fromSeed(12);
+export function midgames(
+  count: number,
+  env: MidgameEngine = { applyAction, initialPosition, legalActions, outcome, Random },
+): Position[] {
+  const rng = env.Random.fromSeed(12);
   const out: Position[] = [];
   while (out.length < count) {
-    let pos = initialPosition();
+    let pos = env.initialPosition();
     const plies = 5 + rng.int(16);
-    for (let i = 0; i < plies && outcome(pos) === null; i++)
-      pos = applyAction(pos, rng.pick(legalActions(pos)));
-    if (outcome(pos) === null) out.push(pos);
+    for (let i = 0; i < plies && env.outcome(pos) === null; i++)
+      pos = env.applyAction(pos, rng.pick(env.legalActions(pos)));
+    if (env.outcome(pos) === null) out.push(pos);
   }
   return out;
 }

@@ -1,73 +1,328 @@
+import onnxProto from 'onnx-proto';
 import { MinimaxAgent } from '../agents/minimax.ts';
-import type { PuctResult } from '../agents/puct.ts';
+import { type PuctResult, PuctSearch } from '../agents/puct.ts';
 import { createAgent } from '../agents/spec.ts';
-import { DEFAULT_RULES, legalActions, Random } from '../env/index.ts';
+import { DEFAULT_RULES, legalActions, type Position, Random, type Rules } from '../env/index.ts';
+import { loadBackend } from '../models/backend.ts';
+import { buildOnnxModel } from '../models/export/onnx-model.ts';
+import { inferenceEngine } from '../models/inference/inference-engine.ts';
+import { OnnxForward } from '../models/inference/onnx-forward.ts';
+import { loadOnnxRuntime } from '../models/inference/onnx-runtime.ts';
 import { loadPolicy } from '../models/load-policy.ts';
-import { MlpRunner } from '../models/mlp-runner.ts';
-import { tfjsForward } from '../models/tfjs-forward.ts';
+import { type ForwardPass, type MlpWeights, plainForward } from '../models/mlp-runner.ts';
+import { NetworkEvaluator } from '../models/network-evaluator.ts';
+import '../models/policy-kind.ts';
+import { TfjsForward } from '../models/tfjs-forward.ts';
 import { bestOf, midgames } from './agents.bench.ts';
 import type { Emit } from './types.ts';
 
 const POLICY = 'models/pretrained';
+const BATCHES = [1, 16, 64, 256] as const;
+
+/** Multiply-adds of one forward pass, times 2: the network's floating-point operations per position. */
+function flopsPerPosition(weights: MlpWeights): number {
+  const layers = [...weights.hidden, weights.policy, weights.value];
+  return layers.reduce((sum, l) => sum + 2 * l.inputSize * l.outputSize, 0);
+}
+
+interface OrtPublic {
+  readonly InferenceSession: {
+    create(
+      model: Uint8Array,
+      options: object,
+    ): Promise<{
+      run(feeds: Record<string, unknown>): Promise<Record<string, { data: Float32Array }>>;
+      release(): Promise<void>;
+    }>;
+  };
+  readonly Tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown;
+}
+
+const SESSION = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' };
+
+/** The core's arithmetic limit as onnxruntime reaches it: GFLOP/s of a 512^3 single-thread MatMul. */
+async function corePeak(ort: OrtPublic): Promise<number> {
+  const { onnx } = onnxProto;
+  const n = 512;
+  const FLOAT = onnx.TensorProto.DataType.FLOAT;
+  const io = (name: string) => ({
+    name,
+    type: { tensorType: { elemType: FLOAT, shape: { dim: [{ dimValue: n }, { dimValue: n }] } } },
+  });
+  const model = onnx.ModelProto.encode(
+    onnx.ModelProto.create({
+      irVersion: 8,
+      opsetImport: [{ domain: '', version: 13 }],
+      graph: {
+        name: 'peak',
+        node: [{ opType: 'MatMul', input: ['a', 'b'], output: ['c'] }],
+        input: [io('a'), io('b')],
+        output: [io('c')],
+      },
+    }),
+  ).finish();
+  const session = await ort.InferenceSession.create(model, SESSION);
+  const a = new ort.Tensor('float32', new Float32Array(n * n).fill(0.5), [n, n]);
+  await session.run({ a, b: a });
+  // The best of many short runs: on a shared core the least disturbed one is the limit.
+  let best = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < 20; r++) {
+    const start = performance.now();
+    for (let i = 0; i < 2; i++) await session.run({ a, b: a });
+    best = Math.min(best, (performance.now() - start) / 2);
+  }
+  await session.release();
+  return (2 * n * n * n) / (best / 1000) / 1e9;
+}
+
+/** Evaluations a second of a forward pass at `batch`, best of three runs. */
+function forwardRate(forward: ForwardPass, inputSize: number, batch: number): number {
+  const obs = new Float32Array(batch * inputSize).map((_, i) => (i % 7) / 10);
+  const logits = new Float32Array(batch * 6);
+  const values = new Float32Array(batch);
+  const reps = Math.ceil(4000 / batch);
+  forward(obs, batch, logits, values);
+  const ms = bestOf(3, () => {
+    for (let r = 0; r < reps; r++) forward(obs, batch, logits, values);
+  });
+  return (reps * batch) / (ms / 1000);
+}
+
+/** The same through onnxruntime-node's public, asynchronous session API. */
+async function publicSessionRate(
+  ort: OrtPublic,
+  weights: MlpWeights,
+  batch: number,
+): Promise<number> {
+  const model = buildOnnxModel(weights, {
+    description: '',
+    metadata: {},
+    producerVersion: '1',
+    outputs: 'logits',
+  });
+  const session = await ort.InferenceSession.create(model, SESSION);
+  const obs = new Float32Array(batch * weights.inputSize).map((_, i) => (i % 7) / 10);
+  const feeds = { observation: new ort.Tensor('float32', obs, [batch, weights.inputSize]) };
+  const reps = Math.ceil(4000 / batch);
+  await session.run(feeds);
+  let best = Number.POSITIVE_INFINITY;
+  for (let k = 0; k < 3; k++) {
+    const start = performance.now();
+    for (let r = 0; r < reps; r++) await session.run(feeds);
+    best = Math.min(best, performance.now() - start);
+  }
+  await session.release();
+  return (reps * batch) / (best / 1000);
+}
+
+/** What a search-rate measurement needs of a source tree (this one's, or an earlier commit's in bench/against.ts). */
+export interface SearchModules {
+  readonly createAgent: typeof createAgent;
+  readonly legalActions: typeof legalActions;
+  readonly Random: typeof Random;
+  readonly rules: Rules;
+}
+
+/** This tree's modules. */
+export const THIS_SEARCH_MODULES: SearchModules = {
+  createAgent,
+  legalActions,
+  Random,
+  rules: DEFAULT_RULES,
+};
 
 /**
- * Search with the shipped network: the forward pass per position (plain runner
- * vs tfjs at several batch sizes), PUCT simulations per second with single
- * leaves and with batches, and alpha-beta nodes per second with the value at
- * the horizon.
+ * Milliseconds a move and PUCT simulations a second of agent `spec` over
+ * `positions` (made by the same tree's engine), the better of two timed
+ * sweeps after one warm-up sweep.
+ */
+export async function simulationsPerSec(
+  m: SearchModules,
+  spec: string,
+  positions: readonly Position[],
+): Promise<{ msPerMove: number; simulationsPerSec: number }> {
+  const { rules } = m;
+  const agent = await m.createAgent(spec, { rules });
+  let simulations = 0;
+  const all = async (): Promise<number> => {
+    simulations = 0;
+    const start = performance.now();
+    for (const pos of positions) {
+      await agent.act(pos, { legal: m.legalActions(pos, rules), rng: m.Random.fromSeed(1), rules });
+      simulations += (agent as { lastSearch?: PuctResult }).lastSearch?.simulations ?? 0;
+    }
+    return performance.now() - start;
+  };
+  await all();
+  let ms = Number.POSITIVE_INFINITY;
+  let sims = 0;
+  for (let r = 0; r < 2; r++) {
+    const t = await all();
+    if (t / simulations < ms / Math.max(sims, 1) || sims === 0) {
+      ms = t;
+      sims = simulations;
+    }
+  }
+  await agent.close?.();
+  return {
+    msPerMove: +(ms / positions.length).toFixed(1),
+    simulationsPerSec: Math.round(sims / (ms / 1000)),
+  };
+}
+
+/**
+ * Search with the shipped network. The forward pass alone per backend and
+ * batch (evaluations a second, and what share of the core's arithmetic
+ * limit that is); onnxruntime's own session (its public API) against the
+ * project's evaluator inside a PUCT search at batches 16 and 64; PUCT
+ * simulations per second (`az:...,t=50ms` as users run it, and 800
+ * simulations without a cache at batch 1 and 16); alpha-beta nodes per second
+ * with the value at the horizon. On the process's inference backend
+ * (AYOAYO_INFERENCE) where not said otherwise.
  */
 export async function run(emit: Emit): Promise<void> {
   const rules = DEFAULT_RULES;
   const positions = midgames(20);
-  const weights = loadPolicy(POLICY).weights;
+  const { weights } = loadPolicy(POLICY);
+  const flops = flopsPerPosition(weights);
+  const { runtime } = await loadOnnxRuntime();
+  const ort =
+    runtime === null ? null : ((await import('onnxruntime-node')) as unknown as OrtPublic);
+  const peak = ort === null ? null : await corePeak(ort);
+  if (peak !== null)
+    emit({ name: 'core-peak', matmul: 512, threads: 1, gflopsPerSec: +peak.toFixed(1) });
+  const share = (rate: number) =>
+    peak === null ? {} : { shareOfPeak: +((rate * flops) / 1e9 / peak).toFixed(3) };
 
   // The forward pass alone, per position.
-  const runner = new MlpRunner(weights);
-  const tfjs = await tfjsForward(weights);
-  for (const batch of [1, 16, 64]) {
-    const obs = new Float32Array(batch * weights.inputSize).map((_, i) => (i % 7) / 10);
-    const logits = new Float32Array(batch * 6);
-    const values = new Float32Array(batch);
-    const reps = Math.ceil(2000 / batch);
-    for (const [name, forward] of [
-      ['plain', (): void => runner.forward(obs, batch, logits, values)],
-      ['tfjs', (): void => tfjs(obs, batch, logits, values)],
-    ] as const) {
-      forward();
-      const ms = bestOf(3, () => {
-        for (let r = 0; r < reps; r++) forward();
-      });
+  const tfjs = new TfjsForward((await loadBackend('auto')).tf, weights);
+  const onnx = runtime === null ? null : new OnnxForward(runtime, weights);
+  const forwards: [string, ForwardPass][] = [
+    ['plain', plainForward(weights)],
+    ['tfjs', tfjs.forward.bind(tfjs)],
+    ...(onnx === null ? [] : [['onnx', onnx.forward.bind(onnx)] as [string, ForwardPass]]),
+  ];
+  for (const batch of BATCHES) {
+    for (const [runner, forward] of forwards) {
+      if (runner === 'plain' && batch > 16) continue;
+      const rate = forwardRate(forward, weights.inputSize, batch);
       emit({
         name: 'network-forward',
-        runner: name,
+        runner,
         batch,
-        usPerPosition: Number(((ms * 1000) / (reps * batch)).toFixed(1)),
+        evaluationsPerSec: Math.round(rate),
+        gflopsPerSec: +((rate * flops) / 1e9).toFixed(2),
+        ...share(rate),
+      });
+    }
+    if (ort !== null) {
+      const rate = await publicSessionRate(ort, weights, batch);
+      emit({
+        name: 'network-forward',
+        runner: 'onnxruntime-node session.run (public API)',
+        batch,
+        evaluationsPerSec: Math.round(rate),
+        gflopsPerSec: +((rate * flops) / 1e9).toFixed(2),
+        ...share(rate),
       });
     }
   }
+  tfjs.dispose();
+  onnx?.dispose();
 
-  // PUCT with the network: 800 simulations a move, no cache (every leaf evaluated).
-  for (const batch of [1, 16]) {
-    const agent = await createAgent(`az:${POLICY},sims=800,cache=0,batch=${batch}`, { rules });
-    let simulations = 0;
-    const all = async (): Promise<number> => {
-      simulations = 0;
+  // The project's evaluator inside a PUCT search: time spent in the forward pass,
+  // and in the whole evaluator, against onnxruntime's own session at the
+  // search's batch size and at the rows its calls actually fill (a batch of
+  // leaves may end early: a terminal or repeated leaf needs no evaluation).
+  // Sweeps and sessions alternate, the best of three rounds of each.
+  const engine = await inferenceEngine();
+  for (const batch of [16, 64]) {
+    const inference = await engine.create(weights, { batched: true });
+    let forwardMs = 0;
+    let calls = 0;
+    const timed: ForwardPass = (obs, n, logits, values) => {
+      calls++;
       const start = performance.now();
-      for (const pos of positions) {
-        await agent.act(pos, { legal: legalActions(pos, rules), rng: Random.fromSeed(1), rules });
-        simulations += (agent as { lastSearch?: PuctResult }).lastSearch?.simulations ?? 0;
-      }
-      return performance.now() - start;
+      inference.forward(obs, n, logits, values);
+      forwardMs += performance.now() - start;
     };
-    await all();
-    let ms = Number.POSITIVE_INFINITY;
-    for (let r = 0; r < 2; r++) ms = Math.min(ms, await all());
+    const evaluator = new NetworkEvaluator(weights, loadPolicy(POLICY).observation, rules, {
+      forward: timed,
+    });
+    let evaluatorMs = 0;
+    const timedEvaluator = {
+      evaluate: (...args: Parameters<NetworkEvaluator['evaluate']>) => {
+        const start = performance.now();
+        evaluator.evaluate(...args);
+        evaluatorMs += performance.now() - start;
+      },
+    };
+    const search = new PuctSearch(timedEvaluator, { rules, batchSize: batch });
+    const sweep = () => {
+      for (const pos of positions) search.search(pos.toState(), { simulations: 800 });
+    };
+    sweep();
+    let best = { inSearch: 0, evaluator: 0, forwardShare: 0, meanRows: 0 };
+    let own = 0;
+    let ownAtRows = 0;
+    for (let round = 0; round < 3; round++) {
+      forwardMs = 0;
+      evaluatorMs = 0;
+      calls = 0;
+      const before = evaluator.evaluations;
+      const start = performance.now();
+      sweep();
+      const searchMs = performance.now() - start;
+      const evaluations = evaluator.evaluations - before;
+      const inSearch = evaluations / (forwardMs / 1000);
+      if (inSearch > best.inSearch) {
+        best = {
+          inSearch,
+          evaluator: evaluations / (evaluatorMs / 1000),
+          forwardShare: forwardMs / searchMs,
+          meanRows: evaluations / calls,
+        };
+      }
+      if (ort !== null) {
+        own = Math.max(own, await publicSessionRate(ort, weights, batch));
+        const rows = Math.max(1, Math.round(evaluations / calls));
+        ownAtRows = Math.max(ownAtRows, await publicSessionRate(ort, weights, rows));
+      }
+    }
+    emit({
+      name: 'evaluator-in-search',
+      inference: inference.runs,
+      batch,
+      meanRows: +best.meanRows.toFixed(1),
+      forwardEvaluationsPerSec: Math.round(best.inSearch),
+      evaluatorEvaluationsPerSec: Math.round(best.evaluator),
+      ...(ort === null
+        ? {}
+        : {
+            onnxruntimeSessionPerSec: Math.round(own),
+            vsOnnxruntimeSession: +(best.inSearch / own).toFixed(2),
+            onnxruntimeSessionAtMeanRowsPerSec: Math.round(ownAtRows),
+            vsOnnxruntimeSessionAtMeanRows: +(best.inSearch / ownAtRows).toFixed(2),
+          }),
+      forwardShareOfSearch: +best.forwardShare.toFixed(2),
+      ...share(best.inSearch),
+    });
+    inference.dispose();
+  }
+
+  // PUCT with the network, as users run it.
+  const act = (spec: string) => simulationsPerSec(THIS_SEARCH_MODULES, spec, positions);
+  emit({
+    name: 'az-simulations-per-sec',
+    spec: `az:${POLICY},t=50ms`,
+    ...(await act(`az:${POLICY},t=50ms`)),
+  });
+  for (const batch of [1, 16]) {
     emit({
       name: 'az-simulations-per-sec',
+      spec: `az:${POLICY},sims=800,cache=0,batch=${batch}`,
       batch,
-      simulationsPerMove: 800,
-      msPerMove: Number((ms / positions.length).toFixed(1)),
-      simulationsPerSec: Math.round(simulations / (ms / 1000)),
+      ...(await act(`az:${POLICY},sims=800,cache=0,batch=${batch}`)),
     });
   }
 
@@ -93,6 +348,7 @@ export async function run(emit: Emit): Promise<void> {
       nodesPerSec: Math.round(nodes / (ms / 1000)),
     });
   }
+  await net.close?.();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -5,67 +5,119 @@ import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
 import { ExpertIteration } from '../train/expert-iteration/expert-iteration.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
-import type { Emit } from './types.ts';
+import type { Emit, Measurement } from './types.ts';
+
+/** The presets this bench measures, expert iteration's and PPO's. */
+export const TRAIN_PRESETS = ['quick', 'quick-ppo', 'long', 'long-ppo'] as const;
+export type TrainPreset = (typeof TRAIN_PRESETS)[number];
+
+/**
+ * What a self-play measurement needs of a source tree: this one's, or an
+ * earlier commit's when bench/against.ts compares the two (its modules are
+ * imported from there, so their types are only as wide as this measurement
+ * uses).
+ */
+export interface TrainModules {
+  readonly loadBackend: typeof loadBackend;
+  readonly buildConfig: typeof buildConfig;
+  readonly PRESETS: typeof PRESETS;
+  readonly ExpertIteration: typeof ExpertIteration;
+  readonly buildLearner: typeof buildLearner;
+  readonly disposeLearner: typeof disposeLearner;
+  readonly Random: typeof Random;
+}
+
+/** This tree's modules. */
+export const THIS_TRAIN_MODULES: TrainModules = {
+  loadBackend,
+  buildConfig,
+  PRESETS,
+  ExpertIteration,
+  buildLearner,
+  disposeLearner,
+  Random,
+};
+
+/**
+ * One preset's self-play and update rates (see `run`), on the tree `m`.
+ * `selfPlayCpuPliesPerSec` counts the process's CPU time (worker threads
+ * included), so that other work on a shared machine counts less.
+ */
+export async function measureSelfPlay(
+  m: TrainModules,
+  preset: TrainPreset,
+  iterations = 8,
+): Promise<Measurement> {
+  const { tf, name: backend } = await m.loadBackend('auto');
+  const base = m.PRESETS[preset];
+  const selfOnly =
+    base?.algorithm === 'expert-iteration' ? {} : { ppo: { poolShare: 0, baselineShare: 0 } };
+  const config = m.buildConfig([base, { seed: 1, ...selfOnly }]);
+  // Expert iteration's shards play on worker threads as in a run (one per core at most).
+  const workers = Math.min(config.workers, availableParallelism());
+  const learner = await m.buildLearner(tf, config, { workers });
+  const { algorithm } = learner;
+  const rng = m.Random.fromSeed(1);
+  algorithm.reset(1, rng);
+  let plies = 0;
+  let rolloutSeconds = 0;
+  let rolloutCpuSeconds = 0;
+  let samples = 0;
+  let updateSeconds = 0;
+  const searchSelfPlay = algorithm instanceof m.ExpertIteration ? algorithm.selfPlay : null;
+  let evaluations = 0;
+  for (let i = 0; i < iterations; i++) {
+    const evaluationsBefore = searchSelfPlay?.evaluations ?? 0;
+    const cpuBefore = process.cpuUsage();
+    const rollout = await algorithm.collect(rng, i + 1);
+    const cpu = process.cpuUsage(cpuBefore);
+    const update = algorithm.update(rng);
+    if (i < 2) continue; // warm-up
+    plies += rollout.plies;
+    evaluations += (searchSelfPlay?.evaluations ?? 0) - evaluationsBefore;
+    rolloutSeconds += rollout.seconds;
+    rolloutCpuSeconds += (cpu.user + cpu.system) / 1e6;
+    samples += update.samples;
+    updateSeconds += update.seconds;
+  }
+  // Trees from before native inference have no `inference` on the learner.
+  const inference = (learner as { inference?: { backend: string } }).inference?.backend ?? 'tfjs';
+  await m.disposeLearner(learner);
+  return {
+    name: 'self-play',
+    preset,
+    backend,
+    inference,
+    algorithm: config.algorithm,
+    hidden: config.hidden.join('x'),
+    ...(config.algorithm === 'expert-iteration'
+      ? { gamesAtOnce: config.expertIteration.gamesAtOnce }
+      : { numEnvs: config.ppo.numEnvs }),
+    selfPlayPliesPerSec: Math.round(plies / rolloutSeconds),
+    selfPlayCpuPliesPerSec: Math.round(plies / rolloutCpuSeconds),
+    ...(config.algorithm === 'expert-iteration'
+      ? {
+          searchSimulations: config.expertIteration.simulations,
+          selfPlayShards: config.expertIteration.selfPlayShards,
+          workers,
+          leafEvaluationsPerSec: Math.round(evaluations / rolloutSeconds),
+        }
+      : {}),
+    updateSamplesPerSec: Math.round(samples / updateSeconds),
+  };
+}
 
 /**
  * Self-play plies per second and update samples per second (epochs counted)
  * of each preset's algorithm, after two warm-up iterations, with no pool or
  * baseline opponents. PPO (`quick-ppo`, `long-ppo`): VectorEnv stepping, lookahead
- * encoding and one batched tfjs inference per step. Expert iteration (`quick`, `long`):
+ * encoding and one batched inference per step. Expert iteration (`quick`, `long`):
  * searched moves per second, each behind a Gumbel search whose leaves of all
  * games go through the network in one batched call, and those leaf
- * evaluations per second.
+ * evaluations per second. The network runs on the process's inference backend
+ * (AYOAYO_INFERENCE: onnxruntime-node where it loads), the updates in tfjs.
+ * bench/against.ts runs the same measurement on an earlier commit beside this one.
  */
 export async function run(emit: Emit): Promise<void> {
-  const { tf, name: backend } = await loadBackend('auto');
-  for (const preset of ['quick', 'quick-ppo', 'long', 'long-ppo'] as const) {
-    const base = PRESETS[preset];
-    const selfOnly =
-      base?.algorithm === 'expert-iteration' ? {} : { ppo: { poolShare: 0, baselineShare: 0 } };
-    const config = buildConfig([base, { seed: 1, ...selfOnly }]);
-    // Expert iteration's shards play on worker threads as in a run (one per core at most).
-    const workers = Math.min(config.workers, availableParallelism());
-    const learner = await buildLearner(tf, config, { workers });
-    const { algorithm } = learner;
-    const rng = Random.fromSeed(1);
-    algorithm.reset(1, rng);
-    let plies = 0;
-    let rolloutSeconds = 0;
-    let samples = 0;
-    let updateSeconds = 0;
-    const searchSelfPlay = algorithm instanceof ExpertIteration ? algorithm.selfPlay : null;
-    let evaluations = 0;
-    for (let i = 0; i < 8; i++) {
-      const evaluationsBefore = searchSelfPlay?.evaluations ?? 0;
-      const rollout = await algorithm.collect(rng, i + 1);
-      const update = algorithm.update(rng);
-      if (i < 2) continue;
-      plies += rollout.plies;
-      evaluations += (searchSelfPlay?.evaluations ?? 0) - evaluationsBefore;
-      rolloutSeconds += rollout.seconds;
-      samples += update.samples;
-      updateSeconds += update.seconds;
-    }
-    emit({
-      name: 'self-play',
-      preset,
-      backend,
-      algorithm: config.algorithm,
-      hidden: config.hidden.join('x'),
-      ...(config.algorithm === 'expert-iteration'
-        ? { gamesAtOnce: config.expertIteration.gamesAtOnce }
-        : { numEnvs: config.ppo.numEnvs }),
-      selfPlayPliesPerSec: Math.round(plies / rolloutSeconds),
-      ...(config.algorithm === 'expert-iteration'
-        ? {
-            searchSimulations: config.expertIteration.simulations,
-            selfPlayShards: config.expertIteration.selfPlayShards,
-            workers,
-            leafEvaluationsPerSec: Math.round(evaluations / rolloutSeconds),
-          }
-        : {}),
-      updateSamplesPerSec: Math.round(samples / updateSeconds),
-    });
-    await disposeLearner(learner);
-  }
+  for (const preset of TRAIN_PRESETS) emit(await measureSelfPlay(THIS_TRAIN_MODULES, preset));
 }

@@ -13,6 +13,7 @@ import { FolderLockError } from '../eval/folder-lock.ts';
 import {
   BackendError,
   CheckpointError,
+  InferenceError,
   NetworkSpecError,
   PolicyFileError,
   WeightDataError,
@@ -45,6 +46,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   PolicyFileError,
   WeightDataError,
   BackendError,
+  InferenceError,
   QueueError,
   SolveOptionsError,
   RangeError,

@@ -3,6 +3,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { type CommandEntry, commandName, commands } from './commands/index.ts';
 import { exitWithError, UsageError } from './fail.ts';
+import { applyInferenceOption } from './inference-option.ts';
 
 // A reader that goes away (`ayoayo moves ... | head`) has all it wanted: stop
 // quietly, as Unix tools do, rather than dying on an unhandled EPIPE.
@@ -18,7 +19,8 @@ const firstWord = args.find((arg, i) => !arg.startsWith('-') && !args.slice(0, i
 const chosen = commands.find((entry) => commandName(entry) === firstWord);
 
 /**
- * The chosen command in full. Its handler first registers the agent kinds
+ * The chosen command in full. Its handler first makes its `--inference`
+ * (where it has one) the process's choice, then registers the agent kinds
  * that load a trained network (`policy:PATH`, the network searches) with
  * agents/, for every command that may meet an agent spec; a --help does not
  * load them, except where it lists the agent spec forms (eval, play, engine).
@@ -29,6 +31,7 @@ async function loadCommand(entry: CommandEntry): Promise<CommandModule> {
   return {
     ...command,
     handler: async (argv: ArgumentsCamelCase) => {
+      applyInferenceOption(argv);
       await import('../models/policy-kind.ts');
       await handler(argv);
     },

@@ -34,6 +34,15 @@ export class BackendError extends Error {
 }
 
 /**
+ * An inference backend that cannot run here: `--inference onnx` (or
+ * AYOAYO_INFERENCE=onnx) without a working onnxruntime-node, or a choice that
+ * names no backend.
+ */
+export class InferenceError extends Error {
+  override name = 'InferenceError';
+}
+
+/**
  * Bad options of a network search given outside an agent spec (`ayoayo serve
  * --search`); an agent spec's errors are AgentSpecErrors.
  */

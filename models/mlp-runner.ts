@@ -167,6 +167,24 @@ export class MlpRunner {
   }
 }
 
+/**
+ * Runs a batch of observations laid out row by row: writes 6 logits and one
+ * value per row. The plain runner's, onnxruntime's and tfjs's all take this shape.
+ */
+export type ForwardPass = (
+  observations: Float32Array,
+  batch: number,
+  logits: Float32Array,
+  values: Float32Array,
+) => void;
+
+/** The plain runner's forward pass over `weights`. */
+export function plainForward(weights: MlpWeights): ForwardPass {
+  const runner = new MlpRunner(weights);
+  return (observations, batch, logits, values) =>
+    runner.forward(observations, batch, logits, values);
+}
+
 /** The legal action with the highest logit (lowest index on ties), or -1 if none is legal. */
 export function argmaxLegal(
   logits: Float32Array,

@@ -4,17 +4,11 @@ import { type ObservationConfig, ObservationEncoder } from '../env/gym/observati
 import { core } from '../env/index.ts';
 import type { Rules } from '../env/rules.ts';
 import { PolicyFileError } from './errors.ts';
-import { MlpRunner, type MlpWeights, NUM_ACTIONS } from './mlp-runner.ts';
+import { type ForwardPass, type MlpWeights, NUM_ACTIONS, plainForward } from './mlp-runner.ts';
+
+export type { ForwardPass };
 
 const { STATE_SIZE } = core;
-
-/** Runs a batch of observations: 6 logits and one value per row. */
-export type ForwardPass = (
-  observations: Float32Array,
-  batch: number,
-  logits: Float32Array,
-  values: Float32Array,
-) => void;
 
 /**
  * The observation encoder for a network under `rules`; a PolicyFileError when
@@ -41,7 +35,7 @@ export function encoderFor(
  * encoder, then one forward pass for the batch. The policy head gives the
  * priors (softmax of logits / `temperature` over the legal actions), the value
  * head the value for the player to move. The forward pass is the plain
- * Float32Array runner unless another is given (see tfjs-forward.ts).
+ * Float32Array runner unless another is given (models/inference/).
  */
 export class NetworkEvaluator implements Evaluator {
   readonly #encoder: ObservationEncoder;
@@ -50,6 +44,9 @@ export class NetworkEvaluator implements Evaluator {
   #observations = new Float32Array(0);
   #logits = new Float32Array(0);
   #values = new Float32Array(0);
+  // Views of the rows of the last states buffer evaluated: searches hand the same one every call.
+  #viewsOf: Uint8Array | null = null;
+  #views: Uint8Array[] = [];
   /** Positions evaluated (for benchmarks). */
   evaluations = 0;
 
@@ -65,12 +62,7 @@ export class NetworkEvaluator implements Evaluator {
       throw new RangeError(`prior temperature must be a positive number, got ${temperature}`);
     }
     this.#temperature = temperature;
-    if (options.forward !== undefined) {
-      this.#forward = options.forward;
-    } else {
-      const runner = new MlpRunner(weights);
-      this.#forward = (obs, batch, logits, values) => runner.forward(obs, batch, logits, values);
-    }
+    this.#forward = options.forward ?? plainForward(weights);
   }
 
   evaluate(
@@ -88,11 +80,7 @@ export class NetworkEvaluator implements Evaluator {
       this.#values = new Float32Array(count);
     }
     for (let i = 0; i < count; i++) {
-      this.#encoder.encode(
-        states.subarray(i * STATE_SIZE, (i + 1) * STATE_SIZE),
-        this.#observations,
-        i * size,
-      );
+      this.#encoder.encode(this.#stateView(states, i), this.#observations, i * size);
     }
     this.#forward(this.#observations, count, this.#logits, this.#values);
     const logits = this.#logits;
@@ -106,5 +94,18 @@ export class NetworkEvaluator implements Evaluator {
       softmaxInto(logits, at, masks[i] as number, priors, at);
       values[i] = this.#values[i] as number;
     }
+  }
+
+  #stateView(states: Uint8Array, i: number): Uint8Array {
+    if (states !== this.#viewsOf) {
+      this.#viewsOf = states;
+      this.#views = [];
+    }
+    let view = this.#views[i];
+    if (view === undefined) {
+      view = states.subarray(i * STATE_SIZE, (i + 1) * STATE_SIZE);
+      this.#views[i] = view;
+    }
+    return view;
   }
 }

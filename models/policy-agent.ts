@@ -2,13 +2,15 @@ import type { Agent, AgentContext } from '../agents/agent.ts';
 import type { ObservationConfig } from '../env/gym/observation.ts';
 import type { Position } from '../env/position.ts';
 import type { Rules } from '../env/rules.ts';
+import { inferenceEngine } from './inference/inference-engine.ts';
 import { loadPolicy } from './load-policy.ts';
-import type { MlpWeights } from './mlp-runner.ts';
-import { PolicyMoveChooser } from './policy-move.ts';
+import type { ForwardPass, MlpWeights } from './mlp-runner.ts';
+import { checkPolicyInput, PolicyMoveChooser } from './policy-move.ts';
 
 /**
  * A trained policy playing alone: one forward pass per move (the plain
- * Float32Array runner, no tfjs), the most probable legal action, no search.
+ * Float32Array runner unless another is given), the most probable legal
+ * action, no search.
  */
 export class PolicyAgent implements Agent {
   readonly #chooser: PolicyMoveChooser;
@@ -18,8 +20,10 @@ export class PolicyAgent implements Agent {
     weights: MlpWeights,
     observation: ObservationConfig,
     private readonly rules: Rules,
+    forward?: ForwardPass,
+    private readonly onClose?: () => void,
   ) {
-    this.#chooser = new PolicyMoveChooser(weights, observation, name);
+    this.#chooser = new PolicyMoveChooser(weights, observation, name, forward);
   }
 
   act(position: Position, ctx: AgentContext): number {
@@ -31,10 +35,37 @@ export class PolicyAgent implements Agent {
   lastValue(): number {
     return this.#chooser.value;
   }
+
+  close(): void {
+    this.onClose?.();
+  }
+}
+
+/**
+ * A policy agent whose forward pass runs on the process's inference backend
+ * (models/inference/: onnxruntime-node where it loads, else the plain runner).
+ */
+export async function createPolicyAgent(
+  name: string,
+  weights: MlpWeights,
+  observation: ObservationConfig,
+  rules: Rules,
+): Promise<PolicyAgent> {
+  checkPolicyInput(weights, observation, name);
+  const inference = await (await inferenceEngine()).create(weights, { batched: false });
+  return new PolicyAgent(name, weights, observation, rules, inference.forward, () =>
+    inference.dispose(),
+  );
+}
+
+/** Throws what loadPolicyAgent would (a missing, corrupt or unfitting policy) without making the agent. */
+export function checkPolicyAgent(path: string): void {
+  const loaded = loadPolicy(path);
+  checkPolicyInput(loaded.weights, loaded.observation, `policy:${path}`);
 }
 
 /** The `policy:PATH` agent (a checkpoint, a policy file or a folder holding one). */
 export async function loadPolicyAgent(path: string, rules: Rules): Promise<Agent> {
   const loaded = loadPolicy(path);
-  return new PolicyAgent(`policy:${path}`, loaded.weights, loaded.observation, rules);
+  return createPolicyAgent(`policy:${path}`, loaded.weights, loaded.observation, rules);
 }

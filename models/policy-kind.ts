@@ -8,7 +8,8 @@
  */
 import { type AgentKind, type AgentSpecOf, registerAgentKind } from '../agents/spec.ts';
 import { isOption, optionKeys, requiredArgument } from '../agents/spec-options.ts';
-import { loadPolicyAgent } from './policy-agent.ts';
+import { inferenceEngine } from './inference/inference-engine.ts';
+import { checkPolicyAgent, loadPolicyAgent } from './policy-agent.ts';
 import {
   type AzSpec,
   createAzAgent,
@@ -32,13 +33,21 @@ registerAgentKind('policy', {
   parse: (argument, fail) => ({
     path: requiredArgument(argument, 'policy needs a path, e.g. policy:runs/x/best', fail),
   }),
-  // A policy agent is cheap to make (a plain Float32Array runner, no tensors).
-  check: async (spec, { rules }) => {
-    await loadPolicyAgent(spec.path, rules);
+  // The file and its fit, without the inference session the agent would get.
+  check: async (spec) => {
+    checkPolicyAgent(spec.path);
+    await inferenceEngine();
   },
   create: (spec, { rules }) => loadPolicyAgent(spec.path, rules),
   module: import.meta.url,
 });
+
+/*
+ * Each check also resolves the process's inference backend (models/inference/)
+ * in the thread that checks the specs, before any agent is made on a worker
+ * thread: a fallback's one line is said there, once, and `--inference onnx`
+ * without onnxruntime-node fails there.
+ */
 
 /**
  * Registers a network search: key=value options follow its argument, and its
@@ -54,8 +63,9 @@ function registerNetworkSearch<K extends 'az' | 'minimax-eval'>(
   registerAgentKind(kind, {
     ...rest,
     continues: isOption,
-    check: (spec, { rules }) => {
+    check: async (spec, { rules }) => {
       loadSearchPolicy(policy(spec), rules);
+      await inferenceEngine();
     },
     module: import.meta.url,
   });

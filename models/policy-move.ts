@@ -1,7 +1,7 @@
 /**
  * The policy's move choice, written once: encode the position from the mover's
- * side, mask the illegal actions, one forward pass of the plain Float32Array
- * runner, the legal action with the highest logit. PolicyAgent, the HTTP
+ * side, mask the illegal actions, one forward pass (the plain Float32Array
+ * runner unless another is given), the legal action with the highest logit. PolicyAgent, the HTTP
  * service and the browser page all choose through it, so they agree move for
  * move. Imports nothing from Node (the page bundles it).
  */
@@ -16,11 +16,31 @@ import type { Rules } from '../env/rules.ts';
 import { PolicyFileError } from './errors.ts';
 import {
   argmaxLegal,
-  MlpRunner,
+  type ForwardPass,
   type MlpWeights,
   maskedSoftmax,
   NUM_ACTIONS,
+  plainForward,
 } from './mlp-runner.ts';
+
+/**
+ * The observation size of a policy, after checking that its weights take it;
+ * a PolicyFileError naming the policy (`name`) when they do not.
+ */
+export function checkPolicyInput(
+  weights: MlpWeights,
+  observation: ObservationConfig,
+  name: string,
+): number {
+  const size = observationSize(observation);
+  if (size !== weights.inputSize) {
+    throw new PolicyFileError(
+      'incompatible',
+      `policy ${name} takes ${weights.inputSize} inputs but its observation encoding has ${size}`,
+    );
+  }
+  return size;
+}
 
 /** One policy's move chooser; its buffers are reused by every call. */
 export class PolicyMoveChooser {
@@ -31,24 +51,23 @@ export class PolicyMoveChooser {
   readonly #value = new Float32Array(1);
   /** After `choose`: the observation the network was given (features in the manifest's order). */
   readonly observationVector: Float32Array;
-  readonly #runner: MlpRunner;
+  readonly #forward: ForwardPass;
   // Lookahead features replay moves, so the encoder depends on the rules played.
   readonly #encoders = new Map<string, ObservationEncoder>();
 
-  /** Throws when the weights do not take the observation encoding's size (`name` is in the message). */
+  /**
+   * Throws when the weights do not take the observation encoding's size
+   * (`name` is in the message). `forward` runs the weights (default: the
+   * plain runner; models/inference/ gives onnxruntime's where it runs).
+   */
   constructor(
     weights: MlpWeights,
     readonly observation: ObservationConfig,
     name: string,
+    forward?: ForwardPass,
   ) {
-    const size = observationSize(observation);
-    if (size !== weights.inputSize) {
-      throw new PolicyFileError(
-        'incompatible',
-        `policy ${name} takes ${weights.inputSize} inputs but its observation encoding has ${size}`,
-      );
-    }
-    this.#runner = new MlpRunner(weights);
+    const size = checkPolicyInput(weights, observation, name);
+    this.#forward = forward ?? plainForward(weights);
     this.observationVector = new Float32Array(size);
   }
 
@@ -56,7 +75,7 @@ export class PolicyMoveChooser {
   choose(position: Position, rules: Rules): number {
     const bits = this.#encoder(rules).encode(position.stateView, this.observationVector, 0);
     maskToBytes(bits, this.mask);
-    this.#runner.forward(this.observationVector, 1, this.logits, this.#value);
+    this.#forward(this.observationVector, 1, this.logits, this.#value);
     return argmaxLegal(this.logits, 0, this.mask);
   }
 

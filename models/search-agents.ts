@@ -11,10 +11,10 @@ import { describeIssues } from '../env/gym/options.ts';
 import type { Position } from '../env/position.ts';
 import type { Rules } from '../env/rules.ts';
 import { NetworkSpecError } from './errors.ts';
+import { inferenceEngine, type NetworkInference } from './inference/inference-engine.ts';
 import { type LoadedPolicy, loadPolicy } from './load-policy.ts';
 import { encoderFor, type ForwardPass, NetworkEvaluator } from './network-evaluator.ts';
 import { NetworkLeafEvaluator } from './network-leaf.ts';
-import { tfjsForward } from './tfjs-forward.ts';
 
 export { NetworkSpecError };
 
@@ -130,13 +130,16 @@ export function loadSearchPolicy(path: string, rules: Rules): LoadedPolicy {
 /** `az:...`: PUCT with the network's priors and value. */
 export async function createAzAgent(name: string, spec: AzSpec, rules: Rules): Promise<Agent> {
   const o = spec.options;
-  const evaluator = await azEvaluator(loadSearchPolicy(spec.path, rules), rules, o);
-  return new PuctAgent(evaluator, {
+  const loaded = loadSearchPolicy(spec.path, rules);
+  // Gumbel root search evaluates one leaf at a time.
+  const inference = await networkInference(loaded, o.batch > 1 && o.gumbel === '0');
+  return new PuctAgent(evaluatorWith(loaded, rules, o, inference.forward), {
     name,
     ...puctOptions(o, rules),
     reuseTree: o.reuse === '1',
     gumbel: o.gumbel === '1',
     ...azLimits(o),
+    onClose: () => inference.dispose(),
   });
 }
 
@@ -144,14 +147,22 @@ export async function createAzAgent(name: string, spec: AzSpec, rules: Rules): P
  * `minimax:...,eval=PATH`: alpha-beta with the store difference plus k times
  * the network's value at the horizon.
  */
-export function createMinimaxEvalAgent(name: string, o: MinimaxEvalSpec, rules: Rules): Agent {
+export async function createMinimaxEvalAgent(
+  name: string,
+  o: MinimaxEvalSpec,
+  rules: Rules,
+): Promise<Agent> {
   const loaded = loadSearchPolicy(o.eval, rules);
-  const network = new NetworkEvaluator(loaded.weights, loaded.observation, rules);
+  const inference = await networkInference(loaded, false);
+  const network = new NetworkEvaluator(loaded.weights, loaded.observation, rules, {
+    forward: inference.forward,
+  });
   return new MinimaxAgent({
     name,
     rules,
     leaf: new NetworkLeafEvaluator(cached(network, o.cache), o.k, rules),
     ...(o.depth !== undefined ? { depth: o.depth } : { timeMs: o.t as number }),
+    onClose: () => inference.dispose(),
   });
 }
 
@@ -186,26 +197,24 @@ function cached(evaluator: Evaluator, bits: number): Evaluator {
 }
 
 /**
- * The network evaluator an az search uses: batches through tfjs (7x more
- * simulations a second at 16: bench/network-search.bench.ts), single leaves
- * through the plain runner (tfjs at batch 1 costs more per call).
+ * The forward pass of a network search on the process's inference backend
+ * (models/inference/): onnxruntime-node where it loads; else batches through
+ * tfjs (7x more simulations a second than the plain runner at 16:
+ * bench/network-search.bench.ts) and single leaves through the plain runner.
  */
-async function azEvaluator(loaded: LoadedPolicy, rules: Rules, o: AzOptions): Promise<Evaluator> {
-  // Gumbel root search evaluates one leaf at a time.
-  const batched = o.batch > 1 && o.gumbel === '0';
-  const forward = batched ? await tfjsForward(loaded.weights) : undefined;
-  return evaluatorWith(loaded, rules, o, forward);
+async function networkInference(loaded: LoadedPolicy, batched: boolean): Promise<NetworkInference> {
+  return (await inferenceEngine()).create(loaded.weights, { batched });
 }
 
 function evaluatorWith(
   loaded: LoadedPolicy,
   rules: Rules,
   o: AzOptions,
-  forward: ForwardPass | undefined,
+  forward: ForwardPass,
 ): Evaluator {
   const network = new NetworkEvaluator(loaded.weights, loaded.observation, rules, {
     temperature: o.temp,
-    ...(forward !== undefined ? { forward } : {}),
+    forward,
   });
   return cached(network, o.cache);
 }
@@ -227,7 +236,7 @@ export class PolicySearch {
     readonly policy: LoadedPolicy,
     readonly options: AzOptions,
     readonly description: string,
-    readonly forward: ForwardPass | undefined,
+    readonly inference: NetworkInference,
   ) {
     this.#limits = azLimits(options);
   }
@@ -240,7 +249,7 @@ export class PolicySearch {
         `invalid ${what}: gumbel=1 is for agents; the service searches by PUCT`,
       );
     }
-    const forward = o.batch > 1 ? await tfjsForward(policy.weights) : undefined;
+    const inference = await networkInference(policy, o.batch > 1);
     const limits = azLimits(o);
     const description = [
       'timeMs' in limits ? `t=${limits.timeMs}ms` : `sims=${limits.simulations}`,
@@ -250,7 +259,7 @@ export class PolicySearch {
       `cache=${o.cache}`,
       `batch=${o.batch}`,
     ].join(',');
-    return new PolicySearch(policy, o, description, forward);
+    return new PolicySearch(policy, o, description, inference);
   }
 
   /** Searches an unfinished position under `rules`; the move is `bestActions[0]`. */
@@ -258,7 +267,7 @@ export class PolicySearch {
     const key = `${rules.captureSeedStays}/${rules.leftoverTo}`;
     let search = this.#searches.get(key);
     if (search === undefined) {
-      const evaluator = evaluatorWith(this.policy, rules, this.options, this.forward);
+      const evaluator = evaluatorWith(this.policy, rules, this.options, this.inference.forward);
       search = new PuctSearch(evaluator, puctOptions(this.options, rules));
       this.#searches.set(key, search);
     }
@@ -266,16 +275,20 @@ export class PolicySearch {
   }
 }
 
-/** The evaluator of the policy at `path`, for play under `rules` (through tfjs if asked). */
+/**
+ * The evaluator of the policy at `path`, for play under `rules`, on the
+ * process's inference backend (`batched`: see CreateInferenceOptions).
+ */
 export async function networkEvaluator(
   path: string,
   rules: Rules,
   temperature: number,
-  useTfjs: boolean,
+  batched: boolean,
 ): Promise<NetworkEvaluator> {
   const loaded = loadPolicy(path);
+  const inference = await networkInference(loaded, batched);
   return new NetworkEvaluator(loaded.weights, loaded.observation, rules, {
     temperature,
-    ...(useTfjs ? { forward: await tfjsForward(loaded.weights) } : {}),
+    forward: inference.forward,
   });
 }

@@ -5,7 +5,7 @@ import { resolveObservationConfig } from '../env/gym/observation.ts';
 import type { Rules } from '../env/index.ts';
 import { loadPolicy } from '../models/load-policy.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
-import { PolicyAgent } from '../models/policy-agent.ts';
+import { createPolicyAgent } from '../models/policy-agent.ts';
 import { checkPolicyChecksum, encodePolicyFile } from '../models/policy-checksum.ts';
 import { decodePolicyFile, makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { QueueError } from './errors.ts';
@@ -155,7 +155,7 @@ export class PolicyCache {
   /** The agent for a shared policy, named by its original spec so that records match a local run. */
   async agent(sha: string, name: string, rules: Rules): Promise<Agent> {
     const decoded = await this.policy(sha);
-    return new PolicyAgent(
+    return createPolicyAgent(
       name,
       decoded.weights,
       resolveObservationConfig(decoded.file.observation),

@@ -1,7 +1,9 @@
 import { UnrecoverableError } from 'bullmq';
+import { observationSize } from '../env/gym/observation.ts';
+import type { InferenceBackend } from '../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
+import type { ExpertIterationConfig } from '../train/config/schema.ts';
 import { shardSetups } from '../train/expert-iteration/expert-iteration.ts';
-import type { ShardSetup } from '../train/expert-iteration/shard.ts';
 import type { ShardThreads } from '../train/expert-iteration/sharded-self-play.ts';
 import { QueueError } from './errors.ts';
 import { type EncodedShardResult, parseJobData, type ShardJob, shardJobSchema } from './jobs.ts';
@@ -29,29 +31,21 @@ function checkVersion(data: unknown): void {
   );
 }
 
-/** Refuses a network whose architecture is not the shard's (a mixed-up or forged job). */
-function checkNetworkFits(weights: MlpWeights, setup: ShardSetup, where: string): void {
+/** Refuses a network whose architecture is not the run's (a mixed-up or forged job). */
+function checkNetworkFits(weights: MlpWeights, config: ExpertIterationConfig, where: string): void {
+  const obsSize = observationSize({ encoding: config.encoding, lookahead: config.lookahead });
   const widths = weights.hidden.map((h) => h.outputSize);
   const activations = new Set(weights.hidden.map((h) => h.activation));
   const fits =
-    weights.inputSize === setup.obsSize &&
-    widths.join(',') === setup.network.hidden.join(',') &&
+    weights.inputSize === obsSize &&
+    widths.join(',') === config.hidden.join(',') &&
     activations.size === 1 &&
-    activations.has(setup.network.activation);
+    activations.has(config.activation);
   if (!fits) {
     refuse(
-      `${where}: the network (${weights.inputSize} inputs, hidden ${widths.join(',')} ${[...activations].join('/')}) does not fit the run's (${setup.obsSize} inputs, hidden ${setup.network.hidden.join(',')} ${setup.network.activation})`,
+      `${where}: the network (${weights.inputSize} inputs, hidden ${widths.join(',')} ${[...activations].join('/')}) does not fit the run's (${obsSize} inputs, hidden ${config.hidden.join(',')} ${config.activation})`,
     );
   }
-}
-
-/**
- * The weights in the order the shard's model holds them (model.getWeights():
- * each hidden layer, the policy head, the value head; kernel then bias, as
- * models/policy-value-model.ts builds it).
- */
-function modelOrder(weights: MlpWeights): Float32Array[] {
-  return [...weights.hidden, weights.policy, weights.value].flatMap((l) => [l.kernel, l.bias]);
 }
 
 /**
@@ -60,12 +54,14 @@ function modelOrder(weights: MlpWeights): Float32Array[] {
  * setup from the run's config as the trainer does, takes the iteration's
  * network from the store (validated: checksum, size cap, finite weights, and
  * cached by sha256), and plays it on one of `threads`, so that this thread
- * stays free to renew the job's lock. The result goes back encoded.
+ * stays free to renew the job's lock, with `inference` running the network
+ * (this worker's backend, named in the result). The result goes back encoded.
  */
 export async function playShardJob(
   data: unknown,
   policies: PolicyCache,
   threads: ShardThreads,
+  inference: InferenceBackend,
 ): Promise<EncodedShardResult> {
   checkVersion(data);
   let job: ShardJob;
@@ -78,13 +74,13 @@ export async function playShardJob(
   if (job.config.algorithm !== 'expert-iteration') {
     refuse(`${where}: the run's algorithm is ${job.config.algorithm}, which plays no shards`);
   }
-  const setup = shardSetups(job.config)[job.shard];
+  const setup = shardSetups(job.config, inference)[job.shard];
   if (setup === undefined) {
     refuse(`${where}: the run has ${job.config.expertIteration.selfPlayShards} shards`);
   }
   // A network that fails its checks may be a damaged copy in the store: tried again, then reported.
   const network = await policies.policy(job.network, 'network');
-  checkNetworkFits(network.weights, setup, where);
+  checkNetworkFits(network.weights, job.config, where);
   let games: ReturnType<typeof decodeGames> | null = null;
   try {
     games = job.games === null ? null : decodeGames(job.games, setup.selfPlay, where);
@@ -94,7 +90,7 @@ export async function playShardJob(
   }
   const result = await threads.play({
     setup,
-    weights: modelOrder(network.weights),
+    weights: network.weights,
     games,
     rngState: job.rngState,
     moves: job.moves,

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { MlpWeights } from '../models/mlp-runner.ts';
 import { makePolicyFile } from '../models/policy-file.ts';
-import { extractMlpWeights } from '../models/policy-value-model.ts';
 import { rulesOf } from '../train/config/schema.ts';
 import type { ShardIteration, ShardResult, ShardSetup } from '../train/expert-iteration/shard.ts';
 import type {
@@ -158,12 +158,16 @@ export class QueueShardRunner implements ShardRunner {
     this.#played = [];
   }
 
-  async play(iterations: readonly ShardIteration[], iteration: number): Promise<ShardResult[]> {
+  async play(
+    iterations: readonly ShardIteration[],
+    weights: MlpWeights,
+    iteration: number,
+  ): Promise<ShardResult[]> {
     const { config, setups } = this.context;
     const clients = await this.#connect();
     await this.#removeStale(clients.queue);
     const started = performance.now();
-    const network = this.#shareNetwork(iteration);
+    const network = this.#shareNetwork(weights, iteration);
     const jobs = iterations.map((it, shard): ShardJob => {
       const setup = setups[shard] as ShardSetup;
       return {
@@ -231,9 +235,9 @@ export class QueueShardRunner implements ShardRunner {
   }
 
   /** The learner's network as a policy file named after the run and iteration (its sha256 names it in the store). */
-  #shareNetwork(iteration: number): SharedPolicy {
-    const { config, model } = this.context;
-    const file = makePolicyFile(extractMlpWeights(model, config), {
+  #shareNetwork(weights: MlpWeights, iteration: number): SharedPolicy {
+    const { config } = this.context;
+    const file = makePolicyFile(weights, {
       observation: { encoding: config.encoding, lookahead: config.lookahead },
       rules: rulesOf(config),
       source: { run: config.name, iteration },

@@ -1,6 +1,7 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { watchEngineWorkers } from '../agents/engine-registry.ts';
+import type { InferenceBackend } from '../models/inference/inference-engine.ts';
 import type { ShardThreads } from '../train/expert-iteration/sharded-self-play.ts';
 import { playChunkJob } from './chunk-job.ts';
 import { CHUNK_JOB, QUEUE_NAME, SHARD_JOB, TRAIN_JOB } from './jobs.ts';
@@ -61,12 +62,17 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   // Shards play on threads of their own (one per job at once), started with the first shard:
   // a search holds its thread for the whole shard, and this one must renew the job's lock.
   let shardThreads: Promise<ShardThreads> | null = null;
+  let inference: Promise<InferenceBackend> | null = null;
   const playShard = async (data: unknown): Promise<unknown> => {
     const { playShardJob } = await import('./shard-job.ts');
     shardThreads ??= import('../train/expert-iteration/sharded-self-play.ts').then(
       ({ ShardThreads }) => new ShardThreads(concurrency),
     );
-    return playShardJob(data, policies, await shardThreads);
+    // This worker's own inference backend (onnxruntime-node where it loads), resolved once.
+    inference ??= import('../models/inference/inference-engine.ts').then(
+      async ({ inferenceEngine }) => (await inferenceEngine()).backend,
+    );
+    return playShardJob(data, policies, await shardThreads, await inference);
   };
   const worker = new Worker(
     QUEUE_NAME,

@@ -1,4 +1,5 @@
 import type { LoadedPolicy } from '../models/load-policy.ts';
+import type { ForwardPass } from '../models/mlp-runner.ts';
 import { PolicyMoveChooser } from '../models/policy-move.ts';
 import type { PolicySearch } from '../models/search-agents.ts';
 import { parseActRequest, RequestError } from './act-request.ts';
@@ -47,8 +48,9 @@ export interface ActOptions {
 /**
  * Answers move requests with a trained policy: validates the request, encodes
  * the position with the policy's observation config (lookahead features
- * computed by the engine under the request's rules) and runs the plain
- * Float32Array runner. Given a search (PUCT with the same network), the move
+ * computed by the engine under the request's rules) and runs the network
+ * (the plain Float32Array runner unless another forward pass is given: the
+ * `serve` command gives the process's inference backend's). Given a search (PUCT with the same network), the move
  * is the search's instead of the bare policy's.
  */
 export class PolicyService {
@@ -57,8 +59,9 @@ export class PolicyService {
   constructor(
     readonly policy: LoadedPolicy,
     readonly search: PolicySearch | null = null,
+    forward?: ForwardPass,
   ) {
-    this.#chooser = new PolicyMoveChooser(policy.weights, policy.observation, policy.path);
+    this.#chooser = new PolicyMoveChooser(policy.weights, policy.observation, policy.path, forward);
   }
 
   /** Chooses a move for a request body (already parsed from JSON); throws RequestError. */

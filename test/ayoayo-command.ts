@@ -4,13 +4,21 @@ import { expect } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs `ayoayo ...args` from this repository's bin, as a user would, to its end, `stdin` as its input. */
+/**
+ * Runs `ayoayo ...args` from this repository's bin, as a user would, to its
+ * end, `stdin` as its input; `node` options go to Node before the script,
+ * `env` is added to this process's environment.
+ */
 export function runAyoayo(
   args: readonly string[],
   stdin = '',
+  options: { readonly node?: readonly string[]; readonly env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/ayoayo.js', ...args], { cwd: root });
+    const child = spawn(process.execPath, [...(options.node ?? []), 'bin/ayoayo.js', ...args], {
+      cwd: root,
+      env: { ...process.env, ...options.env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -2,6 +2,8 @@ import type * as tfType from '@tensorflow/tfjs';
 import { observationSize } from '../env/gym/observation.ts';
 import type { Rules } from '../env/rules.ts';
 import type { Tf } from '../models/backend.ts';
+import { inferenceChoice } from '../models/inference/choice.ts';
+import { inferenceEngine } from '../models/inference/inference-engine.ts';
 import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
 import { rulesOf, type SharedSettings, type TrainConfig } from './config/schema.ts';
@@ -17,7 +19,8 @@ export interface Learner extends LearnerParts {
 
 /**
  * Builds a fresh learner for `config`: the network seeded with the run's seed,
- * Adam at the configured rate, and the run's algorithm (ppo/ or
+ * Adam at the configured rate, the process's inference backend for
+ * self-play (models/inference/), and the run's algorithm (ppo/ or
  * expert-iteration/, whose self-play shards play on up to `workers` threads,
  * or on `shardRunner`'s runner when given: the queue's).
  * The trainer and the self-play benchmark both start from here;
@@ -37,7 +40,8 @@ export async function buildLearner(
     config.seed,
   );
   const optimizer = tf.train.adam(config.learningRate);
-  const parts: LearnerParts = { tf, rules, obsSize, model, optimizer };
+  const inference = await inferenceEngine(inferenceChoice(), { tfjsBackend: config.backend });
+  const parts: LearnerParts = { tf, rules, obsSize, model, optimizer, inference };
   const algorithm =
     config.algorithm === 'expert-iteration'
       ? buildExpertIteration(parts, config, options.workers ?? 0, options.shardRunner)

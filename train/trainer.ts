@@ -82,14 +82,14 @@ async function trainLocked(requested: TrainConfig, options: TrainOptions): Promi
     log,
   );
   const { tf, name: backend } = await loadBackend(config.backend);
-  log(
-    `ayoayo train: run ${paths.dir}, tfjs backend ${backend}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
-  );
   const workers = capWorkers(config.workers, log);
   const learner = await buildLearner(tf, config, {
     workers,
     ...(options.shardRunner !== undefined ? { shardRunner: options.shardRunner } : {}),
   });
+  log(
+    `ayoayo train: run ${paths.dir}, tfjs backend ${backend} (updates), ${options.shardRunner !== undefined ? "self-play on the queue's workers, each on its own inference" : `self-play inference on ${learner.inference.describe()}`}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
+  );
   try {
     const state = resumeFrom
       ? await restoreRun(learner, resumeFrom, paths.dir)

@@ -2,6 +2,7 @@ import type * as tfType from '@tensorflow/tfjs';
 import type { Random } from '../env/random.ts';
 import type { Rules } from '../env/rules.ts';
 import type { Tf } from '../models/backend.ts';
+import type { InferenceEngine } from '../models/inference/inference-engine.ts';
 import type { ReplayContents } from './expert-iteration/replay-buffer.ts';
 import type { OpponentPool } from './ppo/opponent-pool.ts';
 
@@ -65,4 +66,6 @@ export interface LearnerParts {
   readonly obsSize: number;
   readonly model: tfType.LayersModel;
   readonly optimizer: tfType.AdamOptimizer;
+  /** What runs the network in self-play (models/inference/); updates run in tfjs. */
+  readonly inference: InferenceEngine;
 }

@@ -20,7 +20,16 @@ export class LeafBatch {
   /** Each leaf's value for its player to move. */
   readonly values: Float64Array;
   readonly #children: Uint8Array;
+  /**
+   * Each slot's children as one view, made once: the engine's expand keeps its
+   * per-child views by buffer, so handing it the same view each time allocates
+   * nothing (a fresh subarray a leaf cost six views and a map entry, and the
+   * garbage collector's time).
+   */
+  readonly #slotChildren: Uint8Array[];
   readonly #status = new Uint8Array(ACTIONS);
+  /** The leaf's state, copied out of the tree (whose storage may grow). */
+  readonly #state = new Uint8Array(STATE_SIZE);
   readonly #scores = new Int32Array(2);
   #captureSeedStays: boolean;
   #leftoverToOwner: boolean;
@@ -32,6 +41,10 @@ export class LeafBatch {
     this.priors = new Float32Array(size * ACTIONS);
     this.values = new Float64Array(size);
     this.#children = new Uint8Array(size * ACTIONS * STATE_SIZE);
+    const slotBytes = ACTIONS * STATE_SIZE;
+    this.#slotChildren = Array.from({ length: size }, (_, slot) =>
+      this.#children.subarray(slot * slotBytes, (slot + 1) * slotBytes),
+    );
     this.#captureSeedStays = rules.captureSeedStays;
     this.#leftoverToOwner = rules.leftoverTo === 'owner';
   }
@@ -49,11 +62,9 @@ export class LeafBatch {
    */
   play(tree: PuctTree, node: number, slot: number): void {
     const stateOffset = node * STATE_SIZE;
-    const state = tree.states.subarray(stateOffset, stateOffset + STATE_SIZE);
-    const children = this.#children.subarray(
-      slot * ACTIONS * STATE_SIZE,
-      (slot + 1) * ACTIONS * STATE_SIZE,
-    );
+    const state = this.#state;
+    for (let i = 0; i < STATE_SIZE; i++) state[i] = tree.states[stateOffset + i] as number;
+    const children = this.#slotChildren[slot] as Uint8Array;
     const mask = expand(state, this.#captureSeedStays, children, this.#status);
     if (mask === 0) {
       const scores = this.#scores;
@@ -87,8 +98,10 @@ export class LeafBatch {
         a,
         priorWeight * (this.priors[base + a] as number) + uniform,
       );
+      // Byte by byte: a subarray to `set` from would be garbage a child.
       const from = (base + a) * STATE_SIZE;
-      tree.states.set(children.subarray(from, from + STATE_SIZE), child * STATE_SIZE);
+      const to = child * STATE_SIZE;
+      for (let i = 0; i < STATE_SIZE; i++) tree.states[to + i] = children[from + i] as number;
     }
     tree.firstChild[node] = first;
     tree.childCount[node] = count;

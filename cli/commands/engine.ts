@@ -5,6 +5,7 @@ import { agentSpecForms, createAgent } from '../../agents/spec.ts';
 import '../../models/policy-kind.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
+import { inferenceOption } from '../inference-option.ts';
 
 interface EngineArgs {
   agent: string;
@@ -17,6 +18,7 @@ export const engineCommand = defineCommand<EngineArgs>({
   describe: 'Serve an agent as an external engine: JSON requests on stdin, answers on stdout',
   builder: (y) =>
     y
+      .option('inference', inferenceOption)
       .option('agent', {
         type: 'string',
         demandOption: true,

@@ -13,6 +13,7 @@ import '../../models/policy-kind.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
+import { inferenceOption } from '../inference-option.ts';
 import {
   type QueueArgs,
   queueOptions,
@@ -41,6 +42,7 @@ export const evalCommand = defineCommand<EvalArgs>({
   describe: 'Play a round robin (or a gauntlet) between agents and rate them',
   builder: (y) =>
     y
+      .option('inference', inferenceOption)
       .option('agents', {
         type: 'string',
         array: true,

@@ -20,6 +20,7 @@ import {
 } from '../../env/index.ts';
 import { describeOutcome, formatRules, rulesFromArg, rulesOption } from '../engine-args.ts';
 import { CliError, defineCommand, runCommand, UsageError } from '../fail.ts';
+import { inferenceOption } from '../inference-option.ts';
 
 interface PlayArgs {
   against: string;
@@ -53,6 +54,7 @@ export const playCommand = defineCommand<PlayArgs>({
   describe: 'Play against an agent in the terminal',
   builder: (y) =>
     y
+      .option('inference', inferenceOption)
       .option('against', {
         type: 'string',
         demandOption: true,

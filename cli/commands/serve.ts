@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
+import { inferenceEngine } from '../../models/inference/inference-engine.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
 import { PolicySearch } from '../../models/search-agents.ts';
 import {
@@ -9,6 +10,7 @@ import {
 } from '../../serve/http-server.ts';
 import { PolicyService } from '../../serve/policy-service.ts';
 import { CliError, defineCommand, runCommand, UsageError } from '../fail.ts';
+import { inferenceOption } from '../inference-option.ts';
 import { listenOrFail, serveUntilStopped } from '../server-lifecycle.ts';
 
 interface ServeArgs {
@@ -25,6 +27,7 @@ export const serveCommand = defineCommand<ServeArgs>({
   describe: 'Serve a trained policy over HTTP: POST /act with a position, GET /health',
   builder: (y) =>
     y
+      .option('inference', inferenceOption)
       .option('policy', {
         type: 'string',
         describe: `a policy file, checkpoint or run folder (default: ${PRETRAINED_POLICY} when present)`,
@@ -81,7 +84,8 @@ export const serveCommand = defineCommand<ServeArgs>({
     const policy = loadPolicy(path);
     const search =
       argv.search === undefined ? null : await PolicySearch.create(policy, argv.search, '--search');
-    const service = new PolicyService(policy, search);
+    const inference = await (await inferenceEngine()).create(policy.weights, { batched: false });
+    const service = new PolicyService(policy, search, inference.forward);
     const server = createPolicyServer(service, {
       requestTimeoutSeconds: argv.requestTimeout,
       maxConnections: argv.maxConnections,

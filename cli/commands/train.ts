@@ -8,6 +8,7 @@ import { shardsOnlyMessage } from '../../train/errors.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { buildResumeConfig } from '../../train/run/resume.ts';
 import { CliError, defineCommand, runCommand, UsageError } from '../fail.ts';
+import { inferenceOption } from '../inference-option.ts';
 import {
   type QueueArgs,
   queueOptions,
@@ -45,6 +46,7 @@ export const trainCommand = defineCommand<TrainArgs>({
     'Train a policy-value network from scratch by self-play (expert iteration, PPO or REINFORCE), evaluating it against baselines',
   builder: (y) =>
     y
+      .option('inference', inferenceOption)
       .option('preset', {
         type: 'string',
         choices: Object.keys(PRESETS),

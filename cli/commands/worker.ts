@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import { redactRedisUrl } from '../../queue/redis.ts';
 import { startQueueWorker } from '../../queue/worker.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
+import { inferenceOption } from '../inference-option.ts';
 import { QUEUE_ENV, type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
 
 interface WorkerArgs extends QueueArgs {
@@ -17,6 +18,7 @@ export const workerCommand = defineCommand<WorkerArgs>({
   describe: 'Run tournament chunks and training runs from a Redis queue (see eval/sweep --queue)',
   builder: (y) =>
     y
+      .option('inference', inferenceOption)
       .options({
         ...queueOptions('take jobs'),
         queue: {

@@ -79,13 +79,25 @@ export interface OnnxModelOptions {
   /** Stored as the model's metadata_props (string key/value pairs). */
   readonly metadata: Record<string, string>;
   readonly producerVersion: string;
+  /**
+   * `probabilities` (the exported model): inputs `observation` and
+   * `action_mask`, outputs the masked softmax `policy` and `value`.
+   * `logits` (the project's own inference, models/inference/): the input
+   * `observation` alone, outputs the 6 raw `policy_logits` and `value`, as the
+   * plain runner's forward pass gives them.
+   */
+  readonly outputs?: 'probabilities' | 'logits';
 }
+
+/** The output names of a `logits` model: the same as the tfjs network's. */
+export const ONNX_LOGIT_OUTPUTS = { logits: 'policy_logits', value: 'value' } as const;
 
 /**
  * The policy-value MLP as a serialized ONNX model (opset 13). Inputs
  * `observation` [batch, inputSize] and `action_mask` [batch, 6] (1 legal, 0
  * illegal), both float32; outputs `policy` [batch, 6] (masked softmax, illegal
  * actions exactly 0) and `value` [batch, 1] (tanh, from the mover's side).
+ * With `outputs: 'logits'`, no mask: `policy_logits` [batch, 6] and `value`.
  */
 export function buildOnnxModel(weights: MlpWeights, options: OnnxModelOptions): Uint8Array {
   const nodes: INodeProto[] = [];
@@ -94,10 +106,56 @@ export function buildOnnxModel(weights: MlpWeights, options: OnnxModelOptions): 
   weights.hidden.forEach((layer, i) => {
     x = dense(layer, `hidden_${i + 1}`, x, nodes, inits);
   });
-  const logits = dense(weights.policy, 'policy_logits', x, nodes, inits);
+  const logits = dense(weights.policy, ONNX_LOGIT_OUTPUTS.logits, x, nodes, inits);
   const value = dense(weights.value, ONNX_OUTPUTS.value, x, nodes, inits);
   if (value !== ONNX_OUTPUTS.value) throw new Error('the value head must end in a tanh');
+  const observationInput = tensorInput(
+    ONNX_INPUTS.observation,
+    weights.inputSize,
+    'encoded position, see manifest.json',
+  );
+  const valueOutput = tensorInput(
+    ONNX_OUTPUTS.value,
+    1,
+    'expected result for the player to move, in [-1, 1]',
+  );
+  const io =
+    options.outputs === 'logits'
+      ? {
+          input: [observationInput],
+          output: [
+            tensorInput(ONNX_LOGIT_OUTPUTS.logits, NUM_ACTIONS, 'action logits, unmasked'),
+            valueOutput,
+          ],
+        }
+      : maskedPolicy(logits, nodes, inits, observationInput, valueOutput);
 
+  const model = onnx.ModelProto.create({
+    irVersion: ONNX_IR_VERSION,
+    opsetImport: [{ domain: '', version: ONNX_OPSET }],
+    producerName: 'ayoayo',
+    producerVersion: options.producerVersion,
+    docString: options.description,
+    metadataProps: Object.entries(options.metadata).map(([key, value]) => ({ key, value })),
+    graph: {
+      name: 'ayoayo_policy_value',
+      docString: options.description,
+      node: nodes,
+      initializer: inits,
+      ...io,
+    },
+  });
+  return onnx.ModelProto.encode(model).finish();
+}
+
+/** The masked softmax over `logits` (the exported model's `policy`) and the graph's inputs and outputs with it. */
+function maskedPolicy(
+  logits: string,
+  nodes: INodeProto[],
+  inits: ITensorProto[],
+  observationInput: IValueInfoProto,
+  valueOutput: IValueInfoProto,
+): { input: IValueInfoProto[]; output: IValueInfoProto[] } {
   inits.push(initializer('zero', [], new Float32Array([0])));
   inits.push(initializer('masked_logit', [], new Float32Array([MASKED_LOGIT])));
   nodes.push(node('Greater', [ONNX_INPUTS.actionMask, 'zero'], 'legal'));
@@ -113,32 +171,14 @@ export function buildOnnxModel(weights: MlpWeights, options: OnnxModelOptions): 
     ]),
   );
   nodes.push(node('Mul', ['softmax', 'legal_float'], ONNX_OUTPUTS.policy));
-
-  const model = onnx.ModelProto.create({
-    irVersion: ONNX_IR_VERSION,
-    opsetImport: [{ domain: '', version: ONNX_OPSET }],
-    producerName: 'ayoayo',
-    producerVersion: options.producerVersion,
-    docString: options.description,
-    metadataProps: Object.entries(options.metadata).map(([key, value]) => ({ key, value })),
-    graph: {
-      name: 'ayoayo_policy_value',
-      docString: options.description,
-      node: nodes,
-      initializer: inits,
-      input: [
-        tensorInput(
-          ONNX_INPUTS.observation,
-          weights.inputSize,
-          'encoded position, see manifest.json',
-        ),
-        tensorInput(ONNX_INPUTS.actionMask, NUM_ACTIONS, '1 where the action is legal, else 0'),
-      ],
-      output: [
-        tensorInput(ONNX_OUTPUTS.policy, NUM_ACTIONS, 'action probabilities, illegal actions 0'),
-        tensorInput(ONNX_OUTPUTS.value, 1, 'expected result for the player to move, in [-1, 1]'),
-      ],
-    },
-  });
-  return onnx.ModelProto.encode(model).finish();
+  return {
+    input: [
+      observationInput,
+      tensorInput(ONNX_INPUTS.actionMask, NUM_ACTIONS, '1 where the action is legal, else 0'),
+    ],
+    output: [
+      tensorInput(ONNX_OUTPUTS.policy, NUM_ACTIONS, 'action probabilities, illegal actions 0'),
+      valueOutput,
+    ],
+  };
 }

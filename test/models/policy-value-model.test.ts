@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Random } from '../../env/random.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
-import { predictBatch } from '../../models/batched-inference.ts';
 import { argmaxLegal, MlpRunner, maskedSoftmax, NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import {
   createPolicyValueModel,
@@ -69,9 +68,14 @@ describe('policy-value model', () => {
     const rng = Random.fromSeed(9);
     const n = 200;
     const { obs, masks } = randomBatch(rng, n, 30);
-    const tfLogits = new Float32Array(n * NUM_ACTIONS);
-    const tfValues = new Float32Array(n);
-    predictBatch(tf, model, obs, n, 30, tfLogits, tfValues);
+    const [l, v] = model.predict(tf.tensor2d(obs, [n, 30])) as [
+      ReturnType<typeof tf.tensor2d>,
+      ReturnType<typeof tf.tensor2d>,
+    ];
+    const tfLogits = l.dataSync() as Float32Array;
+    const tfValues = v.dataSync() as Float32Array;
+    l.dispose();
+    v.dispose();
     const runner = new MlpRunner(extractMlpWeights(model, config));
     const logits = new Float32Array(n * NUM_ACTIONS);
     const values = new Float32Array(n);

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadBackend } from '../../models/backend.ts';
+import { type InferenceBackend, inferenceEngine } from '../../models/inference/inference-engine.ts';
 import { QueueTimeoutError } from '../../queue/errors.ts';
 import { QUEUE_NAME, SHARD_JOB, type ShardJob } from '../../queue/jobs.ts';
 import { PolicyCache } from '../../queue/policy-transport.ts';
@@ -119,6 +121,8 @@ let queue: Queue;
 let workers: QueueWorker[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
 let local: ReturnType<typeof runRecord>;
+/** What runs the networks in this process (and its workers): the test's manual workers play on it too. */
+const inference = (await inferenceEngine()).backend;
 
 /** An in-process worker whose finished jobs are collected in `done` (ids). */
 async function worker(done: string[] = [], locks = FAST_LOCKS): Promise<QueueWorker> {
@@ -193,7 +197,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     expect(new Set(rows.map((r) => r['self_play/backend']))).toEqual(
       new Set([local.checkpoints[0]?.metrics[0]?.['self_play/backend']]),
     );
-    expect(rows[0]?.['self_play/backend']).toMatch(/^(wasm|cpu|tensorflow)$/);
+    expect(rows[0]?.['self_play/backend']).toMatch(/^(onnx|plain|tfjs-(wasm|cpu|tensorflow))$/);
   }, 120_000);
 
   it('a worker killed (kill -9) mid-shard: its shard is played elsewhere and the run is the same', async () => {
@@ -244,7 +248,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
         const job = (await manual.getNextJob('manual')) as Job<ShardJob> | undefined;
         if (job === undefined) continue;
         expect(job.name).toBe(SHARD_JOB);
-        const result = await playShardJob(job.data, new PolicyCache(store), threads);
+        const result = await playShardJob(job.data, new PolicyCache(store), threads, inference);
         await job.moveToCompleted(result, 'manual', false);
         if (job.data.iteration === 3) finished = job.id;
       }
@@ -285,7 +289,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     expect(done).toHaveLength(6);
   }, 60_000);
 
-  it("records each shard's backend: a worker on another backend is named in its shard's place", async () => {
+  it("records each shard's backend: a shard played on another backend is named in its place", async () => {
     const config = tiny('mixed-backends', { iterations: 2 });
     let ended = false;
     const run = train(config, {
@@ -297,8 +301,10 @@ describe.skipIf(noRedis)('one training run across machines', () => {
       ended = true;
     });
     settled.catch(() => {});
-    // Shard 1 is played by a worker whose inference is another backend's (as a worker
-    // with onnxruntime-node installed would say); the others by this one's.
+    // Shard 1 is played on another inference backend (as by a worker with or without
+    // onnxruntime-node), the others on this process's.
+    const other: InferenceBackend = inference === 'plain' ? 'tfjs' : 'plain';
+    const otherName = other === 'plain' ? 'plain' : `tfjs-${(await loadBackend('auto')).name}`;
     const store = new Redis(parseRedisUrl(redis.url));
     const manual = new Worker(QUEUE_NAME, null, { connection: parseRedisUrl(redis.url) });
     const threads = new ShardThreads(1);
@@ -311,9 +317,9 @@ describe.skipIf(noRedis)('one training run across machines', () => {
           await new Promise((resolve) => setTimeout(resolve, 50));
           continue;
         }
-        const result = await playShardJob(job.data, new PolicyCache(store), threads);
-        const backend = job.data.shard === 1 ? 'onnxruntime' : result.backend;
-        await job.moveToCompleted({ ...result, backend }, 'manual', false);
+        const on = job.data.shard === 1 ? other : inference;
+        const result = await playShardJob(job.data, new PolicyCache(store), threads, on);
+        await job.moveToCompleted(result, 'manual', false);
       }
     } finally {
       await manual.close();
@@ -324,8 +330,8 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     const own = local.checkpoints[0]?.metrics[0]?.['self_play/backend'];
     const rows = readCheckpoint(runPaths(config).latest).metrics;
     expect(rows.map((r) => r['self_play/backend'])).toEqual([
-      `${own} onnxruntime ${own}`,
-      `${own} onnxruntime ${own}`,
+      `${own} ${otherName} ${own}`,
+      `${own} ${otherName} ${own}`,
     ]);
   }, 60_000);
 

@@ -39,14 +39,15 @@ describe('the HTTP service with a PUCT search', () => {
   });
 
   it("answers the search's move and visits, as a PUCT search with the same network finds them", async () => {
-    const service = new PolicyService(
-      policy,
-      await PolicySearch.create(policy, 'sims=60,batch=1', '--search'),
-    );
+    const policySearch = await PolicySearch.create(policy, 'sims=60,batch=1', '--search');
+    const service = new PolicyService(policy, policySearch);
     const bare = new PolicyService(policy);
     for (const notation of [START_NOTATION, MIDGAME]) {
       const answer = service.act({ position: notation });
-      const network = new NetworkEvaluator(policy.weights, policy.observation, policy.rules);
+      // The same network on the same inference backend (floats differ between backends).
+      const network = new NetworkEvaluator(policy.weights, policy.observation, policy.rules, {
+        forward: policySearch.inference.forward,
+      });
       const expected = new PuctSearch(new CachedEvaluator(network, 16), {
         rules: policy.rules,
       }).search(parsePosition(notation).toState(), { simulations: 60 });

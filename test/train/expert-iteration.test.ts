@@ -7,8 +7,8 @@ import { core, DEFAULT_RULES, Random } from '../../env/index.ts';
 import { isBalancedState } from '../../eval/openings.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { encodeCheckpoint } from '../../models/checkpoint-file.ts';
-import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
-import { createPolicyValueModel } from '../../models/policy-value-model.ts';
+import { NUM_ACTIONS, plainForward } from '../../models/mlp-runner.ts';
+import { createPolicyValueModel, extractMlpWeights } from '../../models/policy-value-model.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
@@ -36,11 +36,11 @@ function selfPlay(
   seed = 1,
   searchValueWeight = 0,
 ): { play: SearchSelfPlay; buffer: ReplayBuffer; dispose: () => void } {
-  const model = createPolicyValueModel(tf, 146, { hidden: [16], activation: 'relu' }, seed);
+  const network = { hidden: [16], activation: 'relu' as const };
+  const model = createPolicyValueModel(tf, 146, network, seed);
   const openings = new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, rules);
   const play = new SearchSelfPlay(
-    tf,
-    model,
+    plainForward(extractMlpWeights(model, network)),
     {
       games: 8,
       rules,

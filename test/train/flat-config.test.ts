@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBackend } from '../../models/backend.ts';
+import { setInferenceChoice } from '../../models/inference/choice.ts';
 import { parseSweepConfig, planSweep } from '../../queue/sweep-plan.ts';
 import { isRunFinished, RUN_DONE_FILE } from '../../queue/sweep-store.ts';
 import { buildConfig, parseTrainConfig } from '../../train/config/build.ts';
@@ -72,6 +73,9 @@ function expectGroupedConfigJson(runsDir: string, name: string, algorithm: strin
 }
 
 const { name: backend } = await loadBackend('auto');
+// The fixtures were trained with the fallback's inference (tfjs for self-play,
+// the plain runner for evaluation); floats are the same on the same backends only.
+setInferenceChoice('tfjs');
 
 describe('a run saved with the flat config of earlier versions', () => {
   it.each([

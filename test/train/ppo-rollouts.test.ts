@@ -8,6 +8,7 @@ import {
 } from '../../env/index.ts';
 import { Random } from '../../env/random.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
+import { inferenceEngine } from '../../models/inference/inference-engine.ts';
 import { createPolicyValueModel } from '../../models/policy-value-model.ts';
 import { OpponentPool } from '../../train/ppo/opponent-pool.ts';
 import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
@@ -22,10 +23,12 @@ const rules = resolveRules({});
 
 describe('PPO rollouts: credit assignment', () => {
   it("credits each player's moves with that player's own result, chained per player", async () => {
-    const model = createPolicyValueModel(tf, 14, { hidden: [8], activation: 'relu' }, 4);
+    const network = { hidden: [8], activation: 'relu' as const };
+    const model = createPolicyValueModel(tf, 14, network, 4);
     const selfPlay = new PolicyRollouts(
-      tf,
       model,
+      network,
+      await inferenceEngine(),
       {
         numEnvs: 1,
         seed: 3,

@@ -1,5 +1,6 @@
-import { ObservationEncoder, observationSize } from '../../env/gym/observation.ts';
+import { ObservationEncoder } from '../../env/gym/observation.ts';
 import type { Random } from '../../env/random.ts';
+import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
 import { type ExpertIterationConfig, rulesOf } from '../config/schema.ts';
 import type {
   LearnerParts,
@@ -98,20 +99,22 @@ export class ExpertIteration implements TrainingAlgorithm {
 
 /**
  * The setup of each of a run's self-play shards (its share of the games), the
- * same for every iteration. A queue worker rebuilds a shard's setup from the
- * run's config with this too, so both sides play the same shard.
+ * same for every iteration, with `inference` running the network. A queue
+ * worker rebuilds a shard's setup from the run's config with this too, so both
+ * sides play the same shard, on the worker's own inference backend.
  */
-export function shardSetups(config: ExpertIterationConfig): ShardSetup[] {
+export function shardSetups(
+  config: ExpertIterationConfig,
+  inference: InferenceBackend,
+): ShardSetup[] {
   const ei = config.expertIteration;
   const observation = { encoding: config.encoding, lookahead: config.lookahead };
   const rules = rulesOf(config);
-  const obsSize = observationSize(observation);
   const shards = ei.selfPlayShards;
   return Array.from({ length: shards }, (_, i) => ({
-    // The workers load the run's backend, as this thread did.
+    // What runs the network where the shard plays (a queue worker names its own), tfjs on the run's backend.
+    inference,
     backend: config.backend,
-    obsSize,
-    network: { hidden: config.hidden, activation: config.activation },
     selfPlay: {
       games: shareOf(ei.gamesAtOnce, shards, i),
       rules,
@@ -135,19 +138,20 @@ export function shardSetups(config: ExpertIterationConfig): ShardSetup[] {
  * else on up to `workers` threads; the replay window and the update.
  */
 export function buildExpertIteration(
-  { tf, rules, obsSize, model, optimizer }: LearnerParts,
+  { tf, rules, obsSize, model, optimizer, inference }: LearnerParts,
   config: ExpertIterationConfig,
   workers: number,
   shardRunner?: ShardRunnerFactory,
 ): ExpertIteration {
   const ei = config.expertIteration;
   const observation = { encoding: config.encoding, lookahead: config.lookahead };
-  const setups = shardSetups(config);
+  const setups = shardSetups(config, inference.backend);
   const runner =
     shardRunner !== undefined
-      ? shardRunner({ tf, model, config, setups })
-      : localShardRunner(tf, model, setups, workers);
-  const selfPlay = new ShardedSelfPlay(setups.length, runner);
+      ? shardRunner({ config, setups })
+      : localShardRunner(inference, config.backend, setups, workers);
+  const network = { hidden: config.hidden, activation: config.activation };
+  const selfPlay = new ShardedSelfPlay(model, network, setups.length, runner);
   const buffer = new ReplayBuffer(
     ei.movesPerIteration * ei.replayIterations,
     new ObservationEncoder(observation, rules),

@@ -1,12 +1,9 @@
-import type * as tfType from '@tensorflow/tfjs';
 import type { Evaluator } from '../../agents/evaluator.ts';
 import { PuctSearch } from '../../agents/puct.ts';
 import { softmaxInto } from '../../agents/softmax.ts';
 import { type ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
 import { core, type Random, type Rules } from '../../env/index.ts';
-import type { Tf } from '../../models/backend.ts';
-import { predictBatch } from '../../models/batched-inference.ts';
-import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { type ForwardPass, NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { SelfPlayStats } from '../training-algorithm.ts';
 import type { PositionSink } from './position-log.ts';
 import { type SearchTarget, type SearchTargetKind, searchTarget } from './targets/index.ts';
@@ -71,7 +68,8 @@ export interface GamesInProgress {
  * Expert iteration's self-play: `games` games at once, every move chosen by
  * a search with the network at its leaves. Each search is stepped one
  * simulation at a time and the leaves of all games go through the network in
- * one batched tfjs call, which is what makes a search behind every move
+ * one batched call (onnxruntime-node, or tfjs on the fallback:
+ * models/inference/), which is what makes a search behind every move
  * affordable. How each search runs and what it teaches is the run's search
  * target (targets/: Gumbel's completed-Q policy or AlphaZero's visit
  * counts). A position and its targets go to the sink when its game ends, the
@@ -83,6 +81,8 @@ export class SearchSelfPlay {
   readonly #encoder: ObservationEncoder;
   readonly #target: SearchTarget;
   readonly #searches: PuctSearch[];
+  /** Each search's first waiting leaf (a view made once: the searches step one leaf at a time). */
+  readonly #leafStates: Uint8Array[];
   /** Per game: 1 while a search runs, and the simulations it runs after the root's expansion. */
   readonly #searching: Uint8Array;
   readonly #budget: Int32Array;
@@ -103,9 +103,9 @@ export class SearchSelfPlay {
   /** Positions run through the network so far (for benchmarks). */
   evaluations = 0;
 
+  /** `forward` runs the network (its weights may change between `collect`s). */
   constructor(
-    private readonly tf: Tf,
-    private readonly model: tfType.LayersModel,
+    private readonly forward: ForwardPass,
     private readonly options: SearchSelfPlayOptions,
     private readonly openings: TrainingOpenings,
   ) {
@@ -123,6 +123,7 @@ export class SearchSelfPlay {
           ...this.#target.searchOptions,
         }),
     );
+    this.#leafStates = this.#searches.map((search) => search.leafStates.subarray(0, STATE_SIZE));
     this.#searching = new Uint8Array(n);
     this.#budget = new Int32Array(n);
     this.#states = new Uint8Array(n * STATE_SIZE);
@@ -232,7 +233,7 @@ export class SearchSelfPlay {
       if (this.#searchDone(g)) continue;
       if (search.selectLeaves(1) === 0) continue;
       this.#encoder.encode(
-        search.leafStates.subarray(0, STATE_SIZE),
+        this.#leafStates[g] as Uint8Array,
         this.#observations,
         rows * this.#encoder.size,
       );
@@ -244,15 +245,7 @@ export class SearchSelfPlay {
   /** One forward pass for every waiting leaf; each search takes its priors and value. */
   #evaluateLeaves(rows: number): void {
     this.evaluations += rows;
-    predictBatch(
-      this.tf,
-      this.model,
-      this.#observations,
-      rows,
-      this.#encoder.size,
-      this.#logits,
-      this.#values,
-    );
+    this.forward(this.#observations, rows, this.#logits, this.#values);
     for (let r = 0; r < rows; r++) {
       const search = this.#searches[this.#rowGame[r] as number] as PuctSearch;
       softmaxInto(

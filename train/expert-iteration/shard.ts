@@ -1,7 +1,12 @@
-import type * as tfType from '@tensorflow/tfjs';
 import { Random } from '../../env/random.ts';
-import { type BackendChoice, loadBackend, type Tf } from '../../models/backend.ts';
-import { createPolicyValueModel, type NetworkConfig } from '../../models/policy-value-model.ts';
+import { type BackendChoice, loadBackend } from '../../models/backend.ts';
+import {
+  type InferenceBackend,
+  inferenceEngine,
+  type NetworkInference,
+  withWeights,
+} from '../../models/inference/inference-engine.ts';
+import type { ForwardPass, MlpWeights } from '../../models/mlp-runner.ts';
 import { type LoggedPositions, PositionLog } from './position-log.ts';
 import {
   type GamesInProgress,
@@ -22,9 +27,10 @@ import { type OpeningDistribution, TrainingOpenings } from './training-openings.
 
 /** What a shard's self-play is built from; the same for every iteration of a run. */
 export interface ShardSetup {
+  /** What runs the network (the learner's thread resolved it, so every shard runs alike). */
+  readonly inference: InferenceBackend;
+  /** The tfjs backend, where tfjs runs it. */
   readonly backend: BackendChoice;
-  readonly obsSize: number;
-  readonly network: NetworkConfig;
   /** `games` is the shard's share of the games. */
   readonly selfPlay: SearchSelfPlayOptions;
   readonly openings: OpeningDistribution;
@@ -40,8 +46,8 @@ export interface ShardIteration {
 /** A shard's iteration with everything needed to play it elsewhere: the setup and the network's weights. */
 export interface ShardTask extends ShardIteration {
   readonly setup: ShardSetup;
-  /** The network's weights in `model.getWeights()` order. */
-  readonly weights: readonly Float32Array[];
+  /** The learner's current weights. */
+  readonly weights: MlpWeights;
 }
 
 /** What a shard's iteration gives back: the games to carry on, the generator, the finished games' positions. */
@@ -51,22 +57,36 @@ export interface ShardResult {
   readonly positions: LoggedPositions;
   readonly stats: SearchSelfPlayStats;
   /**
-   * The inference the shard's network ran on (the tfjs backend's name:
-   * `wasm`, `cpu`, `tensorflow`). Runs are identical across machines for the
-   * same backend only: floating point rounds differently on another.
+   * What the shard's network ran on (inferenceName: `onnx`, `plain`,
+   * `tfjs-wasm`). Runs are identical across machines for the same backend
+   * only: floating point rounds differently on another.
    */
   readonly backend: string;
 }
 
-/** Plays a shard's iterations with a network it is given (the learner's, or a worker's copy). */
+/**
+ * What a network's forward pass runs on, as a shard's result and metrics.csv
+ * name it: `onnx`, `plain`, or tfjs with its backend (`tfjs-wasm`).
+ */
+export async function inferenceName(
+  inference: NetworkInference,
+  tfjsBackend: BackendChoice,
+): Promise<string> {
+  return inference.runs === 'tfjs'
+    ? `tfjs-${(await loadBackend(tfjsBackend)).name}`
+    : inference.runs;
+}
+
+/** Plays a shard's iterations with the forward pass it is given (of the learner's weights). */
 export class ShardPlayer {
   readonly selfPlay: SearchSelfPlay;
   readonly #backend: string;
 
-  constructor(tf: Tf, model: tfType.LayersModel, setup: ShardSetup) {
+  /** `backend` names what runs `forward` in the results (inferenceName). */
+  constructor(forward: ForwardPass, setup: ShardSetup, backend: string) {
     const openings = new TrainingOpenings(setup.openings, setup.selfPlay.rules);
-    this.selfPlay = new SearchSelfPlay(tf, model, setup.selfPlay, openings);
-    this.#backend = tf.getBackend();
+    this.selfPlay = new SearchSelfPlay(forward, setup.selfPlay, openings);
+    this.#backend = backend;
   }
 
   /** Carries the shard's games on (or starts fresh ones) with its own generator for `moves` moves. */
@@ -87,51 +107,35 @@ export class ShardPlayer {
   }
 }
 
-/** The network's weights as arrays, in `model.getWeights()` order (to send to a shard). */
-export function weightArrays(model: tfType.LayersModel): Float32Array[] {
-  return model.getWeights().map((w) => Float32Array.from(w.dataSync() as Float32Array));
-}
-
 interface WorkerPlayer {
-  readonly tf: Tf;
-  readonly model: tfType.LayersModel;
+  readonly inference: NetworkInference;
   readonly player: ShardPlayer;
 }
 
 // A worker thread plays shards of one run (a pool lives as long as its run):
 // it builds a network and searches once per distinct setup (shards differ
-// only when the games do not split evenly) and reuses them at every task.
+// only when the games do not split evenly) and reuses them at every task,
+// each task bringing the learner's weights.
 const players = new Map<string, WorkerPlayer>();
 
-async function playerFor(setup: ShardSetup): Promise<WorkerPlayer> {
+async function playerFor(setup: ShardSetup, weights: MlpWeights): Promise<WorkerPlayer> {
   const key = JSON.stringify(setup);
   const known = players.get(key);
+  const engine = await inferenceEngine(setup.inference, { tfjsBackend: setup.backend });
+  const inference = await withWeights(engine, known?.inference ?? null, weights, { batched: true });
   if (known !== undefined) return known;
-  const { tf } = await loadBackend(setup.backend);
-  // The seed is irrelevant: every task brings the learner's weights.
-  const model = createPolicyValueModel(tf, setup.obsSize, setup.network, 0);
-  const player = { tf, model, player: new ShardPlayer(tf, model, setup) };
+  const backend = await inferenceName(inference, setup.backend);
+  const player = { inference, player: new ShardPlayer(inference.forward, setup, backend) };
   players.set(key, player);
   return player;
 }
 
 /**
  * Plays a shard's task in this thread (a self-play worker's job): builds or
- * reuses the shard's network, takes the task's weights and plays the
- * iteration.
+ * reuses the shard's network and searches, takes the task's weights and plays
+ * the iteration.
  */
 export async function playShard(task: ShardTask): Promise<ShardResult> {
-  const { tf, model, player } = await playerFor(task.setup);
-  const current = model.getWeights();
-  if (current.length !== task.weights.length) {
-    throw new RangeError(
-      `shard task has ${task.weights.length} weight arrays, the network ${current.length}`,
-    );
-  }
-  const tensors = task.weights.map((data, i) =>
-    tf.tensor(data, (current[i] as tfType.Tensor).shape),
-  );
-  model.setWeights(tensors);
-  for (const t of tensors) t.dispose();
+  const { player } = await playerFor(task.setup, task.weights);
   return player.play(task);
 }

@@ -2,7 +2,14 @@ import { fileURLToPath } from 'node:url';
 import type * as tfType from '@tensorflow/tfjs';
 import { Piscina } from 'piscina';
 import { Random } from '../../env/random.ts';
-import type { Tf } from '../../models/backend.ts';
+import type { BackendChoice } from '../../models/backend.ts';
+import {
+  type InferenceEngine,
+  type NetworkInference,
+  withWeights,
+} from '../../models/inference/inference-engine.ts';
+import type { MlpWeights } from '../../models/mlp-runner.ts';
+import { extractMlpWeights, type NetworkConfig } from '../../models/policy-value-model.ts';
 import type { ExpertIterationConfig } from '../config/schema.ts';
 import { addPositions, type PositionSink } from './position-log.ts';
 import {
@@ -11,24 +18,28 @@ import {
   type SearchSelfPlayStats,
 } from './search-self-play.ts';
 import {
+  inferenceName,
   type ShardIteration,
   ShardPlayer,
   type ShardResult,
   type ShardSetup,
   type ShardTask,
-  weightArrays,
 } from './shard.ts';
 
 const WORKER_FILE = fileURLToPath(new URL('./self-play-worker.js', import.meta.url));
 
 /**
- * Plays one iteration of every shard, in this thread, on worker threads or
- * on other machines (the queue's runner, queue/shard-runner.ts); results come
- * back in the shards' order.
+ * Plays one iteration of every shard with the learner's current weights, in
+ * this thread, on worker threads or on other machines (the queue's runner,
+ * queue/shard-runner.ts); results come back in the shards' order.
  */
 export interface ShardRunner {
   /** One iteration of every shard; `iteration` is the run's (it names the iteration in messages). */
-  play(iterations: readonly ShardIteration[], iteration: number): Promise<ShardResult[]>;
+  play(
+    iterations: readonly ShardIteration[],
+    weights: MlpWeights,
+    iteration: number,
+  ): Promise<ShardResult[]>;
   /**
    * Every shard starts fresh games (a checkpoint boundary): the iterations
    * played before are not asked for again (a runner may forget their results).
@@ -37,10 +48,8 @@ export interface ShardRunner {
   dispose(): Promise<void>;
 }
 
-/** What a shard runner is made for: the learner's network, the run's config and its shards' setups. */
+/** What a shard runner is made for: the run's config and its shards' setups. */
 export interface ShardRunnerContext {
-  readonly tf: Tf;
-  readonly model: tfType.LayersModel;
   readonly config: ExpertIterationConfig;
   readonly setups: readonly ShardSetup[];
 }
@@ -48,19 +57,33 @@ export interface ShardRunnerContext {
 /** Makes the runner a run's shards are played by (the trainer takes one through TrainOptions). */
 export type ShardRunnerFactory = (context: ShardRunnerContext) => ShardRunner;
 
-/** Every shard in this thread, one after the other, with the learner's own network. */
+/** Every shard in this thread, one after the other, with one forward pass that takes the learner's weights. */
 class InThisThread implements ShardRunner {
-  readonly #players: ShardPlayer[];
+  #inference: NetworkInference | null = null;
+  #players: ShardPlayer[] = [];
 
-  constructor(tf: Tf, model: tfType.LayersModel, setups: readonly ShardSetup[]) {
-    this.#players = setups.map((setup) => new ShardPlayer(tf, model, setup));
-  }
+  constructor(
+    private readonly engine: InferenceEngine,
+    private readonly tfjsBackend: BackendChoice,
+    private readonly setups: readonly ShardSetup[],
+  ) {}
 
-  play(iterations: readonly ShardIteration[]): Promise<ShardResult[]> {
-    return Promise.resolve(iterations.map((it, i) => (this.#players[i] as ShardPlayer).play(it)));
+  async play(iterations: readonly ShardIteration[], weights: MlpWeights): Promise<ShardResult[]> {
+    const first = this.#inference === null;
+    const inference = await withWeights(this.engine, this.#inference, weights, { batched: true });
+    this.#inference = inference;
+    if (first) {
+      const backend = await inferenceName(inference, this.tfjsBackend);
+      this.#players = this.setups.map(
+        (setup) => new ShardPlayer(inference.forward, setup, backend),
+      );
+    }
+    return iterations.map((it, i) => (this.#players[i] as ShardPlayer).play(it));
   }
 
   dispose(): Promise<void> {
+    this.#inference?.dispose();
+    this.#inference = null;
     return Promise.resolve();
   }
 }
@@ -91,20 +114,18 @@ export class ShardThreads {
   }
 }
 
-/** The shards on up to `threads` worker threads, each with a copy of the network that takes the learner's weights. */
+/** The shards on up to `threads` worker threads, each with its own forward pass that takes the learner's weights. */
 class OnWorkerThreads implements ShardRunner {
   readonly #threads: ShardThreads;
 
   constructor(
-    private readonly model: tfType.LayersModel,
     private readonly setups: readonly ShardSetup[],
     threads: number,
   ) {
     this.#threads = new ShardThreads(Math.min(threads, setups.length));
   }
 
-  play(iterations: readonly ShardIteration[]): Promise<ShardResult[]> {
-    const weights = weightArrays(this.model);
+  play(iterations: readonly ShardIteration[], weights: MlpWeights): Promise<ShardResult[]> {
     return Promise.all(
       iterations.map((it, i) =>
         this.#threads.play({ ...it, setup: this.setups[i] as ShardSetup, weights }),
@@ -119,19 +140,19 @@ class OnWorkerThreads implements ShardRunner {
 
 /**
  * The runner of a run on this machine: with `threads` > 0 (and more than one
- * shard) the shards go to that many worker threads, each building its network
- * from the shard's setup; otherwise they are played in this thread with the
- * learner's own network.
+ * shard) the shards go to that many worker threads, each running the network
+ * on the setups' inference backend; otherwise they are played in this thread
+ * on `engine`'s (with tfjs on `tfjsBackend`).
  */
 export function localShardRunner(
-  tf: Tf,
-  model: tfType.LayersModel,
+  engine: InferenceEngine,
+  tfjsBackend: BackendChoice,
   setups: readonly ShardSetup[],
   threads: number,
 ): ShardRunner {
   return threads > 0 && setups.length > 1
-    ? new OnWorkerThreads(model, setups, threads)
-    : new InThisThread(tf, model, setups);
+    ? new OnWorkerThreads(setups, threads)
+    : new InThisThread(engine, tfjsBackend, setups);
 }
 
 /** A shard between iterations: its games (null: fresh ones at the next) and its generator. */
@@ -155,8 +176,17 @@ export class ShardedSelfPlay {
   /** The inference the shards of the last `collect` ran on (see backendsText). */
   backends = '';
 
-  /** `shards` shards, played by `runner` (localShardRunner, or the queue's). */
-  constructor(shards: number, runner: ShardRunner) {
+  /**
+   * `setups.length` shards, playing with the weights of the learner's
+   * `model` (read at each `collect`), played by `runner` (localShardRunner,
+   * or the queue's).
+   */
+  constructor(
+    private readonly model: tfType.LayersModel,
+    private readonly network: NetworkConfig,
+    shards: number,
+    runner: ShardRunner,
+  ) {
     if (shards < 1) throw new RangeError('sharded self-play needs at least one shard');
     this.#shards = Array.from({ length: shards }, () => ({ games: null, rng: Random.fromSeed(0) }));
     this.#runner = runner;
@@ -190,6 +220,7 @@ export class ShardedSelfPlay {
         rngState: shard.rng.getState(),
         moves: shareOf(moves, n, i),
       })),
+      extractMlpWeights(this.model, this.network),
       iteration,
     );
     results.forEach((result, i) => {
@@ -206,7 +237,7 @@ export class ShardedSelfPlay {
     );
   }
 
-  /** Stops the worker threads. */
+  /** Stops the worker threads and releases this thread's session. */
   dispose(): Promise<void> {
     return this.#runner.dispose();
   }
@@ -214,7 +245,7 @@ export class ShardedSelfPlay {
 
 /**
  * The backends of an iteration's shards as one metrics cell: `wasm` when all
- * used the same, else each shard's in the shards' order (`wasm wasm onnxruntime`),
+ * used the same, else each shard's in the shards' order (`onnx onnx tfjs-wasm`),
  * so that a run says which shard ran where (results agree across backends only
  * within rounding).
  */

@@ -1,11 +1,14 @@
 import type { Random } from '../../env/random.ts';
-import { MlpRunner, type MlpWeights } from '../../models/mlp-runner.ts';
+import type { InferenceEngine, NetworkInference } from '../../models/inference/inference-engine.ts';
+import { type ForwardPass, type MlpWeights, plainForward } from '../../models/mlp-runner.ts';
 
 export interface Snapshot {
   readonly iteration: number;
   /** Where the snapshot's policy file lives (saved with the run, reloaded on resume). */
   readonly path: string;
-  readonly runner: MlpRunner;
+  /** The snapshot's network, for the batch of games it plays a step. */
+  readonly forward: ForwardPass;
+  readonly inference: NetworkInference | null;
 }
 
 /**
@@ -16,15 +19,30 @@ export interface Snapshot {
 export class OpponentPool {
   private readonly snapshots: Snapshot[] = [];
 
-  constructor(readonly capacity: number) {}
+  /**
+   * Holds up to `capacity` snapshots, each run on `engine` (onnxruntime-node
+   * where it loads, else the plain runner), or by the plain runner without one.
+   */
+  constructor(
+    readonly capacity: number,
+    private readonly engine: InferenceEngine | null = null,
+  ) {}
 
   get size(): number {
     return this.snapshots.length;
   }
 
   add(iteration: number, path: string, weights: MlpWeights): void {
-    this.snapshots.push({ iteration, path, runner: new MlpRunner(weights) });
-    while (this.snapshots.length > this.capacity) this.snapshots.shift();
+    const inference = this.engine?.createNow(weights) ?? null;
+    const forward = inference?.forward ?? plainForward(weights);
+    this.snapshots.push({ iteration, path, forward, inference });
+    while (this.snapshots.length > this.capacity) this.snapshots.shift()?.inference?.dispose();
+  }
+
+  /** Releases the snapshots' sessions. */
+  dispose(): void {
+    for (const s of this.snapshots) s.inference?.dispose();
+    this.snapshots.length = 0;
   }
 
   get(index: number): Snapshot {

@@ -87,6 +87,8 @@ export class PolicyGradient implements TrainingAlgorithm {
   }
 
   dispose(): Promise<void> {
+    this.rollouts.dispose();
+    this.opponents.dispose();
     return Promise.resolve();
   }
 }
@@ -97,7 +99,7 @@ export class PolicyGradient implements TrainingAlgorithm {
  * opponent pool, the rollouts, their buffer and the update.
  */
 export async function buildPolicyGradient(
-  { tf, rules, obsSize, model, optimizer }: LearnerParts,
+  { tf, rules, obsSize, model, optimizer, inference }: LearnerParts,
   config: PpoConfig,
 ): Promise<PolicyGradient> {
   const { ppo } = config;
@@ -121,10 +123,11 @@ export async function buildPolicyGradient(
     for (const spec of ppo.baselineOpponents)
       baselines.push(await createAgent(spec, { rules, seed: config.seed }));
   }
-  const opponents = new OpponentPool(ppo.poolSize);
+  const opponents = new OpponentPool(ppo.poolSize, inference);
   const rollouts = new PolicyRollouts(
-    tf,
     model,
+    { hidden: config.hidden, activation: config.activation },
+    inference,
     {
       numEnvs: ppo.numEnvs,
       seed: config.seed,

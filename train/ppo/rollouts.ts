@@ -6,9 +6,13 @@ import { bytesToMask, maskActions } from '../../env/mask.ts';
 import { positionFromState } from '../../env/position.ts';
 import { type Random, sampleIndex } from '../../env/random.ts';
 import type { Rules } from '../../env/rules.ts';
-import type { Tf } from '../../models/backend.ts';
-import { predictBatch } from '../../models/batched-inference.ts';
+import {
+  type InferenceEngine,
+  type NetworkInference,
+  withWeights,
+} from '../../models/inference/inference-engine.ts';
 import { maskedSoftmax, NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { extractMlpWeights, type NetworkConfig } from '../../models/policy-value-model.ts';
 import type { SelfPlayStats } from '../training-algorithm.ts';
 import type { OpponentPool } from './opponent-pool.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
@@ -49,8 +53,10 @@ function emptyRolloutStats(): RolloutStats {
 
 /**
  * PPO's self-play rollouts through a VectorEnv: every step makes one batched
- * inference call for all environments, then each environment's mover acts —
- * the learner (sampling its policy), a pool snapshot or a baseline agent.
+ * inference call for all environments (on the inference engine, with the
+ * learner's weights as they are when a collection starts), then each
+ * environment's mover acts — the learner (sampling its policy), a pool
+ * snapshot or a baseline agent.
  */
 export class PolicyRollouts {
   readonly env: VectorEnv;
@@ -69,10 +75,12 @@ export class PolicyRollouts {
   private readonly scratchLogits: Float32Array;
   private readonly scratchValues: Float32Array;
   private readonly rowsBySnapshot: number[][] = [];
+  private inference: NetworkInference | null = null;
 
   constructor(
-    private readonly tf: Tf,
     private readonly model: tfType.LayersModel,
+    private readonly network: NetworkConfig,
+    private readonly engine: InferenceEngine,
     options: {
       numEnvs: number;
       seed: number;
@@ -142,6 +150,8 @@ export class PolicyRollouts {
   async collect(steps: number, buffer: RolloutBuffer, rng: Random): Promise<RolloutStats> {
     const start = performance.now();
     const env = this.env;
+    const weights = extractMlpWeights(this.model, this.network);
+    this.inference = await withWeights(this.engine, this.inference, weights, { batched: true });
     buffer.clear();
     this.pending.fill(-1);
     const stats = emptyRolloutStats();
@@ -227,17 +237,20 @@ export class PolicyRollouts {
     return stats;
   }
 
-  /** The learner's logits and values for every environment, in one tfjs call. */
+  /** The learner's logits and values for every environment, in one call. */
   private inferAll(): void {
-    predictBatch(
-      this.tf,
-      this.model,
+    (this.inference as NetworkInference).forward(
       this.env.observations,
       this.n,
-      this.obsSize,
       this.logits,
       this.values,
     );
+  }
+
+  /** Releases the learner's session. */
+  dispose(): void {
+    this.inference?.dispose();
+    this.inference = null;
   }
 
   /** Each pool snapshot moves in its environments with one batched forward pass. */
@@ -252,7 +265,7 @@ export class PolicyRollouts {
       });
       this.pool
         .get(s)
-        .runner.forward(this.scratchObs, rows.length, this.scratchLogits, this.scratchValues);
+        .forward(this.scratchObs, rows.length, this.scratchLogits, this.scratchValues);
       rows.forEach((i, r) => {
         // Copy the row's logits next to its mask index so `sample` can read both.
         for (let a = 0; a < NUM_ACTIONS; a++) {

@@ -33,7 +33,7 @@ export const METRIC_COLUMNS = [
   ],
   [
     'self_play/backend',
-    "inference backend of this iteration's self-play shards (expert iteration): `wasm`, or each shard's in the shards' order when the workers differed (`wasm wasm onnxruntime`)",
+    "inference of this iteration's self-play shards (expert iteration): `onnx`, `tfjs-wasm` (tfjs and its backend) or `plain`, or each shard's in the shards' order when the workers differed (`onnx onnx tfjs-wasm`)",
   ],
 ] as const;
 

@@ -1,7 +1,6 @@
 import type { PuctResult, PuctSearch } from '../../../agents/puct.ts';
 import { visitCountTargets } from '../../../agents/search-targets.ts';
 import { type Random, sampleIndex } from '../../../env/random.ts';
-import { NUM_ACTIONS } from '../../../models/mlp-runner.ts';
 import type { SearchedMove, SearchTarget } from './search-target.ts';
 
 /** Searched moves of a game whose action is sampled from the visit counts. */

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { Random } from '../../env/random.ts';
+import { loadBackend } from '../../models/backend.ts';
+import { setInferenceChoice } from '../../models/inference/choice.ts';
+import { OnnxForward } from '../../models/inference/onnx-forward.ts';
+import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
+import { buildLearner, disposeLearner } from '../../train/learner.ts';
+
+const { tf } = await loadBackend('auto');
+const onnx = (await loadOnnxRuntime()).runtime !== null;
+
+/** Tensors and onnxruntime sessions alive after each of `iterations` collect + update steps. */
+async function liveAfterIterations(layer: ConfigLayer, iterations: number) {
+  const config = buildConfig([PRESETS.smoke, layer]);
+  const learner = await buildLearner(tf, config, { workers: 0 });
+  const rng = Random.fromSeed(1);
+  learner.algorithm.reset(1, rng);
+  const live: { tensors: number; sessions: number }[] = [];
+  for (let i = 0; i < iterations; i++) {
+    await learner.algorithm.collect(rng, i + 1);
+    learner.algorithm.update(rng);
+    live.push({ tensors: tf.memory().numTensors, sessions: OnnxForward.live });
+  }
+  await disposeLearner(learner);
+  return { live, after: { tensors: tf.memory().numTensors, sessions: OnnxForward.live } };
+}
+
+const algorithms: [string, ConfigLayer][] = [
+  ['expert iteration', { algorithm: 'expert-iteration' }],
+  ['PPO', { algorithm: 'ppo', ppo: { poolShare: 0.5, snapshotEvery: 1 } }],
+];
+
+describe('self-play inference leaks nothing per iteration', () => {
+  it.each(algorithms)('%s on tfjs: the tensor count stays put', async (_, layer) => {
+    setInferenceChoice('tfjs');
+    const before = tf.memory().numTensors;
+    const { live, after } = await liveAfterIterations(layer, 4);
+    expect(live.map((l) => l.tensors)).toEqual(live.map(() => live[0]?.tensors));
+    expect(after.tensors).toBe(before);
+  });
+
+  it.skipIf(!onnx).each(algorithms)(
+    '%s on onnxruntime: one session a network, all released at the end',
+    async (_, layer) => {
+      setInferenceChoice('onnx');
+      const before = tf.memory().numTensors;
+      const { live, after } = await liveAfterIterations(layer, 4);
+      // A new session from the new weights each iteration, the old one released.
+      expect(new Set(live.map((l) => l.sessions)).size).toBe(1);
+      expect(live.map((l) => l.tensors)).toEqual(live.map(() => live[0]?.tensors));
+      expect(after).toEqual({ tensors: before, sessions: 0 });
+    },
+  );
+});
