@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Random } from '../env/random.ts';
 import { loadBackend } from '../models/backend.ts';
+import { inferenceEngine } from '../models/inference/inference-engine.ts';
 import { QueueShardRunner } from '../queue/shard-runner.ts';
 import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
@@ -12,7 +13,8 @@ import type { Emit } from './types.ts';
 /**
  * One training run's self-play on the queue (needs Debian's redis-server):
  * searched moves per second of expert iteration's self-play (`quick`'s
- * settings, in 4 shards of 64 games, 2048 searched moves each) in this thread,
+ * settings, in 4 shards of 64 games, 2048 searched moves each, on the
+ * process's inference backend, the workers' too) in this thread,
  * on 2 worker threads, and on 1, 2, 3 and 4 `ayoayo worker` processes started
  * before the clock; and what the queue costs the coordinator per iteration
  * (the network and the jobs encoded, the results decoded, the positions
@@ -31,11 +33,14 @@ const MEASURED = 4;
 
 export async function run(emit: Emit): Promise<void> {
   const { tf, name: backend } = await loadBackend('auto');
+  // What runs the networks here and on the workers (the same choice: AYOAYO_INFERENCE or auto).
+  const inference = (await inferenceEngine()).backend;
   const config = buildConfig([PRESETS.quick, { seed: 1, expertIteration: { selfPlayShards: 4 } }]);
   if (config.algorithm !== 'expert-iteration') throw new Error('quick is expert iteration');
   const ei = config.expertIteration;
   const base = {
     backend,
+    inference,
     gamesAtOnce: ei.gamesAtOnce,
     movesPerIteration: ei.movesPerIteration,
     simulations: ei.simulations,
