@@ -172,6 +172,6 @@ export async function run(emit: Emit): Promise<void> {
       await forgetJobs(redis.url);
     }
   } finally {
-    await redis.stop();
+    redis.stop();
   }
 }

@@ -64,6 +64,6 @@ export async function run(emit: Emit): Promise<void> {
       value: ((through - local) * 1000) / chunks,
     });
   } finally {
-    await redis.stop();
+    redis.stop();
   }
 }
