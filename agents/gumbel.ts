@@ -153,8 +153,9 @@ export class GumbelRoot {
       if (sequence === null) {
         const legal = POPCOUNT[view.legalMask] as number;
         sequence = consideredVisitSequence(Math.min(maxConsidered, legal), simulations);
+        // The root's priors are fixed once it is expanded: their logs once a search.
+        logitsOf(view.priors, view.legalMask, logits);
       }
-      logitsOf(view.priors, view.legalMask, logits);
       root.legalMask = view.legalMask;
       root.visits = view.visits;
       root.q = view.q;

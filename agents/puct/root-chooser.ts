@@ -58,6 +58,8 @@ export class RootChoice {
   #waiting: RootChooser | null = null;
   #active: RootChooser | null = null;
   #choices = 0;
+  /** Whether the next choice is the first since `start` (the view's fixed parts are set then). */
+  #fresh = false;
   readonly #view = {
     legalMask: 0,
     visits: new Float64Array(ACTIONS),
@@ -77,6 +79,7 @@ export class RootChoice {
   /** The root is expanded: the waiting chooser picks from now on. */
   start(): void {
     this.#active = this.#waiting;
+    this.#fresh = true;
   }
 
   /** The search is over (or its result taken): PUCT's rule is back at the root. */
@@ -94,16 +97,24 @@ export class RootChoice {
     const view = this.#view;
     const first = tree.firstChild[root] as number;
     const end = first + (tree.childCount[root] as number);
-    view.legalMask = 0;
-    view.visits.fill(0);
-    view.q.fill(0);
-    view.priors.fill(0);
+    if (this.#fresh) {
+      // Once the root is expanded (and noised) its children and their priors are
+      // fixed for the search: set them, and zero the illegal actions, once.
+      this.#fresh = false;
+      view.legalMask = 0;
+      view.visits.fill(0);
+      view.q.fill(0);
+      view.priors.fill(0);
+      for (let c = first; c < end; c++) {
+        const a = tree.action[c] as number;
+        view.legalMask |= 1 << a;
+        view.priors[a] = tree.prior[c] as number;
+      }
+    }
     for (let c = first; c < end; c++) {
       const a = tree.action[c] as number;
-      view.legalMask |= 1 << a;
       view.visits[a] = tree.visits[c] as number;
       view.q[a] = tree.meanValue(c);
-      view.priors[a] = tree.prior[c] as number;
     }
     view.rawValue = rawValue;
     view.simulation = this.#choices++;
