@@ -20,6 +20,13 @@ export interface Agent {
   readonly name: string;
   /** An action among `ctx.legal`; may be asynchronous (external engines). */
   act(position: Position, ctx: AgentContext): number | Promise<number>;
+  /**
+   * The agent's own estimate of the position's value for the player to move,
+   * in [-1, 1] (+1: a win), without a search: a network's value head. Agents
+   * with nothing of the kind leave it out. The accuracy benchmark compares
+   * its sign with the exact value (eval/accuracy/).
+   */
+  estimateValue?(position: Position, rules: Rules): number;
   /** Called before each new game (e.g. to clear per-game caches). */
   newGame?(): void;
   /** Frees processes, workers or memory held by the agent. */

@@ -1,4 +1,4 @@
-import type { Position } from '../env/index.ts';
+import { core, outcome, type Position, type Rules } from '../env/index.ts';
 import type { Agent, AgentContext } from './agent.ts';
 import type { Evaluator } from './evaluator.ts';
 import { gumbelSearch } from './gumbel.ts';
@@ -25,6 +25,7 @@ export interface PuctAgentOptions extends PuctOptions, PuctLimits {
 export class PuctAgent implements Agent {
   readonly name: string;
   readonly #search: PuctSearch;
+  readonly #evaluator: Evaluator;
   readonly #limits: PuctLimits;
   readonly #onNewGame: (() => void) | undefined;
   readonly #gumbel: boolean;
@@ -46,6 +47,7 @@ export class PuctAgent implements Agent {
     this.#limits = simulations !== undefined ? { simulations } : { timeMs: timeMs as number };
     this.#gumbel = options.gumbel === true;
     this.#search = new PuctSearch(evaluator, options);
+    this.#evaluator = evaluator;
     this.#onNewGame = options.onNewGame;
     this.#onClose = options.onClose;
     this.name = options.name;
@@ -72,5 +74,18 @@ export class PuctAgent implements Agent {
     const result = this.#search.search(position.stateView, this.#limits, ctx.rng);
     this.lastSearch = result;
     return ctx.rng.pick(result.bestActions);
+  }
+
+  /** The evaluator's value of the position (a network's value head), for its player to move. */
+  estimateValue(position: Position, rules: Rules): number {
+    const state = position.toState();
+    const mask = core.legalMask(state, rules.captureSeedStays);
+    if (mask === 0) {
+      const end = outcome(position, rules);
+      return end === null || end.winner === null ? 0 : end.winner === position.toMove ? 1 : -1;
+    }
+    const values = new Float64Array(1);
+    this.#evaluator.evaluate(state, Uint8Array.of(mask), 1, new Float32Array(6), values);
+    return values[0] as number;
   }
 }

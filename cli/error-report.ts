@@ -1,6 +1,6 @@
 /**
  * How the command line reports an error: a user's mistake (a typed error of
- * env, solve, agents, models, train or queue, a range check, a yargs parse error, a
+ * env, solve, agents, eval, models, train or queue, a range check, a yargs parse error, a
  * system error) as one line, a bug with its stack trace.
  */
 import { AgentSpecError } from '../agents/spec.ts';
@@ -9,6 +9,7 @@ import { EpisodeStateError } from '../env/gym/ayoayo-env.ts';
 import { ObservationConfigError } from '../env/gym/observation.ts';
 import { EnvOptionsError } from '../env/gym/options.ts';
 import { RulesError } from '../env/rules.ts';
+import { AccuracySetError } from '../eval/accuracy/accuracy-set.ts';
 import { FolderLockError } from '../eval/folder-lock.ts';
 import {
   BackendError,
@@ -49,6 +50,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   InferenceError,
   QueueError,
   SolveOptionsError,
+  AccuracySetError,
   RangeError,
 ];
 

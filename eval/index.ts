@@ -1,5 +1,9 @@
-/** Evaluation: games between agents, matches, tournaments, ratings and their reports. */
+/**
+ * Evaluation: games between agents, matches, tournaments, ratings and their
+ * reports; the solver's endgame tables, cached on disk (loadEndgame).
+ */
 export { type EloOptions, fitElo, type PairingScore } from './elo.ts';
+export { type EndgameCacheOptions, endgamePath, loadEndgame } from './endgame-cache.ts';
 export {
   checkFolderUnlocked,
   type FolderLock,

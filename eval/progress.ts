@@ -99,7 +99,7 @@ export function etaText(seconds: number): string {
   return `ETA ${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-/** The tournament line: label, bar, games done, games per second, ETA (`unit` names what is counted). */
+/** The tournament line: label, bar, games (or other units) done, per second, ETA. */
 export function gamesLine(
   label: string,
   done: number,
@@ -134,16 +134,17 @@ export function gamesLine(
 }
 
 /**
- * A cli-progress bar on stderr showing games (or `unit`) done, per second, and the ETA,
- * fitted to the terminal's width. When stderr is not a terminal (pipes, CI,
- * files) or `quiet` is set, nothing is drawn.
+ * A cli-progress bar on stderr showing games (or `unit`s) done, how many a
+ * second and ETA, fitted to the terminal's width. When stderr is not a
+ * terminal (pipes, CI, files) or `quiet` is set, nothing is drawn.
  */
 export function gamesProgressBar(
   options: { quiet?: boolean; label?: string; unit?: string; stream?: NodeJS.WriteStream } = {},
 ): ProgressBar {
   const stream = options.stream ?? process.stderr;
   if (options.quiet === true || stream.isTTY !== true) return { update: () => {}, stop: () => {} };
-  const label = options.label ?? 'games';
+  const unit = options.unit ?? 'games';
+  const label = options.label ?? unit;
   const bar = new cliProgress.SingleBar({
     format: (_options, params, payload: { rate: string }) =>
       gamesLine(
@@ -153,7 +154,7 @@ export function gamesProgressBar(
         payload.rate,
         params.eta,
         lineWidth(stream),
-        options.unit,
+        unit,
       ),
     stream,
     hideCursor: true,
@@ -161,10 +162,15 @@ export function gamesProgressBar(
   });
   const started = performance.now();
   let running = false;
+  // A resumed job starts with some done: the rate counts only what this process did.
+  let first = 0;
   return {
     update(done, total) {
       const seconds = (performance.now() - started) / 1000;
-      const rate = seconds > 0 ? (done / seconds).toFixed(1) : '-';
+      if (!running) first = done;
+      const perSecond = (done - first) / seconds;
+      const rate =
+        seconds > 0 ? (perSecond >= 1 ? perSecond.toFixed(1) : perSecond.toPrecision(2)) : '-';
       if (!running) {
         bar.start(total, done, { rate });
         running = true;

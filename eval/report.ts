@@ -154,7 +154,8 @@ const ratingColumns = [
   ['score', 'score'],
 ] as const;
 
-function csv(
+/** A CSV text (csv-writer) of `rows`, with the columns as [field, title] pairs; ends with a newline. */
+export function csv(
   columns: readonly (readonly [string, string])[],
   rows: Record<string, string | number | boolean>[],
 ): string {

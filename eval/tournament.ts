@@ -1,9 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
-import { watchEngineWorkers } from '../agents/engine-registry.ts';
-import { agentKindModules, checkAgentSpec, parseAgentSpec } from '../agents/spec.ts';
+import { checkAgentSpec, parseAgentSpec } from '../agents/spec.ts';
 import type { RulesInput } from '../env/index.ts';
 import { type Chunk, runChunk } from './chunk.ts';
 import { fitElo } from './elo.ts';
@@ -16,7 +12,7 @@ import {
   scheduleGames,
   summarizePairing,
 } from './match.ts';
-import { CHUNK_DONE, type ProgressMessage, type WorkerTask } from './worker-protocol.ts';
+import { runAllOnPool } from './pool.ts';
 
 export interface TournamentOptions {
   /** Agent specs (see agents/spec.ts). Round robin among them, or each against `vs`. */
@@ -230,42 +226,10 @@ async function runHere(
   return records;
 }
 
-const WORKER_FILE = fileURLToPath(new URL('./worker.js', import.meta.url));
-
 async function runOnPool(
   chunks: readonly Chunk[],
   workers: number,
   onGames: (count: number) => void,
 ): Promise<GameRecord[]> {
-  watchEngineWorkers();
-  const agentModules = agentKindModules();
-  const pool = new Piscina<WorkerTask, GameRecord[]>({
-    filename: WORKER_FILE,
-    minThreads: workers,
-    maxThreads: workers,
-  });
-  try {
-    const results = await Promise.all(
-      chunks.map((chunk) => {
-        const { port1, port2 } = new MessageChannel();
-        // The worker ends with CHUNK_DONE after its last count (one port keeps its
-        // order), so every game has been reported when the tournament returns.
-        const drained = new Promise<void>((resolve) => {
-          port1.on('message', (message: ProgressMessage) => {
-            if (message === CHUNK_DONE) {
-              port1.close();
-              resolve();
-            } else {
-              onGames(message);
-            }
-          });
-        });
-        const run = pool.run({ chunk, progress: port2, agentModules }, { transferList: [port2] });
-        return Promise.all([run, drained]).then(([records]) => records);
-      }),
-    );
-    return results.flat();
-  } finally {
-    await pool.destroy();
-  }
+  return (await runAllOnPool('games', chunks, workers, onGames)).flat();
 }

@@ -1,22 +1,44 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { AccuracyAnswer, AccuracyChunk } from './accuracy/chunk.ts';
+import type { FixtureGameResult, FixtureGameTask } from './accuracy/fixture-game.ts';
 import type { Chunk } from './chunk.ts';
+import type { GameRecord } from './match.ts';
 
-/** A chunk sent to a worker thread, with the port its progress is reported on. */
+/** What eval's worker threads do, by kind: what each is given and what it returns. */
+export interface PoolJobs {
+  /** A slice of a tournament's games (chunk.ts). */
+  readonly games: { readonly input: Chunk; readonly output: GameRecord[] };
+  /** An agent's moves in a slice of an accuracy set's positions (accuracy/chunk.ts). */
+  readonly accuracy: { readonly input: AccuracyChunk; readonly output: AccuracyAnswer[] };
+  /** A game of the accuracy set's generator, played and solved (accuracy/fixture-game.ts). */
+  readonly 'fixture-game': {
+    readonly input: FixtureGameTask;
+    readonly output: FixtureGameResult;
+  };
+}
+export type PoolJobKind = keyof PoolJobs;
+
+/** One job for a worker thread. */
+export type PoolJob = {
+  [K in PoolJobKind]: { readonly kind: K; readonly input: PoolJobs[K]['input'] };
+}[PoolJobKind];
+
+/** A job sent to a worker thread, with the port its progress is reported on. */
 export interface WorkerTask {
-  readonly chunk: Chunk;
+  readonly job: PoolJob;
   readonly progress: MessagePort;
-  /** Modules registering agent kinds (agentKindModules()), imported before the chunk is played. */
+  /** Modules registering agent kinds (agentKindModules()), imported before the job runs. */
   readonly agentModules: readonly string[];
 }
 
-/** Posted on the progress port after a chunk's last game. */
+/** Posted on the progress port after a job's last count. */
 export const CHUNK_DONE = 'chunk-done';
 
 /**
- * What the progress port carries: counts of games finished since the last
- * message (at most one message per PROGRESS_INTERVAL_MS, so that fast games do
- * not pay for a message each), then CHUNK_DONE. The records themselves come
- * back as the task's result.
+ * What the progress port carries: counts of things finished since the last
+ * message (games, positions; at most one message per PROGRESS_INTERVAL_MS, so
+ * that fast ones do not pay for a message each), then CHUNK_DONE. The results
+ * themselves come back as the task's result.
  */
 export type ProgressMessage = number | typeof CHUNK_DONE;
 

@@ -1,13 +1,22 @@
+import { runAccuracyChunk } from './accuracy/chunk.ts';
+import { playFixtureGame } from './accuracy/fixture-game.ts';
 import { runChunk } from './chunk.ts';
-import type { GameRecord } from './match.ts';
-import { CHUNK_DONE, PROGRESS_INTERVAL_MS, type WorkerTask } from './worker-protocol.ts';
+import {
+  CHUNK_DONE,
+  type PoolJob,
+  type PoolJobs,
+  PROGRESS_INTERVAL_MS,
+  type WorkerTask,
+} from './worker-protocol.ts';
 
 /**
- * The tournament's worker-thread task, piscina's entry point. Compiled, this
- * file is `dist/eval/worker.js` and piscina loads it directly; in the sources,
- * `eval/worker.js` registers tsx first and then delegates here.
+ * The worker-thread task of eval's pool (pool.ts), piscina's entry point.
+ * Compiled, this file is `dist/eval/worker.js` and piscina loads it directly;
+ * in the sources, `eval/worker.js` registers tsx first and then delegates here.
  */
-export default async function playChunkTask(task: WorkerTask): Promise<GameRecord[]> {
+export default async function runPoolTask(
+  task: WorkerTask,
+): Promise<PoolJobs[PoolJob['kind']]['output']> {
   // Agent kinds registered by higher layers (policy agents) in the main thread.
   for (const module of task.agentModules) await import(module);
   let unreported = 0;
@@ -17,14 +26,26 @@ export default async function playChunkTask(task: WorkerTask): Promise<GameRecor
     unreported = 0;
     lastReport = performance.now();
   };
+  const count = (): void => {
+    unreported++;
+    if (performance.now() - lastReport >= PROGRESS_INTERVAL_MS) report();
+  };
   try {
-    return await runChunk(task.chunk, () => {
-      unreported++;
-      if (performance.now() - lastReport >= PROGRESS_INTERVAL_MS) report();
-    });
+    return await run(task.job, count);
   } finally {
     report();
     task.progress.postMessage(CHUNK_DONE);
     task.progress.close();
+  }
+}
+
+function run(job: PoolJob, count: () => void): Promise<PoolJobs[PoolJob['kind']]['output']> {
+  switch (job.kind) {
+    case 'games':
+      return runChunk(job.input, count);
+    case 'accuracy':
+      return runAccuracyChunk(job.input, count);
+    case 'fixture-game':
+      return playFixtureGame(job.input, count);
   }
 }

@@ -31,6 +31,12 @@ export class PolicyAgent implements Agent {
     return action >= 0 ? action : (ctx.legal[0] as number);
   }
 
+  /** The value head's estimate of the position for the player to move, in [-1, 1]. */
+  estimateValue(position: Position, rules: Rules): number {
+    this.#chooser.choose(position, rules);
+    return this.#chooser.value;
+  }
+
   /** The value head's estimate for the player to move, in [-1, 1]. */
   lastValue(): number {
     return this.#chooser.value;

@@ -1,6 +1,7 @@
 /**
- * Registers the agent kinds that load a trained network (`policy:PATH`, and
- * the network searches `az:PATH,...` and `minimax:...,eval=PATH`) with
+ * Registers the agent kinds that load files: a trained network (`policy:PATH`,
+ * the network searches `az:PATH,...` and `minimax:...,eval=PATH`) or the
+ * solver's endgame table (`minimax:t=50ms,solve=1`), with
  * agents/ (which sits below the models and cannot load them itself), each
  * declared once: forms, parser, check, factory. Imported for its effect by
  * `models/index.ts`, by the command line and by the trainer's evaluation;
@@ -19,12 +20,18 @@ import {
   parseAzSpec,
   parseMinimaxEvalSpec,
 } from './search-agents.ts';
+import {
+  createMinimaxSolveAgent,
+  type MinimaxSolveSpec,
+  parseMinimaxSolveSpec,
+} from './solving-kinds.ts';
 
 declare module '../agents/agent-kinds.ts' {
   interface AgentSpecs {
     policy: { readonly path: string };
     az: AzSpec;
     'minimax-eval': MinimaxEvalSpec;
+    'minimax-solve': MinimaxSolveSpec;
   }
 }
 
@@ -73,7 +80,7 @@ function registerNetworkSearch<K extends 'az' | 'minimax-eval'>(
 
 registerNetworkSearch('az', {
   forms: [
-    'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0]',
+    'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0][,solve=1]',
   ],
   parse: parseAzSpec,
   policy: (spec) => spec.path,
@@ -88,4 +95,15 @@ registerNetworkSearch('minimax-eval', {
   parse: parseMinimaxEvalSpec,
   policy: (spec) => spec.eval,
   create: (spec, { name, rules }) => createMinimaxEvalAgent(name, spec, rules),
+});
+
+// The solver-backed minimax: its solver reads the endgame table from eval's cache (models/solver-endgame.ts).
+registerAgentKind('minimax-solve', {
+  name: 'minimax',
+  forms: ['minimax:t=50ms,solve=1'],
+  takes: (argument) => optionKeys(argument).includes('solve'),
+  continues: isOption,
+  parse: parseMinimaxSolveSpec,
+  create: (spec, { name, rules }) => createMinimaxSolveAgent(name, spec, rules),
+  module: import.meta.url,
 });

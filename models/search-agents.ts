@@ -6,6 +6,7 @@ import { MinimaxAgent } from '../agents/minimax.ts';
 import { MAX_PLY } from '../agents/minimax-search.ts';
 import { type PuctLimits, type PuctOptions, type PuctResult, PuctSearch } from '../agents/puct.ts';
 import { PuctAgent } from '../agents/puct-agent.ts';
+import { SOLVE_SHARE, SolvingAgent } from '../agents/solving-agent.ts';
 import { DURATION_FORMS, integerIn, parseDuration, splitFields } from '../agents/spec-options.ts';
 import { describeIssues } from '../env/gym/options.ts';
 import type { Position } from '../env/position.ts';
@@ -15,6 +16,7 @@ import { inferenceEngine, type NetworkInference } from './inference/inference-en
 import { type LoadedPolicy, loadPolicy } from './load-policy.ts';
 import { encoderFor, type ForwardPass, NetworkEvaluator } from './network-evaluator.ts';
 import { NetworkLeafEvaluator } from './network-leaf.ts';
+import { solvingAgentEndgame } from './solver-endgame.ts';
 
 export { NetworkSpecError };
 
@@ -58,9 +60,14 @@ const azSchema = z
     batch: integer('batch', 1, 256).default(16),
     reuse: z.enum(['0', '1'], 'reuse must be 0 or 1').default('1'),
     gumbel: z.enum(['0', '1'], 'gumbel must be 0 or 1').default('0'),
+    solve: z.enum(['0', '1'], 'solve must be 0 or 1').default('0'),
   })
   .strict()
   .refine((o) => o.sims === undefined || o.t === undefined, 'give sims or t, not both')
+  .refine(
+    (o) => o.solve === '0' || o.t !== undefined,
+    'solve=1 needs t (az:PATH,t=50ms,solve=1): the solver gets a share of the time',
+  )
   .refine((o) => o.gumbel === '0' || o.t === undefined, 'gumbel=1 needs sims, not t');
 
 const minimaxSchema = z
@@ -133,14 +140,19 @@ export async function createAzAgent(name: string, spec: AzSpec, rules: Rules): P
   const loaded = loadSearchPolicy(spec.path, rules);
   // Gumbel root search evaluates one leaf at a time.
   const inference = await networkInference(loaded, o.batch > 1 && o.gumbel === '0');
-  return new PuctAgent(evaluatorWith(loaded, rules, o, inference.forward), {
+  const solveMs = o.solve === '1' && o.t !== undefined ? o.t * SOLVE_SHARE : 0;
+  const search = new PuctAgent(evaluatorWith(loaded, rules, o, inference.forward), {
     name,
     ...puctOptions(o, rules),
     reuseTree: o.reuse === '1',
     gumbel: o.gumbel === '1',
-    ...azLimits(o),
+    ...(solveMs > 0 ? { timeMs: (o.t as number) - solveMs } : azLimits(o)),
     onClose: () => inference.dispose(),
   });
+  // The solver first, with its share of the time; the search with the rest.
+  return solveMs > 0
+    ? new SolvingAgent(search, { name, rules, solveMs, endgame: solvingAgentEndgame(rules) })
+    : search;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
+import type { z } from 'zod';
 import type { Agent } from '../agents/agent.ts';
 import { type CreateAgentOptions, createAgent, parseAgentSpec } from '../agents/spec.ts';
 import { resolveRules } from '../env/index.ts';
-import { type Chunk, runChunk } from '../eval/chunk.ts';
+import { type AgentFactory, type Chunk, runChunk } from '../eval/chunk.ts';
 import type { GameRecord } from '../eval/match.ts';
 // A worker plays every kind of agent a chunk may name, those that load a network included.
 import '../models/policy-kind.ts';
@@ -27,6 +28,50 @@ export function refuseExternal(specs: readonly string[], allowExt: boolean): voi
 }
 
 /**
+ * A job's data, validated, with the external engines it names refused unless
+ * `allowExt`; a job that is not valid fails at once (BullMQ's
+ * UnrecoverableError: no retry would make it valid).
+ */
+export function acceptJob<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  where: string,
+  allowExt: boolean,
+  specsOf: (data: z.output<S>) => readonly string[],
+): z.output<S> {
+  try {
+    const parsed = parseJobData(schema, data, where);
+    refuseExternal(specsOf(parsed), allowExt);
+    return parsed;
+  } catch (err) {
+    throw err instanceof UnrecoverableError
+      ? err
+      : new UnrecoverableError(String((err as Error).message));
+  }
+}
+
+/**
+ * How a worker makes a job's agents: `policy:` specs from the policy files the
+ * job names by sha256 (fetched from the queue's store), any other spec as a
+ * local run makes it; each agent yields to the event loop now and then.
+ */
+export function jobAgentFactory(
+  policies: PolicyCache,
+  shas: Readonly<Record<string, string>>,
+): AgentFactory {
+  return async (spec: string, options: CreateAgentOptions): Promise<Agent> => {
+    const sha = shas[spec];
+    if (sha !== undefined) {
+      return yieldingAgent(await policies.agent(sha, spec, resolveRules(options.rules)));
+    }
+    if (parseAgentSpec(spec).kind === 'policy') {
+      throw new UnrecoverableError(`the policy file of '${spec}' was not sent with the job`);
+    }
+    return yieldingAgent(await createAgent(spec, options));
+  };
+}
+
+/**
  * Plays one tournament chunk with eval's own runChunk. Policies come from the
  * queue's store (validated, named by their original spec); any other spec is
  * made as a local run makes it.
@@ -36,25 +81,14 @@ export async function playChunkJob(
   policies: PolicyCache,
   allowExt: boolean,
 ): Promise<GameRecord[]> {
-  let data: ChunkJob;
-  try {
-    data = parseJobData(chunkJobSchema, job.data, 'tournament chunk job');
-    refuseExternal([data.chunk.labels.a, data.chunk.labels.b], allowExt);
-  } catch (err) {
-    throw err instanceof UnrecoverableError
-      ? err
-      : new UnrecoverableError(String((err as Error).message));
-  }
-  const makeAgent = async (spec: string, options: CreateAgentOptions): Promise<Agent> => {
-    const sha = data.policies[spec];
-    if (sha !== undefined) {
-      return yieldingAgent(await policies.agent(sha, spec, resolveRules(options.rules)));
-    }
-    if (parseAgentSpec(spec).kind === 'policy') {
-      throw new UnrecoverableError(`the policy file of '${spec}' was not sent with the job`);
-    }
-    return yieldingAgent(await createAgent(spec, options));
-  };
+  const data: ChunkJob = acceptJob(
+    chunkJobSchema,
+    job.data,
+    'tournament chunk job',
+    allowExt,
+    (d) => [d.chunk.labels.a, d.chunk.labels.b],
+  );
+  const makeAgent = jobAgentFactory(policies, data.policies);
   let done = 0;
   let reported = performance.now();
   const records = await runChunk(

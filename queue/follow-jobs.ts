@@ -257,3 +257,55 @@ function keptText(seconds: number): string {
   const hours = Math.round(seconds / 3600);
   return `${hours} hour${hours === 1 ? '' : 's'}`;
 }
+
+/**
+ * A coordinator's job results, each taken once, and the count of items
+ * (games, positions) done for a progress bar: every finished job's items and
+ * what the running ones reported. A retried job starts its count again: the
+ * count never goes back.
+ */
+export class JobResults<T> {
+  readonly #results = new Map<number, T>();
+  readonly #progress = new Map<number, number>();
+  #reported = 0;
+
+  /** `sizes[i]`: items in job i; `onCount` hears of items newly done. */
+  constructor(
+    private readonly sizes: readonly number[],
+    private readonly onCount: (count: number) => void,
+  ) {}
+
+  /** Job i's result (checked by the caller). */
+  take(index: number, result: T): void {
+    this.#results.set(index, result);
+    this.#report();
+  }
+
+  /** Job i's progress as its worker reported it: items done (anything else is ignored). */
+  progress(index: number, data: unknown): void {
+    if (typeof data !== 'number') return;
+    this.#progress.set(index, data);
+    this.#report();
+  }
+
+  /** Every job's result, in job order (call once all are taken). */
+  all(): T[] {
+    return this.sizes.map((_, i) => this.#results.get(i) as T);
+  }
+
+  /** The results taken so far. */
+  taken(): T[] {
+    return [...this.#results.values()];
+  }
+
+  #report(): void {
+    let done = 0;
+    for (const [i, size] of this.sizes.entries()) {
+      done += this.#results.has(i) ? size : Math.min(this.#progress.get(i) ?? 0, size);
+    }
+    if (done > this.#reported) {
+      this.onCount(done - this.#reported);
+      this.#reported = done;
+    }
+  }
+}

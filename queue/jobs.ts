@@ -11,6 +11,7 @@ export const QUEUE_NAME = 'ayoayo';
 export const CHUNK_JOB = 'tournament-chunk';
 export const TRAIN_JOB = 'train-run';
 export const SHARD_JOB = 'self-play-shard';
+export const ACCURACY_JOB = 'accuracy-chunk';
 
 /** Tries per job (a kill -9 or a crash uses one); then the job is failed with its error. */
 export const JOB_ATTEMPTS = 3;
@@ -64,6 +65,46 @@ export const chunkResultSchema = z.array(
     b: z.string(),
     winner: z.union([z.literal(0), z.literal(1), z.null()]),
   }),
+);
+
+/** One chunk of an accuracy benchmark (eval/accuracy/chunk.ts's AccuracyChunk) as data. */
+export const accuracyJobSchema = z
+  .object({
+    /** The benchmark's identity (a hash of all its chunks and policies). */
+    benchmark: z.string().regex(/^[0-9a-f]{16,64}$/),
+    index: z.number().int().nonnegative(),
+    chunk: z
+      .object({
+        spec: specSchema,
+        rules: rulesSchema,
+        seed: z.number().int(),
+        positions: z
+          .array(
+            z
+              .object({ index: z.number().int().nonnegative(), position: z.string().max(200) })
+              .strict(),
+          )
+          .min(1),
+        moveTimeoutMs: z.number().positive().optional(),
+      })
+      .strict(),
+    /** `policy:PATH` specs and the sha256 of the policy file the coordinator stored for them. */
+    policies: z.record(specSchema, sha256Schema),
+  })
+  .strict();
+export type AccuracyJob = z.infer<typeof accuracyJobSchema>;
+
+/** An accuracy chunk's answers as a worker returns them; checked against the chunk by the coordinator. */
+export const accuracyResultSchema = z.array(
+  z
+    .object({
+      index: z.number().int().nonnegative(),
+      action: z.number().int().min(-1).max(5),
+      value: z.number().min(-1).max(1).nullable(),
+      ms: z.number().nonnegative(),
+      failure: z.string().optional(),
+    })
+    .strict(),
 );
 
 /** Largest text file a training run sends back (metrics.csv of a long run is ~0.3 MB). */

@@ -1,10 +1,8 @@
 import { join } from 'node:path';
-import { Queue, QueueEvents } from 'bullmq';
 import { lockFolder } from '../eval/folder-lock.ts';
 import { followJobs } from './follow-jobs.ts';
-import { QUEUE_NAME, TRAIN_JOB, type TrainJob } from './jobs.ts';
-import { QueueStatus } from './queue-status.ts';
-import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
+import { TRAIN_JOB, type TrainJob } from './jobs.ts';
+import { withQueueSession } from './queue-session.ts';
 import { type PlannedRun, planSweep, runJobId, type SweepConfig } from './sweep-plan.ts';
 import { isRunFinished, storeRun } from './sweep-store.ts';
 import { type SweepSummary, writeSweepSummary } from './sweep-summary.ts';
@@ -72,15 +70,8 @@ async function trainOnQueue(
   log: (line: string) => void,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  await checkRedis(url);
-  const status = new QueueStatus(redactRedisUrl(url), log);
-  const connection = parseRedisUrl(url);
-  const queue = new Queue(QUEUE_NAME, { connection });
-  const events = new QueueEvents(QUEUE_NAME, { connection });
-  status.watch(queue);
-  status.watch(events);
-  try {
-    await events.waitUntilReady();
+  // No policy travels with a training run: the session stores none.
+  await withQueueSession(url, [], log, async ({ queue, events, status }) => {
     let done = 0;
     await followJobs({
       queue,
@@ -104,7 +95,5 @@ async function trainOnQueue(
       log,
       signal,
     });
-  } finally {
-    await closeQueueClients([events, queue]);
-  }
+  });
 }

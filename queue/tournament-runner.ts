@@ -1,18 +1,13 @@
 import { createHash } from 'node:crypto';
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
-import { parseAgentSpec } from '../agents/spec.ts';
+import type { Queue, QueueEvents } from 'bullmq';
 import type { Chunk } from '../eval/chunk.ts';
 import type { GameRecord } from '../eval/match.ts';
 import type { ChunkRunner } from '../eval/tournament.ts';
-// Tournaments on the queue share `policy:` files: the kind must parse here.
-import '../models/policy-kind.ts';
 import { QueueError } from './errors.ts';
-import { followJobs, type QueuedJob } from './follow-jobs.ts';
-import { CHUNK_JOB, chunkResultSchema, parseJobData, QUEUE_NAME } from './jobs.ts';
-import { type SharedPolicy, sharePolicy, storePolicy } from './policy-transport.ts';
-import { QueueStatus } from './queue-status.ts';
-import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
+import { followJobs, JobResults, type QueuedJob } from './follow-jobs.ts';
+import { CHUNK_JOB, chunkResultSchema, parseJobData } from './jobs.ts';
+import { type QueueRunnerOptions, withQueueSession } from './queue-session.ts';
+import type { QueueStatus } from './queue-status.ts';
 
 /** The job id of a tournament's chunk: the same tournament always gets the same ids. */
 export const chunkJobId = (tournament: string, index: number): string => `t-${tournament}-${index}`;
@@ -34,62 +29,29 @@ export function tournamentId(chunks: readonly Chunk[], policies: Record<string, 
  * again. A chunk that fails JOB_ATTEMPTS times fails the tournament with its
  * error.
  */
-export function queueChunkRunner(
-  url: string,
-  options: {
-    /** Status lines: no worker yet, Redis unreachable and back, chunks enqueued again. */
-    readonly log?: (line: string) => void;
-    /** Stops following (the jobs stay queued: a coordinator started later picks them up). */
-    readonly signal?: AbortSignal;
-    /** With no chunk finished for this long, say what it waits for (default 60 s). */
-    readonly waitingLineEveryMs?: number;
-  } = {},
-): ChunkRunner {
-  return async (chunks, onGames) => {
-    await checkRedis(url);
-    const log = options.log ?? (() => {});
-    const status = new QueueStatus(redactRedisUrl(url), log);
-    const connection = parseRedisUrl(url);
-    const store = new Redis(connection);
-    status.watch(store);
-    const queue = new Queue(QUEUE_NAME, { connection });
-    const events = new QueueEvents(QUEUE_NAME, { connection });
-    status.watch(queue);
-    status.watch(events);
-    try {
-      await events.waitUntilReady();
-      const shared = new Map<string, SharedPolicy>();
-      for (const spec of new Set(chunks.flatMap((c) => [c.labels.a, c.labels.b]))) {
-        const parsed = parseAgentSpec(spec);
-        if (parsed.kind === 'policy') shared.set(spec, sharePolicy(parsed.path));
-      }
-      const storePolicies = async (): Promise<void> => {
-        for (const policy of shared.values()) await storePolicy(store, policy);
-      };
-      await storePolicies();
-      const policies = Object.fromEntries([...shared].map(([spec, p]) => [spec, p.sha]));
-      const tournament = tournamentId(chunks, policies);
-      const jobs = chunks.map((chunk, index) => ({
-        name: CHUNK_JOB,
-        data: { tournament, index, chunk: { ...chunk }, policies },
-      }));
-      return await followChunks({
-        queue,
-        events,
-        status,
-        log,
-        chunks,
-        jobs,
-        tournament,
-        storePolicies,
-        onGames,
-        signal: options.signal,
-        waitingLineEveryMs: options.waitingLineEveryMs,
-      });
-    } finally {
-      await closeQueueClients([events, queue, store]);
-    }
-  };
+export function queueChunkRunner(url: string, options: QueueRunnerOptions = {}): ChunkRunner {
+  return (chunks, onGames) =>
+    withQueueSession(
+      url,
+      chunks.flatMap((c) => [c.labels.a, c.labels.b]),
+      options.log ?? (() => {}),
+      (session) => {
+        const tournament = tournamentId(chunks, session.policies);
+        const jobs = chunks.map((chunk, index) => ({
+          name: CHUNK_JOB,
+          data: { tournament, index, chunk: { ...chunk }, policies: session.policies },
+        }));
+        return followChunks({
+          ...session,
+          chunks,
+          jobs,
+          tournament,
+          onGames,
+          signal: options.signal,
+          waitingLineEveryMs: options.waitingLineEveryMs,
+        });
+      },
+    );
 }
 
 /** Checks a chunk's records against the chunk: the same pairing and exactly its games, in order. */
@@ -130,21 +92,10 @@ async function followChunks(o: {
 }): Promise<GameRecord[]> {
   const { chunks, onGames } = o;
   // Keyed by chunk: a chunk that ran twice is still counted once.
-  const results = new Map<number, GameRecord[]>();
-  const progress = new Map<number, number>();
-  let reported = 0;
-  const report = (): void => {
-    let done = 0;
-    for (const [i, chunk] of chunks.entries()) {
-      const size = chunk.games.length;
-      done += results.has(i) ? size : Math.min(progress.get(i) ?? 0, size);
-    }
-    // A retried chunk starts its count again: the bar never goes back.
-    if (done > reported) {
-      onGames(done - reported);
-      reported = done;
-    }
-  };
+  const results = new JobResults<GameRecord[]>(
+    chunks.map((c) => c.games.length),
+    onGames,
+  );
   const total = chunks.reduce((n, c) => n + c.games.length, 0);
   await followJobs({
     queue: o.queue,
@@ -155,21 +106,14 @@ async function followChunks(o: {
     noun: 'chunk',
     describe: (i) => describeChunk(chunks, i),
     done: (finished) =>
-      `${finished} of ${chunks.length} chunks (${[...results.values()].reduce((n, r) => n + r.length, 0)} of ${total} games)`,
-    onResult: (i, value) => {
-      results.set(i, checkRecords(value, chunks[i] as Chunk, describeChunk(chunks, i)));
-      report();
-    },
-    onProgress: (i, data) => {
-      if (typeof data === 'number') {
-        progress.set(i, data);
-        report();
-      }
-    },
+      `${finished} of ${chunks.length} chunks (${results.taken().reduce((n, r) => n + r.length, 0)} of ${total} games)`,
+    onResult: (i, value) =>
+      results.take(i, checkRecords(value, chunks[i] as Chunk, describeChunk(chunks, i))),
+    onProgress: (i, data) => results.progress(i, data),
     status: o.status,
     log: o.log,
     signal: o.signal,
     waitingLineEveryMs: o.waitingLineEveryMs,
   });
-  return chunks.flatMap((_, i) => results.get(i) as GameRecord[]);
+  return results.all().flat();
 }

@@ -3,8 +3,9 @@ import { Redis } from 'ioredis';
 import { watchEngineWorkers } from '../agents/engine-registry.ts';
 import type { InferenceBackend } from '../models/inference/inference-engine.ts';
 import type { ShardThreads } from '../train/expert-iteration/sharded-self-play.ts';
+import { runAccuracyJob } from './accuracy-job.ts';
 import { playChunkJob } from './chunk-job.ts';
-import { CHUNK_JOB, QUEUE_NAME, SHARD_JOB, TRAIN_JOB } from './jobs.ts';
+import { ACCURACY_JOB, CHUNK_JOB, QUEUE_NAME, SHARD_JOB, TRAIN_JOB } from './jobs.ts';
 import { PolicyCache } from './policy-transport.ts';
 import { QueueStatus } from './queue-status.ts';
 import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
@@ -34,8 +35,8 @@ export interface QueueWorker {
 }
 
 /**
- * A worker that takes tournament chunks, training runs and training runs'
- * self-play shards from the queue and runs them with the project's own code.
+ * A worker that takes tournament chunks, accuracy chunks, training runs and
+ * training runs' self-play shards from the queue and runs them with the project's own code.
  * Job data is validated; commands (`ext:` agents) are refused unless
  * `allowExt`; shards of another ayoayo version are refused. A killed worker's
  * jobs are picked up by the others once their lock expires (BullMQ's stalled
@@ -80,6 +81,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       if (job.name === CHUNK_JOB) return playChunkJob(job, policies, allowExt);
       if (job.name === TRAIN_JOB) return runTrainJob(job.data, allowExt);
       if (job.name === SHARD_JOB) return playShard(job.data);
+      if (job.name === ACCURACY_JOB) return runAccuracyJob(job, policies, allowExt);
       throw new UnrecoverableError(
         `this worker (ayoayo ${AYOAYO_VERSION}) does not know the job kind '${job.name}': is the coordinator another version? Run the same version on the coordinator and every worker`,
       );

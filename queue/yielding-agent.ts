@@ -22,6 +22,9 @@ export function yieldingAgent(agent: Agent): Agent {
     name: agent.name,
     act,
     ...(agent.newGame !== undefined ? { newGame: () => agent.newGame?.() } : {}),
+    ...(agent.estimateValue !== undefined
+      ? { estimateValue: agent.estimateValue.bind(agent) }
+      : {}),
     ...(agent.close !== undefined ? { close: () => agent.close?.() } : {}),
   };
 }

@@ -1,7 +1,7 @@
 // `npm run build` (also run by `npm ci`/`npm install` through `prepare`, and by
 // `npm pack`): compiles the package into dist/ with tsc, then puts beside it
-// what the compiled code reads at run time: the pretrained policy and the
-// browser page of `ayoayo web`. Plain JavaScript so that it runs before
+// what the compiled code reads at run time: the pretrained policy, the accuracy
+// sets and the browser page of `ayoayo web`. Plain JavaScript so that it runs before
 // anything is compiled.
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
@@ -16,6 +16,11 @@ rmSync(inRoot('dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 // The pretrained policy (default of `ayoayo serve` and `ayoayo web`).
 cpSync(inRoot('models/pretrained'), inRoot('dist/models/pretrained'), { recursive: true });
+// The accuracy sets (default of `ayoayo accuracy` and of the trainer's accuracy evaluation).
+cpSync(inRoot('models/accuracy'), inRoot('dist/models/accuracy'), {
+  recursive: true,
+  filter: (path) => !path.endsWith('.partial'),
+});
 // The page, bundled from web/ with esbuild (a development dependency) where the
 // compiled web server looks for it; the package ships neither web/src nor esbuild.
 const { buildWeb } = await import(pathToFileURL(inRoot('dist/web/build.js')).href);

@@ -25,7 +25,7 @@ export interface SolveOptions {
   readonly budget?: SolveBudget;
   /** true (default): the value of every legal move; false: the position's value and a best move. */
   readonly moves?: boolean;
-  /** log2 of the transposition table's entries (default 20: 24 MB). */
+  /** log2 of the transposition table's entries (default 20: 32 MB, 32 bytes an entry). */
   readonly tableBits?: number;
   /** Hears about every PROGRESS_MS how far a running solve got (for a progress bar). */
   readonly onProgress?: (nodes: number, elapsedMs: number) => void;

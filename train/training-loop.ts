@@ -6,8 +6,9 @@ import { extractMlpWeights } from '../models/policy-value-model.ts';
 import type { TrainConfig } from './config/schema.ts';
 import { TrainingDivergedError } from './errors.ts';
 import { type Learner, learnerPolicyFile } from './learner.ts';
+import { policyAccuracy, trainingAccuracySample } from './report/accuracy.ts';
 import { evaluatePolicy } from './report/evaluate.ts';
-import { writeLearningCurve } from './report/learning-curve.ts';
+import { ERRORS_SERIES, writeLearningCurve } from './report/learning-curve.ts';
 import { emptyMetricsRow, evalColumn, type MetricsRow, writeMetricsCsv } from './report/metrics.ts';
 import { TrainingProgress } from './report/progress.ts';
 import { writeCheckpoint } from './run/checkpoint.ts';
@@ -147,6 +148,21 @@ async function evaluate(run: Run): Promise<void> {
       games: r.games,
     });
   }
+  const sample =
+    config.evalAccuracyPositions > 0
+      ? trainingAccuracySample(config.evalAccuracyPositions, learner.rules)
+      : null;
+  if (sample !== null) {
+    const accuracy = await policyAccuracy(paths.evalPolicy, sample);
+    state.lastAccuracy = { errors: accuracy.overall.rate, valueSign: accuracy.value?.rate ?? null };
+    state.curve.push({
+      minutes,
+      iteration: state.iteration,
+      opponent: ERRORS_SERIES,
+      score: accuracy.overall.rate,
+      games: accuracy.overall.positions,
+    });
+  }
   const mean = result.rows.reduce((a, r) => a + r.score, 0) / Math.max(1, result.rows.length);
   if (state.best === null || mean > state.best.score) {
     state.best = { iteration: state.iteration, score: mean };
@@ -187,6 +203,10 @@ function logIteration(
   };
   for (const [spec, score] of Object.entries(state.lastEvaluation ?? {}))
     row[evalColumn(spec)] = score;
+  if (state.lastAccuracy != null) {
+    row['eval/errors_vs_perfect_play'] = state.lastAccuracy.errors;
+    row['eval/value_sign_accuracy'] = state.lastAccuracy.valueSign ?? '';
+  }
   state.metrics.push(row);
   writeMetricsCsv(paths.metrics, state.metrics, config.evalOpponents);
   progress.update(state.iteration, {

@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-/** The page's sources: web/index.html, web/style.css and the entry web/src/main.mts. */
+/**
+ * The page's sources: web/index.html, web/style.css, the entry web/src/main.mts
+ * and the solver's Web Worker web/src/solver-worker.mts (its own bundle, loaded
+ * by the page beside app.js).
+ */
 export const WEB_ROOT = fileURLToPath(new URL('.', import.meta.url));
 export const DEFAULT_WEB_OUT = join(WEB_ROOT, 'dist');
 const STATIC_FILES = ['index.html', 'style.css'];
@@ -19,8 +23,10 @@ export interface WebBuild {
   readonly outDir: string;
   /** Files written, relative to outDir. */
   readonly files: readonly string[];
-  /** Size of the bundle in bytes. */
+  /** Size of the page's bundle (app.js) in bytes. */
   readonly bundleBytes: number;
+  /** Size of the solver worker's bundle (solver-worker.js) in bytes. */
+  readonly workerBytes: number;
 }
 
 /**
@@ -36,8 +42,11 @@ export async function buildWeb(
   const sourcemap = options.sourcemap ?? true;
   mkdirSync(outDir, { recursive: true });
   const result = await build({
-    entryPoints: [join(sources, 'src', 'main.mts')],
-    outfile: join(outDir, 'app.js'),
+    entryPoints: {
+      app: join(sources, 'src', 'main.mts'),
+      'solver-worker': join(sources, 'src', 'solver-worker.mts'),
+    },
+    outdir: outDir,
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -49,10 +58,14 @@ export async function buildWeb(
     logLevel: 'silent',
   });
   for (const file of STATIC_FILES) copyFileSync(join(sources, file), join(outDir, file));
-  const bundle = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith('app.js'));
+  const bytes = (name: string): number =>
+    Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(`/${name}`))?.[1]
+      .bytes ?? 0;
+  const bundles = ['app.js', 'solver-worker.js'];
   return {
     outDir,
-    files: [...STATIC_FILES, 'app.js', ...(sourcemap ? ['app.js.map'] : [])],
-    bundleBytes: bundle?.[1].bytes ?? 0,
+    files: [...STATIC_FILES, ...bundles, ...(sourcemap ? bundles.map((b) => `${b}.map`) : [])],
+    bundleBytes: bytes('app.js'),
+    workerBytes: bytes('solver-worker.js'),
   };
 }

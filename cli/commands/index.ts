@@ -50,6 +50,12 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./eval.ts')).evalCommand,
   },
   {
+    command: 'accuracy',
+    describe:
+      'Measure agents against perfect play: how often their move loses value, by game phase',
+    load: async () => (await import('./accuracy.ts')).accuracyCommand,
+  },
+  {
     command: 'engine',
     describe: 'Serve an agent as an external engine: JSON requests on stdin, answers on stdout',
     load: async () => (await import('./engine.ts')).engineCommand,
@@ -77,7 +83,8 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     command: 'worker',
-    describe: 'Run tournament chunks and training runs from a Redis queue (see eval/sweep --queue)',
+    describe:
+      'Run tournament chunks, training runs and accuracy chunks from a Redis queue (see eval/sweep/accuracy --queue)',
     load: async () => (await import('./worker.ts')).workerCommand,
   },
   {

@@ -141,6 +141,14 @@ function report(pos: Position, rules: Rules, solution: Solution, showRules: bool
       ]),
     ]),
   );
+  if (solution.value !== 'unknown' && !solution.complete) {
+    lines.push(
+      '',
+      solution.budgetSpent
+        ? `Moves marked unknown: the budget ran out at depth ${solution.depth}.`
+        : `Moves marked unknown are still open at the deepest search (${solution.depth} plies): endless play may decide them.`,
+    );
+  }
   return lines.join('\n');
 }
 
@@ -160,7 +168,7 @@ export const solveCommand = defineCommand<SolveArgs>({
       .option('table-bits', {
         type: 'number',
         default: 22,
-        describe: 'log2 of the transposition table entries (24 bytes each; 22: 96 MB)',
+        describe: 'log2 of the transposition table entries (32 bytes each; 22: 128 MB)',
       })
       .option('endgame', {
         type: 'number',

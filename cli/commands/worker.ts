@@ -15,7 +15,8 @@ interface WorkerArgs extends QueueArgs {
 
 export const workerCommand = defineCommand<WorkerArgs>({
   command: 'worker',
-  describe: 'Run tournament chunks and training runs from a Redis queue (see eval/sweep --queue)',
+  describe:
+    'Run tournament chunks, training runs and accuracy chunks from a Redis queue (see eval/sweep/accuracy --queue)',
   builder: (y) =>
     y
       .option('inference', inferenceOption)

@@ -8,10 +8,11 @@ describe('the registry of agent kinds', () => {
   it("lists the forms of models/' kinds after agents/' own", () => {
     const forms = agentSpecForms();
     expect(forms[0]).toBe('random');
-    expect(forms.slice(-3)).toEqual([
+    expect(forms.slice(-4)).toEqual([
       'policy:PATH',
-      'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0]',
+      'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0][,solve=1]',
       'minimax:t=50ms,eval=PATH[,k=16][,cache=16]',
+      'minimax:t=50ms,solve=1',
     ]);
     expect(new Set(forms).size).toBe(forms.length);
   });
@@ -30,6 +31,7 @@ describe('the registry of agent kinds', () => {
         batch: 16,
         reuse: '1',
         gumbel: '0',
+        solve: '0',
       },
     });
     // One name, two kinds: the minimax with eval=PATH is the network's, the others agents/'s.
@@ -78,7 +80,7 @@ describe('the registry of agent kinds', () => {
       `invalid agent 'az:models/pretrained,sim=4': options: Unrecognized key: "sim"; valid agents: ${agentSpecForms().join(', ')}`,
     );
     expect(() => parseAgentSpec('minimax:4,minimax:6')).toThrow(
-      'minimax takes one depth or time, and options after a comma only as minimax:t=50ms,eval=PATH[,k=16][,cache=16]; to name several agents, give each its own --agents entry; valid agents: random, greedy',
+      'minimax takes one depth or time, and options after a comma only as minimax:t=50ms,eval=PATH[,k=16][,cache=16] or minimax:t=50ms,solve=1; to name several agents, give each its own --agents entry; valid agents: random, greedy',
     );
   });
 });

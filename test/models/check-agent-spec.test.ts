@@ -23,7 +23,7 @@ describe('checkAgentSpec', () => {
   it('throws the typed error createAgent would throw, without making the agent', async () => {
     await expect(checkAgentSpec('minimax:0')).rejects.toThrow(AgentSpecError);
     await expect(checkAgentSpec('minimax:4,minimax:6')).rejects.toThrow(
-      /minimax takes one depth or time, and options after a comma only as minimax:t=50ms,eval=PATH/,
+      /minimax takes one depth or time, and options after a comma only as minimax:t=50ms,eval=PATH\[,k=16\]\[,cache=16\] or minimax:t=50ms,solve=1/,
     );
     await expect(checkAgentSpec('policy:/nonexistent/policy.json')).rejects.toThrow(
       PolicyFileError,

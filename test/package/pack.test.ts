@@ -131,7 +131,7 @@ describe('the packed package, installed into an empty project', () => {
     expect(files).toContain('docs/rules.md');
     expect(files).toContain('LICENSE');
     expect(files).toContain('dist/models/pretrained/policy.json');
-    for (const file of ['index.html', 'style.css', 'app.js']) {
+    for (const file of ['index.html', 'style.css', 'app.js', 'solver-worker.js']) {
       expect(files).toContain(`dist/web/page/${file}`);
     }
     const unwanted = files.filter(
@@ -231,6 +231,10 @@ describe('the packed package, installed into an empty project', () => {
       expect(script.status).toBe(200);
       expect(script.headers.get('content-type')).toContain('text/javascript');
       expect((await script.text()).length).toBeGreaterThan(50_000);
+      // The page's solver runs in a worker bundle of its own (docs/solver.md).
+      const worker = await fetch(`${web.url}/solver-worker.js`);
+      expect(worker.status).toBe(200);
+      expect(worker.headers.get('content-type')).toContain('text/javascript');
       // The pretrained policy is the page's default opponent.
       expect((await fetch(`${web.url}/policy.json`)).status).toBe(200);
     } finally {

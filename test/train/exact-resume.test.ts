@@ -6,6 +6,7 @@ import { Random } from '../../env/random.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/config/schema.ts';
+import { ERRORS_SERIES } from '../../train/report/learning-curve.ts';
 import { type CheckpointPayload, readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
@@ -77,13 +78,24 @@ describe('resume is exact', () => {
     expect(b.pool.map((p) => p.iteration)).toEqual(a.pool.map((p) => p.iteration));
     expect(trainingMetrics(b)).toEqual(trainingMetrics(a));
     expect(Object.keys(a.metrics.at(-1) ?? {}).filter((k) => k.startsWith('eval/'))).toEqual([
+      'eval/errors_vs_perfect_play',
+      'eval/value_sign_accuracy',
       'eval/score_vs_random',
     ]);
     expect(b.lastEvaluation).toEqual(a.lastEvaluation);
+    // The accuracy against perfect play comes back with the checkpoint, so the resumed rows repeat it.
+    expect(a.lastAccuracy?.errors).toBeGreaterThan(0);
+    expect(b.lastAccuracy).toEqual(a.lastAccuracy);
     expect(b.best).toEqual(a.best);
     const scores = (p: CheckpointPayload) => p.curve.map(({ minutes: _, ...point }) => point);
     expect(scores(b)).toEqual(scores(a));
-    expect(a.curve.map((p) => p.iteration)).toEqual([4, 8, 9]);
+    // Each evaluation: the score against random, then the error rate against perfect play.
+    expect(a.curve.map((p) => [p.iteration, p.opponent])).toEqual(
+      [4, 8, 9].flatMap((i) => [
+        [i, 'random'],
+        [i, ERRORS_SERIES],
+      ]),
+    );
   });
 });
 

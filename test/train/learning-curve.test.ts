@@ -7,6 +7,7 @@ import {
   type CurvePoint,
   curveFromMetrics,
   curveSpec,
+  ERRORS_SERIES,
   writeLearningCurve,
 } from '../../train/report/learning-curve.ts';
 
@@ -89,5 +90,25 @@ describe('the learning curve', () => {
       [5, 'random', 0.75, 2.5, 50],
       [5, 'greedy', 0.5, 2.5, 50],
     ]);
+  });
+
+  it("recovers the error rate against perfect play from metrics.csv, on the positions of the run's sample", () => {
+    const csv = [
+      'iteration,elapsed_s,eval/errors_vs_perfect_play,eval/score_vs_random',
+      '1,30,,',
+      '2,60,0.2,0.5',
+      '3,90,0.2,0.5',
+      '4,120,0.15,0.75',
+    ].join('\n');
+    const config = { evalEvery: 2, evalGames: 50, evalOpponents: ['random'] };
+    const points = curveFromMetrics(csv, { ...config, evalAccuracyPositions: 200 });
+    expect(points.map((p) => [p.iteration, p.opponent, p.score, p.games])).toEqual([
+      [2, 'random', 0.5, 50],
+      [2, ERRORS_SERIES, 0.2, 200],
+      [4, 'random', 0.75, 50],
+      [4, ERRORS_SERIES, 0.15, 200],
+    ]);
+    // A run without the sample (evalAccuracyPositions 0, or a config of earlier versions) has no such series.
+    expect(curveFromMetrics(csv, config).map((p) => p.opponent)).toEqual(['random', 'random']);
   });
 });

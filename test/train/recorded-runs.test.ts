@@ -90,7 +90,11 @@ const sha = (value: unknown): string =>
   createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
 /** Columns added since the runs were recorded (checked on their own below). */
-const ADDED_SINCE = ['self_play/backend'];
+const ADDED_SINCE = [
+  'self_play/backend',
+  'eval/errors_vs_perfect_play',
+  'eval/value_sign_accuracy',
+];
 
 /** Metrics rows without the wall-clock columns and those added since. */
 const withoutTiming = (rows: readonly Record<string, number | string>[]) =>
@@ -139,6 +143,7 @@ describe('runs recorded before the regrouping', () => {
       expect(new Set(backends)).toEqual(
         new Set([config.algorithm === 'expert-iteration' ? `tfjs-${backend}` : '']),
       );
+      expect(end.metrics.at(-1)?.['eval/errors_vs_perfect_play']).toEqual(expect.any(Number));
       expect({
         weights: sha(end.weights),
         optimizer: sha(end.optimizer),

@@ -21,6 +21,7 @@ import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
 import { argmaxLegal, MlpRunner } from '../../models/mlp-runner.ts';
 import { NetworkEvaluator } from '../../models/network-evaluator.ts';
 import { close, listen } from '../../serve/listen.ts';
+import { solve } from '../../solve/index.ts';
 import { buildWeb } from '../../web/build.ts';
 import { launchChromium, VIEWPORTS, type Viewport } from '../../web/chromium.ts';
 import { createWebServer } from '../../web/web-server.ts';
@@ -401,6 +402,51 @@ describe.skipIf(noChromium)('the browser page in headless Chromium', () => {
     moves = await movesOf(page);
     expect(moves[0]?.action).toBe(4);
     expect(moves[0]?.before).toBe(START_NOTATION);
+    await page.close();
+  });
+
+  it('says what perfect play gives the person, solved in a worker while the page stays playable', async () => {
+    // A long budget: the start's value alone takes about 3 s of CPU without an
+    // endgame table, and the person moves while the worker is still on it.
+    const slow = await open(VIEWPORTS.desktop, '?speed=0&solve=20000');
+    await start(slow, 'minimax:2', 0);
+    const slowLine = slow.locator('#perfect-play');
+    expect(await slowLine.getAttribute('data-value')).toBe('pending');
+    expect(await slowLine.textContent()).toBe('Perfect play: solving…');
+    await slow.click('#board .pit[data-pit="2"]');
+    await slow.waitForSelector('#app[data-busy="false"]');
+    expect((await movesOf(slow)).map((m) => m.by)).toEqual(['human', 'computer']);
+    // The line follows the board (the start's solve, about 3 s of CPU, is still running or ignored).
+    expect(await slowLine.getAttribute('data-position')).toBe((await pageState(slow)).position);
+    await slow.close();
+
+    // The default budget: play on as North until the solver proves a position.
+    const page = await open(VIEWPORTS.desktop);
+    await start(page, 'minimax:2', 1);
+    const line = page.locator('#perfect-play');
+    const rng = Random.fromSeed(41);
+    for (let turn = 0; ; turn++) {
+      expect(turn, 'no position was proven').toBeLessThan(100);
+      await page.waitForSelector('#app[data-busy="false"]');
+      const state = await pageState(page);
+      expect(state.over, 'no position was proven before the end').toBe(false);
+      await expect
+        .poll(() => line.getAttribute('data-value'), { timeout: 20_000 })
+        .not.toBe('pending');
+      expect(await line.getAttribute('data-position')).toBe(state.position);
+      const shown = await line.getAttribute('data-value');
+      if (shown === 'unknown') {
+        expect(await line.textContent()).toMatch(/^Perfect play: not proven within/);
+        await page.click(`#board .pit[data-pit="${rng.pick(state.enabled)}"]`);
+        continue;
+      }
+      // North is to move, so the solver's value for the mover is the person's.
+      const truth = solve(state.position, { rules: policy.rules, budget: { timeMs: 30_000 } });
+      expect(truth.value).not.toBe('unknown');
+      expect(shown).toBe(truth.value);
+      expect(await line.textContent()).toContain(`Perfect play says: ${truth.value}`);
+      break;
+    }
     await page.close();
   });
 

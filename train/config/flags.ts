@@ -203,6 +203,7 @@ const UNITS: Record<string, string> = {
   'eval-games': 'games',
   'eval-opening-plies': 'plies',
   'extra-eval-opening-plies': 'plies',
+  'eval-accuracy-positions': 'positions',
   'final-eval-games': 'games',
   workers: 'threads',
 };

@@ -58,6 +58,7 @@ export const DEFAULT_SHARED: SharedSettings = {
   evalOpponents: ['random', 'greedy', 'minimax:1', 'minimax:2'],
   evalOpeningPlies: 4,
   extraEvalOpeningPlies: [],
+  evalAccuracyPositions: 200,
   finalEvalGames: 400,
   workers: 2,
   progress: true,

@@ -99,6 +99,14 @@ const commonShape = {
   extraEvalOpeningPlies: z
     .array(z.number().int().min(0).max(20))
     .describe('more opening depths of the final evaluation, one table each'),
+  evalAccuracyPositions: z
+    .number()
+    .int()
+    .min(0)
+    .default(200)
+    .describe(
+      "positions of the accuracy benchmark's main set (docs/accuracy.md) the policy's moves are scored on at each evaluation, the same ones each time (0: none)",
+    ),
   finalEvalGames: z
     .number()
     .int()

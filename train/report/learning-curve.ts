@@ -25,6 +25,12 @@ export interface FinalMark {
 const FONT = 'DejaVu Sans, Arial, sans-serif';
 
 /**
+ * The curve's series of the policy's error rate against perfect play (the
+ * accuracy benchmark's sample; lower is better), beside the scores.
+ */
+export const ERRORS_SERIES = 'perfect play: errors';
+
+/**
  * A Vega chart of the score against each baseline over training: iterations
  * below, minutes above, the 50% line, a 95% Wilson band around each
  * evaluation, and the final evaluation (more games) as a diamond with its
@@ -49,6 +55,9 @@ export function curveSpec(
   const lastIteration = Math.max(1, ...values.map((p) => p.iteration), final?.iteration ?? 0);
   const lastMinutes = Math.max(0, ...values.map((p) => p.minutes));
   const finalGames = finals[0]?.games;
+  const errors = points.some((p) => p.opponent === ERRORS_SERIES)
+    ? `; '${ERRORS_SERIES}': share of moves that lose value (lower is better)`
+    : '';
   return {
     $schema: 'https://vega.github.io/schema/vega/v5.json',
     width: 640,
@@ -66,8 +75,8 @@ export function curveSpec(
       offset: 14,
       subtitle:
         finalGames !== undefined
-          ? `shaded: 95% interval of each evaluation; ◆ the final evaluation (${finalGames} games per baseline)`
-          : 'shaded: 95% interval of each evaluation',
+          ? `shaded: 95% interval of each evaluation; ◆ the final evaluation (${finalGames} games per baseline)${errors}`
+          : `shaded: 95% interval of each evaluation${errors}`,
       fontSize: 14,
     },
     data: [
@@ -115,7 +124,7 @@ export function curveSpec(
       { orient: 'top', scale: 'minutes', title: 'training time (minutes)' },
       { orient: 'left', scale: 'y', title: 'score (win = 1, draw = 0.5)', grid: true, format: '%' },
     ],
-    legends: [{ fill: 'color', title: 'against', orient: 'right' }],
+    legends: [{ fill: 'color', title: 'against', orient: 'right', labelLimit: 240 }],
     marks: [
       {
         type: 'rule',
@@ -239,6 +248,7 @@ export function curveFromMetrics(
     readonly evalEvery: number;
     readonly evalGames: number;
     readonly evalOpponents: readonly string[];
+    readonly evalAccuracyPositions?: number;
   },
 ): CurvePoint[] {
   const [header, ...lines] = csv.trim().split('\n');
@@ -251,16 +261,28 @@ export function curveFromMetrics(
   return rows.flatMap((cell, i) => {
     const iteration = Number(cell('iteration'));
     if (iteration % config.evalEvery !== 0 && i !== last) return [];
-    return config.evalOpponents.flatMap((opponent) => {
-      const score = cell(`eval/score_vs_${opponent}`);
-      if (score === '') return [];
+    const series = [
+      ...config.evalOpponents.map((opponent) => ({
+        opponent,
+        column: `eval/score_vs_${opponent}`,
+        games: config.evalGames,
+      })),
+      {
+        opponent: ERRORS_SERIES,
+        column: 'eval/errors_vs_perfect_play',
+        games: config.evalAccuracyPositions ?? 0,
+      },
+    ];
+    return series.flatMap(({ opponent, column, games }) => {
+      const score = cell(column);
+      if (score === '' || games <= 0) return [];
       return [
         {
           minutes: Number(cell('elapsed_s')) / 60,
           iteration,
           opponent,
           score: Number(score),
-          games: config.evalGames,
+          games,
         },
       ];
     });

@@ -35,6 +35,14 @@ export const METRIC_COLUMNS = [
     'self_play/backend',
     "inference of this iteration's self-play shards (expert iteration): `onnx`, `tfjs-wasm` (tfjs and its backend) or `plain`, or each shard's in the shards' order when the workers differed (`onnx onnx tfjs-wasm`)",
   ],
+  [
+    'eval/errors_vs_perfect_play',
+    "share of the accuracy benchmark's positions (evalAccuracyPositions of them) where the policy's move loses value against perfect play (latest evaluation)",
+  ],
+  [
+    'eval/value_sign_accuracy',
+    "share of those positions, won or lost, where the sign of the value head's estimate is the exact result (latest evaluation)",
+  ],
 ] as const;
 
 /** Evaluation columns are added per baseline: `eval/score_vs_<spec>` (latest evaluation). */

@@ -52,6 +52,12 @@ const payloadSchema = z
     ),
     best: z.object({ iteration: z.number().int(), score: z.number() }).strict().nullable(),
     lastEvaluation: z.record(z.string(), z.number()).nullable(),
+    /** The latest evaluation's accuracy against perfect play (runs of earlier versions: none). */
+    lastAccuracy: z
+      .object({ errors: z.number(), valueSign: z.number().nullable() })
+      .strict()
+      .nullable()
+      .optional(),
     /** Expert iteration's replay window: positions, search policies and value targets. */
     replay: z
       .object({

@@ -20,6 +20,7 @@ export const CHANGEABLE_ON_RESUME = [
   'evalOpponents',
   'evalOpeningPlies',
   'extraEvalOpeningPlies',
+  'evalAccuracyPositions',
   'finalEvalGames',
   'keepCheckpoints',
 ] as const satisfies readonly (keyof TrainConfig)[];

@@ -28,6 +28,7 @@ export interface RunState {
   readonly curve: CheckpointPayload['curve'];
   best: CheckpointPayload['best'];
   lastEvaluation: CheckpointPayload['lastEvaluation'];
+  lastAccuracy: CheckpointPayload['lastAccuracy'];
 }
 
 /** The state of a run that has not started. */
@@ -40,6 +41,7 @@ export function freshState(config: TrainConfig): RunState {
     curve: [],
     best: null,
     lastEvaluation: null,
+    lastAccuracy: null,
   };
 }
 
@@ -71,6 +73,7 @@ export async function restoreRun(
     curve: payload.curve,
     best: payload.best,
     lastEvaluation: payload.lastEvaluation,
+    lastAccuracy: payload.lastAccuracy ?? null,
   };
 }
 
@@ -95,6 +98,7 @@ export async function snapshotRun(
     curve: state.curve,
     best: state.best,
     lastEvaluation: state.lastEvaluation,
+    lastAccuracy: state.lastAccuracy,
     replay: savedReplay(learner),
   };
 }

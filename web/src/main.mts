@@ -4,9 +4,18 @@
  * either side), lets the person lift a legal pit by touch, mouse or keyboard,
  * animates each move lap by lap and lets the computer reply. DOM code lives in
  * this .mts file, type-checked with the DOM library by web/tsconfig.json; the
- * game itself (game-session.ts, players.ts, opponents.ts) has no DOM.
+ * game itself (game-session.ts, players.ts, opponents.ts) has no DOM. The
+ * exact solver runs in a Web Worker (solver-worker.mts) and its verdict on
+ * each position appears as the "perfect play says" line when it is proven
+ * within a short budget.
  */
-import { DEFAULT_RULES, type Player, type Position, type Rules } from '../../env/index.ts';
+import {
+  DEFAULT_RULES,
+  formatPosition,
+  type Player,
+  type Position,
+  type Rules,
+} from '../../env/index.ts';
 import { type BrowserPolicy, decodeBrowserPolicy } from '../../models/export/browser-policy.ts';
 import {
   describeLap,
@@ -19,6 +28,13 @@ import {
   pitLabel,
 } from './game-session.ts';
 import { createComputer, OPPONENTS, opponentOf } from './opponents.ts';
+import {
+  describePerfectPlay,
+  PERFECT_PLAY_MS,
+  type PerfectPlayAnswer,
+  type PerfectPlayRequest,
+  valueForHuman,
+} from './perfect-play.ts';
 import { PolicyPlayer } from './players.ts';
 
 /** Laps listed in the relay view (relays of over a thousand laps exist). */
@@ -47,10 +63,13 @@ const undoButton = element<HTMLButtonElement>('undo');
 const policyInfo = element<HTMLParagraphElement>('policy-info');
 const rulesInfo = element<HTMLElement>('rules-info');
 const evaluation = element<HTMLElement>('evaluation');
+const perfectPlayLine = element<HTMLParagraphElement>('perfect-play');
 
 const params = new URLSearchParams(location.search);
 /** Milliseconds per lap of the relay animation; `?speed=0` shows moves at once. */
 const lapDelay = Math.max(0, Number(params.get('speed') ?? '350') || 0);
+/** The solver's budget per position in milliseconds; `?solve=0` turns the line off. */
+const solveMs = Math.max(0, Number(params.get('solve') ?? PERFECT_PLAY_MS) || 0);
 
 const pitButtons: HTMLButtonElement[] = [];
 const storeCounts: HTMLElement[] = [];
@@ -225,6 +244,71 @@ async function showEvaluation(position: Position, game: number): Promise<void> {
   }
 }
 
+/** The solver's worker, started on first use; null where the browser has none or it is off. */
+let solverWorker: Worker | null | undefined;
+/** The request the worker is solving, and the latest position asked for meanwhile. */
+let solving: PerfectPlayRequest | null = null;
+let nextRequest: PerfectPlayRequest | null = null;
+let requestId = 0;
+
+function startSolver(): Worker | null {
+  if (solverWorker !== undefined) return solverWorker;
+  solverWorker = null;
+  if (solveMs === 0 || typeof Worker === 'undefined') return null;
+  try {
+    const worker = new Worker(new URL('./solver-worker.js', import.meta.url), { type: 'module' });
+    worker.addEventListener('message', (event: MessageEvent<PerfectPlayAnswer>) =>
+      onPerfectPlay(event.data),
+    );
+    worker.addEventListener('error', () => {
+      solverWorker = null;
+      perfectPlayLine.hidden = true;
+    });
+    solverWorker = worker;
+  } catch {
+    // No module workers here: the page plays on without the line.
+  }
+  return solverWorker;
+}
+
+/**
+ * Asks the solver about the position now on the board. One solve runs at a
+ * time; a position asked for meanwhile waits, and only the latest one does.
+ */
+function askPerfectPlay(position: Position): void {
+  const current = session;
+  const worker = startSolver();
+  if (current === null || worker === null || current.result !== null) {
+    perfectPlayLine.hidden = true;
+    nextRequest = null;
+    return;
+  }
+  const notation = current.moves.at(-1)?.after ?? formatPosition(position);
+  perfectPlayLine.hidden = false;
+  perfectPlayLine.dataset.position = notation;
+  perfectPlayLine.dataset.value = 'pending';
+  perfectPlayLine.textContent = 'Perfect play: solving…';
+  nextRequest = { id: ++requestId, position: notation, rules: current.rules, budgetMs: solveMs };
+  if (solving === null) sendNext(worker);
+}
+
+function sendNext(worker: Worker): void {
+  solving = nextRequest;
+  nextRequest = null;
+  if (solving !== null) worker.postMessage(solving);
+}
+
+function onPerfectPlay(answer: PerfectPlayAnswer): void {
+  solving = null;
+  const current = session;
+  if (current !== null && answer.position === perfectPlayLine.dataset.position) {
+    perfectPlayLine.dataset.value = valueForHuman(answer, current.human);
+    perfectPlayLine.dataset.ms = String(answer.timeMs);
+    perfectPlayLine.textContent = describePerfectPlay(answer, current.human);
+  }
+  if (solverWorker) sendNext(solverWorker);
+}
+
 function logMove(move: MoveRecord): void {
   const item = document.createElement('li');
   item.textContent = describeMove(move, computerName());
@@ -293,6 +377,7 @@ async function animate(move: MoveRecord, game: number): Promise<boolean> {
   }
   showPits(move.position.pits, move.position.stores);
   markMove(move);
+  askPerfectPlay(move.position);
   await showEvaluation(move.position, game);
   return game === generation;
 }
@@ -420,6 +505,7 @@ function newGame(): void {
   app.dataset.opponent = session.computer.name;
   rulesInfo.textContent = describeRules(rules);
   const game = generation;
+  askPerfectPlay(session.position);
   void showEvaluation(session.position, game).then(() => runComputer(game));
 }
 
@@ -436,6 +522,7 @@ function undo(): void {
   markMove(last);
   promptHuman(current);
   updateControls();
+  askPerfectPlay(current.position);
   void showEvaluation(current.position, generation);
 }
 

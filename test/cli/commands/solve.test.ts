@@ -82,6 +82,18 @@ describe('ayoayo solve', () => {
       'unknown for player 1 (still open at the deepest search, 250 plies: endless play may decide it;',
     );
     expect(endless.stdout).toMatch(/^0\s+6\s+loss$/m);
+    // A proven win with one move (action 5) whose value only endless play would settle.
+    const move = runAyoayo([
+      'solve',
+      '1,0,0,1,0,1/1,0,0,0,0,1/22-21/0',
+      '--rules',
+      'captureSeedStays=true',
+    ]);
+    expect(move.stdout).toMatch(/Value: {4}win for player 0/);
+    expect(move.stdout).toMatch(/^5\s+5\s+unknown$/m);
+    expect(move.stdout).toContain(
+      'Moves marked unknown are still open at the deepest search (250 plies): endless play may decide them.',
+    );
   });
 
   it('reports a finished game', () => {

@@ -1,0 +1,83 @@
+import { fileURLToPath } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { watchEngineWorkers } from '../agents/engine-registry.ts';
+import { agentKindModules } from '../agents/spec.ts';
+import {
+  CHUNK_DONE,
+  type PoolJob,
+  type PoolJobKind,
+  type PoolJobs,
+  type ProgressMessage,
+  type WorkerTask,
+} from './worker-protocol.ts';
+
+const WORKER_FILE = fileURLToPath(new URL('./worker.js', import.meta.url));
+
+/**
+ * eval's worker threads: a piscina pool that runs tournament chunks, accuracy
+ * chunks and the accuracy generator's games (worker-protocol.ts), each in a
+ * thread that has imported the modules registering agent kinds in this one.
+ */
+export class WorkerPool {
+  readonly #pool: Piscina<WorkerTask, unknown>;
+  readonly #agentModules = agentKindModules();
+
+  constructor(readonly threads: number) {
+    watchEngineWorkers();
+    this.#pool = new Piscina<WorkerTask, unknown>({
+      filename: WORKER_FILE,
+      minThreads: threads,
+      maxThreads: threads,
+    });
+  }
+
+  /**
+   * Runs a job on a thread; `onCount` hears of things done (games, positions)
+   * as the thread reports them, every one of them before the result comes back.
+   */
+  run<K extends PoolJobKind>(
+    job: { readonly kind: K; readonly input: PoolJobs[K]['input'] },
+    onCount: (count: number) => void = () => {},
+  ): Promise<PoolJobs[K]['output']> {
+    const { port1, port2 } = new MessageChannel();
+    // The thread ends with CHUNK_DONE after its last count (one port keeps its order).
+    const drained = new Promise<void>((resolve) => {
+      port1.on('message', (message: ProgressMessage) => {
+        if (message === CHUNK_DONE) {
+          port1.close();
+          resolve();
+        } else {
+          onCount(message);
+        }
+      });
+    });
+    const task: WorkerTask = {
+      job: job as PoolJob,
+      progress: port2,
+      agentModules: this.#agentModules,
+    };
+    const run = this.#pool.run(task, { transferList: [port2] });
+    return Promise.all([run, drained]).then(([result]) => result as PoolJobs[K]['output']);
+  }
+
+  /** Ends the threads (jobs still running are rejected). */
+  async destroy(): Promise<void> {
+    await this.#pool.destroy();
+  }
+}
+
+/** Runs every job on a pool of `threads` threads, results in the jobs' order. */
+export async function runAllOnPool<K extends PoolJobKind>(
+  kind: K,
+  inputs: readonly PoolJobs[K]['input'][],
+  threads: number,
+  onCount: (count: number) => void,
+): Promise<PoolJobs[K]['output'][]> {
+  const pool = new WorkerPool(threads);
+  try {
+    return await Promise.all(inputs.map((input) => pool.run({ kind, input }, onCount)));
+  } finally {
+    await pool.destroy();
+  }
+}
