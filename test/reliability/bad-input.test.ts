@@ -96,7 +96,7 @@ const BAD_TOTAL = '4,4,4,4,4,4/4,4,4,4,4,5/0-0/0';
 const STUCK = '1,0,0,0,1,0/0,0,0,0,0,0/23-23/0';
 const USAGE = "(run 'ayoayo --help' for usage)";
 /** The end of every agent spec error on the command line (where every kind is registered). */
-const VALID_AGENTS = `valid agents: random, greedy, minimax:D, minimax:t=200ms, mcts:N, ext:COMMAND, policy:PATH, az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0], minimax:t=50ms,eval=PATH[,k=16][,cache=16]`;
+const VALID_AGENTS = `valid agents: random, greedy, minimax:D, minimax:t=200ms, mcts:N, ext:COMMAND, policy:PATH, az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0][,solve=1], minimax:t=50ms,eval=PATH[,k=16][,cache=16], minimax:t=50ms,solve=1`;
 
 interface CliRow {
   readonly case: string;
@@ -254,7 +254,7 @@ const cliRows: CliRow[] = [
   {
     case: 'two agents given as one --vs',
     args: ['eval', '--agents', 'random', '--vs', 'minimax:4,minimax:6', '--games', '2'],
-    stderr: `invalid agent 'minimax:4,minimax:6': minimax takes one depth or time, and options after a comma only as minimax:t=50ms,eval=PATH[,k=16][,cache=16]; to name several agents, give each its own --agents entry; ${VALID_AGENTS}`,
+    stderr: `invalid agent 'minimax:4,minimax:6': minimax takes one depth or time, and options after a comma only as minimax:t=50ms,eval=PATH[,k=16][,cache=16] or minimax:t=50ms,solve=1; to name several agents, give each its own --agents entry; ${VALID_AGENTS}`,
     code: 1,
   },
   {
