@@ -69,7 +69,7 @@ export async function measureSelfPlay(
   for (let i = 0; i < iterations; i++) {
     const evaluationsBefore = searchSelfPlay?.evaluations ?? 0;
     const cpuBefore = process.cpuUsage();
-    const rollout = await algorithm.collect(rng);
+    const rollout = await algorithm.collect(rng, i + 1);
     const cpu = process.cpuUsage(cpuBefore);
     const update = algorithm.update(rng);
     if (i < 2) continue; // warm-up

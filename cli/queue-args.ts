@@ -81,3 +81,12 @@ export function stopOnSignals(): { signal: AbortSignal; dispose: () => void } {
     },
   };
 }
+
+/**
+ * Prints a coordinator's status line (Redis away, what it waits for) on
+ * stderr; in a terminal it clears the progress bar's line first, so that the
+ * two never run into each other.
+ */
+export function writeStatusLine(line: string): void {
+  process.stderr.write(`${process.stderr.isTTY === true ? '\r\x1b[K' : ''}${line}\n`);
+}

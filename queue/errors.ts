@@ -24,6 +24,15 @@ export class QueueJobError extends QueueError {
 }
 
 /**
+ * Nobody served the queue for the coordinator's timeout (`--queue-timeout`):
+ * no job ran or finished for that long. The message says what was waiting and
+ * how many workers were connected.
+ */
+export class QueueTimeoutError extends QueueError {
+  override name = 'QueueTimeoutError';
+}
+
+/**
  * The coordinator was stopped (Ctrl-C) while it waited: the message says what
  * was done and how to go on; the jobs stay queued. `exitCode` is the shell's
  * code for the signal.

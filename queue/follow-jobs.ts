@@ -1,5 +1,5 @@
 import type { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
-import { QueueJobError, QueueStoppedError } from './errors.ts';
+import { QueueJobError, QueueStoppedError, QueueTimeoutError } from './errors.ts';
 import { JOB_ATTEMPTS } from './jobs.ts';
 import { durationText, type QueueStatus } from './queue-status.ts';
 
@@ -12,13 +12,13 @@ export const WAITING_LINE_EVERY_MS = 60_000;
 export const KEEP_JOBS_SECONDS = 7 * 24 * 3600;
 
 /** How every ayoayo job is enqueued: its id, retries, and results kept for a restarted coordinator. */
-function jobOptions(id: string): JobsOptions {
+function jobOptions(id: string, keepSeconds: number): JobsOptions {
   return {
     jobId: id,
     attempts: JOB_ATTEMPTS,
     backoff: { type: 'fixed', delay: 1000 },
-    removeOnComplete: { age: KEEP_JOBS_SECONDS },
-    removeOnFail: { age: KEEP_JOBS_SECONDS },
+    removeOnComplete: { age: keepSeconds },
+    removeOnFail: { age: keepSeconds },
   };
 }
 
@@ -44,6 +44,10 @@ export interface FollowJobsOptions {
   readonly describe: (index: number) => string;
   /** What is done so far, for the line printed when the coordinator is stopped. */
   readonly done?: (finished: number) => string;
+  /** How to collect the rest after a stop (default: run the same command again). */
+  readonly goOn?: string;
+  /** How long finished jobs (and their results) stay in Redis (default KEEP_JOBS_SECONDS). */
+  readonly keepSeconds?: number;
   /** Takes job i's result (once, however often it ran); throws if it is not valid. */
   readonly onResult: (index: number, value: unknown) => void;
   /** A running job's progress, as its worker reported it. */
@@ -56,6 +60,11 @@ export interface FollowJobsOptions {
   readonly signal?: AbortSignal | undefined;
   /** With no job finished for this long, say what it waits for (default WAITING_LINE_EVERY_MS). */
   readonly waitingLineEveryMs?: number | undefined;
+  /**
+   * With no job running or finished for this long, fail with a
+   * QueueTimeoutError (nobody serves the queue); without it, wait for ever.
+   */
+  readonly timeoutMs?: number | undefined;
 }
 
 /**
@@ -75,7 +84,8 @@ export async function followJobs(options: FollowJobsOptions): Promise<void> {
     queue.addBulk(
       indices.map((i) => {
         const job = options.jobs[i] as QueuedJob;
-        return { name: job.name, data: job.data, opts: jobOptions(ids[i] as string) };
+        const keep = options.keepSeconds ?? KEEP_JOBS_SECONDS;
+        return { name: job.name, data: job.data, opts: jobOptions(ids[i] as string, keep) };
       }),
     );
   // Jobs an earlier coordinator saw fail get another round of attempts; only those: a job
@@ -105,6 +115,9 @@ function waitForJobs(
   const taken = new Set<number>();
   let lastTaken = Date.now();
   let lastWaitingLine = Date.now();
+  // When a worker was last seen at work: a job running or finished.
+  let lastServed = Date.now();
+  let lastWorkers: number | null = null;
   return new Promise<void>((resolve, reject) => {
     let finished = false;
     let sleeper: NodeJS.Timeout | undefined;
@@ -136,6 +149,7 @@ function waitForJobs(
       if (state === 'completed') {
         taken.add(i);
         lastTaken = Date.now();
+        lastServed = lastTaken;
         options.onResult(i, job.returnvalue);
         if (taken.size === ids.length) finish(null);
       } else {
@@ -175,14 +189,32 @@ function waitForJobs(
         await enqueue(lost);
       }
       const now = Date.now();
-      if (now - lastTaken >= waitingEvery && now - lastWaitingLine >= waitingEvery) {
+      const running = states.filter((s) => s === 'active').length;
+      if (running > 0) lastServed = now;
+      const timeUp = options.timeoutMs !== undefined && now - lastServed >= options.timeoutMs;
+      if (timeUp || (now - lastTaken >= waitingEvery && now - lastWaitingLine >= waitingEvery)) {
         lastWaitingLine = now;
-        const running = states.filter((s) => s === 'active').length;
-        const workers = await queue.getWorkersCount();
-        log(
-          `waiting for ${ids.length - taken.size} of ${ids.length} ${noun}s (${running} running, ${workers} worker(s) connected; none finished for ${durationText(now - lastTaken)})`,
-        );
+        lastWorkers = await queue.getWorkersCount();
+        if (!timeUp) {
+          log(
+            `waiting for ${ids.length - taken.size} of ${ids.length} ${noun}s (${running} running, ${lastWorkers} worker(s) connected; none finished for ${durationText(now - lastTaken)})`,
+          );
+        }
       }
+    };
+
+    /** Fails the wait once nobody has served the queue for `timeoutMs` (Redis away counts too). */
+    const checkTimeout = (): void => {
+      const limit = options.timeoutMs;
+      if (limit === undefined || finished || Date.now() - lastServed < limit) return;
+      const workers = status.down
+        ? 'the queue is unreachable'
+        : `${lastWorkers ?? 0} worker(s) connected`;
+      finish(
+        new QueueTimeoutError(
+          `no worker served the queue for ${durationText(Date.now() - lastServed)} (the timeout is ${durationText(limit)}): ${ids.length - taken.size} of ${ids.length} ${noun}s waiting, ${workers}; start workers (ayoayo worker --queue URL)${options.goOn !== undefined ? `, then ${options.goOn}` : ''}`,
+        ),
+      );
     };
 
     const loop = async (): Promise<void> => {
@@ -193,6 +225,7 @@ function waitForJobs(
           // A result that fails its checks ends the wait; Redis being away does not.
           if (!status.down) throw err;
         }
+        checkTimeout();
         if (finished) return;
         await new Promise<void>((resolve) => {
           wake = resolve;
@@ -205,7 +238,7 @@ function waitForJobs(
       const done = options.done?.(taken.size) ?? `${taken.size} of ${ids.length} ${noun}s`;
       finish(
         new QueueStoppedError(
-          `the coordinator was stopped with ${done} finished; the other jobs stay queued and the workers go on with them: run the same command again to collect them (finished jobs are kept ${KEEP_JOBS_SECONDS / 86_400} days)`,
+          `the coordinator was stopped with ${done} finished; the other jobs stay queued and the workers go on with them: ${options.goOn ?? 'run the same command again'} to collect them (finished jobs are kept ${keptText(options.keepSeconds ?? KEEP_JOBS_SECONDS)})`,
           options.signal?.reason === 'SIGTERM' ? 143 : 130,
         ),
       );
@@ -215,6 +248,14 @@ function waitForJobs(
     if (ids.length === 0) finish(null);
     loop().catch(fail);
   });
+}
+
+/** `7 days`, `1 day`, `3 hours`. */
+function keptText(seconds: number): string {
+  const days = seconds / 86_400;
+  if (Number.isInteger(days)) return `${days} day${days === 1 ? '' : 's'}`;
+  const hours = Math.round(seconds / 3600);
+  return `${hours} hour${hours === 1 ? '' : 's'}`;
 }
 
 /**

@@ -10,6 +10,7 @@ export const QUEUE_NAME = 'ayoayo';
 /** Job names: what a worker does with a job's data. Never a command line. */
 export const CHUNK_JOB = 'tournament-chunk';
 export const TRAIN_JOB = 'train-run';
+export const SHARD_JOB = 'self-play-shard';
 export const ACCURACY_JOB = 'accuracy-chunk';
 
 /** Tries per job (a kill -9 or a crash uses one); then the job is failed with its error. */
@@ -131,6 +132,96 @@ export const trainResultSchema = z
   })
   .strict();
 export type TrainResult = z.infer<typeof trainResultSchema>;
+
+/**
+ * Largest typed array of a shard's job or result, as base64 (a shard of 8192
+ * games at 200 plies logs about 40 MB; the default run's shard, 256 games, 1.3).
+ */
+export const MAX_SHARD_ARRAY_CHARS = 64 * 1024 * 1024;
+/** Typed arrays travel as base64 of their little-endian bytes (queue/shard-codec.ts). */
+const base64Schema = z
+  .string()
+  .max(MAX_SHARD_ARRAY_CHARS)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
+// The generator's state: four 32-bit integers (env/random.ts keeps them signed).
+const rngStateSchema = z.array(z.number().int().min(-0x80000000).max(0xffffffff)).length(4);
+const countSchema = z.number().int().nonnegative();
+
+/**
+ * A shard's games in progress without the empty log slots: each game's board,
+ * how many searched moves it has logged, and those moves' positions, policies
+ * and values one game after the other.
+ */
+export const encodedGamesSchema = z
+  .object({
+    states: base64Schema,
+    logCount: z.array(countSchema).max(8192),
+    logStates: base64Schema,
+    logPolicies: base64Schema,
+    logValues: base64Schema,
+  })
+  .strict();
+export type EncodedGames = z.infer<typeof encodedGamesSchema>;
+
+/** The positions of a shard's finished games, with their policy and value targets. */
+export const encodedPositionsSchema = z
+  .object({
+    count: countSchema,
+    states: base64Schema,
+    policies: base64Schema,
+    values: base64Schema,
+  })
+  .strict();
+export type EncodedPositions = z.infer<typeof encodedPositionsSchema>;
+
+/**
+ * One iteration of one self-play shard of a training run. The worker builds
+ * the shard's setup from the run's config (train/'s shardSetups, as the
+ * trainer does) and takes the iteration's network from the queue's store by
+ * its sha256; `version` is the coordinator's ayoayo (a worker of another
+ * version refuses the job: its games could differ).
+ */
+export const shardJobSchema = z
+  .object({
+    version: z.string().min(1).max(100),
+    /** The run's iteration, from 1 (for messages). */
+    iteration: z.number().int().positive(),
+    shard: z.number().int().nonnegative(),
+    config: trainConfigSchema,
+    network: sha256Schema,
+    games: encodedGamesSchema.nullable(),
+    rngState: rngStateSchema,
+    moves: z
+      .number()
+      .int()
+      .positive()
+      .max(1 << 25),
+  })
+  .strict();
+export type ShardJob = z.infer<typeof shardJobSchema>;
+
+const statSchema = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/** What a shard's worker sends back: train/'s ShardResult with its arrays encoded. */
+export const shardResultSchema = z
+  .object({
+    backend: z.string().min(1).max(100),
+    games: encodedGamesSchema,
+    rngState: rngStateSchema,
+    positions: encodedPositionsSchema,
+    stats: z
+      .object({
+        plies: statSchema,
+        games: statSchema,
+        learnerSamples: statSchema,
+        seconds: statSchema,
+        meanGamePlies: statSchema,
+        evaluations: statSchema,
+      })
+      .strict(),
+  })
+  .strict();
+export type EncodedShardResult = z.infer<typeof shardResultSchema>;
 
 /** Parses data that came through the queue, or throws one line naming every problem. */
 export function parseJobData<S extends z.ZodType>(

@@ -7,7 +7,7 @@ import { loadPolicy } from '../models/load-policy.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
 import { createPolicyAgent } from '../models/policy-agent.ts';
 import { checkPolicyChecksum, encodePolicyFile } from '../models/policy-checksum.ts';
-import { decodePolicyFile, makePolicyFile } from '../models/policy-file.ts';
+import { decodePolicyFile, makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { QueueError } from './errors.ts';
 
 /** Largest policy file that travels through the queue (the shipped 256x256 one is 0.6 MB). */
@@ -24,10 +24,24 @@ export interface SharedPolicy {
 }
 
 /**
+ * A policy file as the queue shares it, named by the sha256 of its text,
+ * which the jobs carry instead of the file (`what` names it in errors: over
+ * the size cap it is refused). The coordinator keeps it, so that it can store
+ * it again if Redis loses it.
+ */
+export function sharePolicyFile(file: PolicyFile, what: string): SharedPolicy {
+  const text = encodePolicyFile(file);
+  if (Buffer.byteLength(text) > MAX_POLICY_BYTES) {
+    throw new QueueError(
+      `${what} is larger than ${MAX_POLICY_BYTES} bytes, too large for the queue`,
+    );
+  }
+  return { sha: createHash('sha256').update(text).digest('hex'), text };
+}
+
+/**
  * Reads the policy behind a `policy:PATH` spec on the coordinator (a policy
- * file, a checkpoint or a run folder) as a policy file, named by its sha256,
- * which the jobs carry instead of the path. The coordinator keeps it, so that
- * it can store it again if Redis loses it.
+ * file, a checkpoint or a run folder) as a shared policy file.
  */
 export function sharePolicy(path: string): SharedPolicy {
   const loaded = loadPolicy(path);
@@ -36,18 +50,25 @@ export function sharePolicy(path: string): SharedPolicy {
     rules: loaded.rules,
     ...(loaded.source !== undefined ? { source: loaded.source } : {}),
   });
-  const text = encodePolicyFile(file);
-  if (Buffer.byteLength(text) > MAX_POLICY_BYTES) {
-    throw new QueueError(
-      `policy ${path} is larger than ${MAX_POLICY_BYTES} bytes, too large for the queue`,
-    );
-  }
-  return { sha: createHash('sha256').update(text).digest('hex'), text };
+  return sharePolicyFile(file, `policy ${path}`);
 }
 
-/** Stores a shared policy in Redis, where the workers fetch it by its sha256. */
-export async function storePolicy(redis: Redis, policy: SharedPolicy): Promise<void> {
-  await redis.set(policyKey(policy.sha), policy.text, 'EX', POLICY_TTL_SECONDS);
+/**
+ * Stores a shared policy in Redis, where the workers fetch it by its sha256,
+ * for `ttlSeconds` (a week by default; a training run's network of one
+ * iteration, a day).
+ */
+export async function storePolicy(
+  redis: Redis,
+  policy: SharedPolicy,
+  ttlSeconds = POLICY_TTL_SECONDS,
+): Promise<void> {
+  await redis.set(policyKey(policy.sha), policy.text, 'EX', ttlSeconds);
+}
+
+/** Removes a shared policy from Redis once no job needs it (a training run's earlier networks). */
+export async function forgetPolicy(redis: Redis, sha: string): Promise<void> {
+  await redis.del(policyKey(sha));
 }
 
 /** Every weight must be a finite number: a NaN network would play, badly, without a word. */
@@ -83,31 +104,57 @@ export function validatePolicyText(
   return decoded;
 }
 
-/** A shared policy: its checksum, then validatePolicyText. */
-export function decodeSharedPolicy(text: string, sha: string): ReturnType<typeof decodePolicyFile> {
-  const where = `policy ${sha.slice(0, 12)} from the queue`;
+/** A shared policy (`what`: a policy, a training run's network): its checksum, then validatePolicyText. */
+export function decodeSharedPolicy(
+  text: string,
+  sha: string,
+  what = 'policy',
+): ReturnType<typeof decodePolicyFile> {
+  const where = `${what} ${sha.slice(0, 12)} from the queue`;
   if (createHash('sha256').update(text).digest('hex') !== sha) {
     throw new QueueError(`${where} does not match its checksum`);
   }
   return validatePolicyText(text, where);
 }
 
-/** A worker's cache of validated policies, fetched from Redis by sha256. */
+/** Policies a worker keeps decoded: a tournament's few, and a training run's newest networks. */
+export const POLICY_CACHE_SIZE = 8;
+
+/**
+ * A worker's cache of validated policies, fetched from Redis by sha256: each
+ * is fetched and checked once, and the least recently used goes when more
+ * than POLICY_CACHE_SIZE are held (a training run brings a network per
+ * iteration).
+ */
 export class PolicyCache {
   private readonly cache = new Map<string, ReturnType<typeof decodePolicyFile>>();
 
   constructor(private readonly redis: Redis) {}
 
+  /** A shared policy (`what` names it in errors), validated (decodeSharedPolicy); fetched from Redis unless held. */
+  async policy(sha: string, what = 'policy'): Promise<ReturnType<typeof decodePolicyFile>> {
+    const held = this.cache.get(sha);
+    if (held !== undefined) {
+      // Most recently used last: Maps keep insertion order.
+      this.cache.delete(sha);
+      this.cache.set(sha, held);
+      return held;
+    }
+    const text = await this.redis.get(policyKey(sha));
+    if (text === null)
+      throw new QueueError(`${what} ${sha.slice(0, 12)} is not in the queue's store (expired?)`);
+    const decoded = decodeSharedPolicy(text, sha, what);
+    this.cache.set(sha, decoded);
+    for (const oldest of this.cache.keys()) {
+      if (this.cache.size <= POLICY_CACHE_SIZE) break;
+      this.cache.delete(oldest);
+    }
+    return decoded;
+  }
+
   /** The agent for a shared policy, named by its original spec so that records match a local run. */
   async agent(sha: string, name: string, rules: Rules): Promise<Agent> {
-    let decoded = this.cache.get(sha);
-    if (decoded === undefined) {
-      const text = await this.redis.get(policyKey(sha));
-      if (text === null)
-        throw new QueueError(`policy ${sha.slice(0, 12)} is not in the queue's store (expired?)`);
-      decoded = decodeSharedPolicy(text, sha);
-      this.cache.set(sha, decoded);
-    }
+    const decoded = await this.policy(sha);
     return createPolicyAgent(
       name,
       decoded.weights,

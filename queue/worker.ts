@@ -1,13 +1,16 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { watchEngineWorkers } from '../agents/engine-registry.ts';
+import type { InferenceBackend } from '../models/inference/inference-engine.ts';
+import type { ShardThreads } from '../train/expert-iteration/sharded-self-play.ts';
 import { runAccuracyJob } from './accuracy-job.ts';
 import { playChunkJob } from './chunk-job.ts';
-import { ACCURACY_JOB, CHUNK_JOB, QUEUE_NAME, TRAIN_JOB } from './jobs.ts';
+import { ACCURACY_JOB, CHUNK_JOB, QUEUE_NAME, SHARD_JOB, TRAIN_JOB } from './jobs.ts';
 import { PolicyCache } from './policy-transport.ts';
 import { QueueStatus } from './queue-status.ts';
 import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
 import { runTrainJob } from './train-job.ts';
+import { AYOAYO_VERSION } from './version.ts';
 
 export interface QueueWorkerOptions {
   /** redis:// or rediss:// URL of the queue. */
@@ -32,10 +35,12 @@ export interface QueueWorker {
 }
 
 /**
- * A worker that takes tournament chunks, training runs and accuracy chunks from the queue and
- * runs them with the project's own code. Job data is validated; commands
- * (`ext:` agents) are refused unless `allowExt`. A killed worker's jobs are
- * picked up by the others once their lock expires (BullMQ's stalled jobs).
+ * A worker that takes tournament chunks, accuracy chunks, training runs and
+ * training runs' self-play shards from the queue and runs them with the project's own code.
+ * Job data is validated; commands (`ext:` agents) are refused unless
+ * `allowExt`; shards of another ayoayo version are refused. A killed worker's
+ * jobs are picked up by the others once their lock expires (BullMQ's stalled
+ * jobs).
  */
 export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
   await checkRedis(options.url);
@@ -55,13 +60,31 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   store.on('ready', () => status.succeeded());
   const policies = new PolicyCache(store);
   watchEngineWorkers();
+  // Shards play on threads of their own (one per job at once), started with the first shard:
+  // a search holds its thread for the whole shard, and this one must renew the job's lock.
+  let shardThreads: Promise<ShardThreads> | null = null;
+  let inference: Promise<InferenceBackend> | null = null;
+  const playShard = async (data: unknown): Promise<unknown> => {
+    const { playShardJob } = await import('./shard-job.ts');
+    shardThreads ??= import('../train/expert-iteration/sharded-self-play.ts').then(
+      ({ ShardThreads }) => new ShardThreads(concurrency),
+    );
+    // This worker's own inference backend (onnxruntime-node where it loads), resolved once.
+    inference ??= import('../models/inference/inference-engine.ts').then(
+      async ({ inferenceEngine }) => (await inferenceEngine()).backend,
+    );
+    return playShardJob(data, policies, await shardThreads, await inference);
+  };
   const worker = new Worker(
     QUEUE_NAME,
     async (job: Job) => {
       if (job.name === CHUNK_JOB) return playChunkJob(job, policies, allowExt);
       if (job.name === TRAIN_JOB) return runTrainJob(job.data, allowExt);
+      if (job.name === SHARD_JOB) return playShard(job.data);
       if (job.name === ACCURACY_JOB) return runAccuracyJob(job, policies, allowExt);
-      throw new UnrecoverableError(`unknown job kind '${job.name}'`);
+      throw new UnrecoverableError(
+        `this worker (ayoayo ${AYOAYO_VERSION}) does not know the job kind '${job.name}': is the coordinator another version? Run the same version on the coordinator and every worker`,
+      );
     },
     {
       connection,
@@ -90,6 +113,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
         await worker.close();
         await closeQueueClients([store]);
       }
+      if (shardThreads !== null) await (await shardThreads).dispose();
     },
   };
 }

@@ -8,6 +8,7 @@ import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
 import { rulesOf, type SharedSettings, type TrainConfig } from './config/schema.ts';
 import { buildExpertIteration } from './expert-iteration/expert-iteration.ts';
+import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
 import { buildPolicyGradient } from './ppo/ppo.ts';
 import type { LearnerParts, TrainingAlgorithm } from './training-algorithm.ts';
 
@@ -20,14 +21,15 @@ export interface Learner extends LearnerParts {
  * Builds a fresh learner for `config`: the network seeded with the run's seed,
  * Adam at the configured rate, the process's inference backend for
  * self-play (models/inference/), and the run's algorithm (ppo/ or
- * expert-iteration/, whose self-play shards play on up to `workers` threads).
+ * expert-iteration/, whose self-play shards play on up to `workers` threads,
+ * or on `shardRunner`'s runner when given: the queue's).
  * The trainer and the self-play benchmark both start from here;
  * disposeLearner ends it.
  */
 export async function buildLearner(
   tf: Tf,
   config: TrainConfig,
-  options: { readonly workers?: number } = {},
+  options: { readonly workers?: number; readonly shardRunner?: ShardRunnerFactory } = {},
 ): Promise<Learner> {
   const rules: Rules = rulesOf(config);
   const obsSize = observationSize({ encoding: config.encoding, lookahead: config.lookahead });
@@ -42,7 +44,7 @@ export async function buildLearner(
   const parts: LearnerParts = { tf, rules, obsSize, model, optimizer, inference };
   const algorithm =
     config.algorithm === 'expert-iteration'
-      ? buildExpertIteration(parts, config, options.workers ?? 0)
+      ? buildExpertIteration(parts, config, options.workers ?? 0, options.shardRunner)
       : await buildPolicyGradient(parts, config);
   return { ...parts, algorithm };
 }

@@ -1,6 +1,8 @@
 import { lockFolder } from '../eval/folder-lock.ts';
 import { loadBackend } from '../models/backend.ts';
 import type { TrainConfig } from './config/schema.ts';
+import { shardsOnlyMessage, TrainConfigError } from './errors.ts';
+import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
 import { buildLearner, disposeLearner } from './learner.ts';
 import type { EvaluationResult } from './report/evaluate.ts';
 import { finishRun } from './report/final-evaluation.ts';
@@ -28,6 +30,12 @@ export interface TrainOptions {
   readonly log?: (line: string) => void;
   /** Stop after this many iterations of this process (tests simulate a kill with it). */
   readonly stopAfter?: number;
+  /**
+   * Who plays expert iteration's self-play shards instead of this machine's
+   * threads (the queue's runner, queue/shard-runner.ts). The run is the same
+   * as a local one. Expert iteration only: PPO's rollouts are not sharded.
+   */
+  readonly shardRunner?: ShardRunnerFactory;
 }
 
 export interface TrainResult {
@@ -54,6 +62,9 @@ export interface TrainResult {
  * FolderLockError naming the holder.
  */
 export async function train(requested: TrainConfig, options: TrainOptions): Promise<TrainResult> {
+  if (options.shardRunner !== undefined && requested.algorithm !== 'expert-iteration') {
+    throw new TrainConfigError(shardsOnlyMessage(requested.algorithm));
+  }
   const lock = lockFolder(runPaths(requested).dir, 'run');
   try {
     return await trainLocked(requested, options);
@@ -72,9 +83,12 @@ async function trainLocked(requested: TrainConfig, options: TrainOptions): Promi
   );
   const { tf, name: backend } = await loadBackend(config.backend);
   const workers = capWorkers(config.workers, log);
-  const learner = await buildLearner(tf, config, { workers });
+  const learner = await buildLearner(tf, config, {
+    workers,
+    ...(options.shardRunner !== undefined ? { shardRunner: options.shardRunner } : {}),
+  });
   log(
-    `ayoayo train: run ${paths.dir}, tfjs backend ${backend} (updates), self-play inference on ${learner.inference.describe()}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
+    `ayoayo train: run ${paths.dir}, tfjs backend ${backend} (updates), ${options.shardRunner !== undefined ? "self-play on the queue's workers, each on its own inference" : `self-play inference on ${learner.inference.describe()}`}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
   );
   try {
     const state = resumeFrom

@@ -30,7 +30,7 @@ export interface UpdateStats {
 }
 
 /** An algorithm's own metrics.csv columns for an iteration (the other algorithm's stay empty). */
-export type OwnMetrics = Readonly<Record<string, number | ''>>;
+export type OwnMetrics = Readonly<Record<string, number | string>>;
 
 /**
  * What the training loop asks of an algorithm (PPO and REINFORCE in ppo/,
@@ -43,8 +43,8 @@ export interface TrainingAlgorithm {
   readonly opponents: OpponentPool | null;
   /** Starts fresh games (at run start and at each checkpoint boundary). */
   reset(seed: number, rng: Random): void;
-  /** Plays this iteration's games and keeps what the update learns from. */
-  collect(rng: Random): Promise<SelfPlayStats>;
+  /** Plays this iteration's games (the run's `iteration`, from 1) and keeps what the update learns from. */
+  collect(rng: Random, iteration: number): Promise<SelfPlayStats>;
   /** Gradient steps on what the last `collect` kept. */
   update(rng: Random): UpdateStats;
   /** The columns of metrics.csv only this algorithm fills, for the last `collect` and `update`. */

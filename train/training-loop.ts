@@ -98,7 +98,7 @@ function startIteration(run: Run, firstOfProcess: boolean): number {
 
 /** The iteration's games, and the targets the update learns from. */
 function collectRollout(run: Run): Promise<SelfPlayStats> {
-  return run.learner.algorithm.collect(run.state.rng);
+  return run.learner.algorithm.collect(run.state.rng, run.state.iteration);
 }
 
 function updatePolicy(run: Run, rollout: SelfPlayStats): UpdateStats {

@@ -14,7 +14,13 @@ import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
-import { type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
+import {
+  type QueueArgs,
+  queueOptions,
+  queueUrl,
+  stopOnSignals,
+  writeStatusLine,
+} from '../queue-args.ts';
 
 interface EvalArgs extends QueueArgs {
   agents: string[];
@@ -123,10 +129,6 @@ export const evalCommand = defineCommand<EvalArgs>({
       );
     }
     const bar = gamesProgressBar({ quiet: argv.quiet });
-    // A status line must not run into the bar: it clears the bar's line first.
-    const status = (line: string): void => {
-      process.stderr.write(`${process.stderr.isTTY === true ? '\r\x1b[K' : ''}${line}\n`);
-    };
     const stop = queue !== undefined ? stopOnSignals() : null;
     let result: Awaited<ReturnType<typeof runTournament>>;
     try {
@@ -141,7 +143,7 @@ export const evalCommand = defineCommand<EvalArgs>({
         rules: rulesFromArg(argv.rules),
         ...(argv.vs !== undefined ? { vs: argv.vs } : {}),
         ...(queue !== undefined && stop !== null
-          ? { runChunks: queueChunkRunner(queue, { log: status, signal: stop.signal }) }
+          ? { runChunks: queueChunkRunner(queue, { log: writeStatusLine, signal: stop.signal }) }
           : {}),
         onProgress: ({ done, total }) => bar.update(done, total),
       });

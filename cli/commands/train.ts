@@ -4,16 +4,25 @@ import { checkFolderUnlocked } from '../../eval/folder-lock.ts';
 import { buildConfig, runLocation } from '../../train/config/build.ts';
 import { configFlags, configFromFlags } from '../../train/config/flags.ts';
 import { PRESETS } from '../../train/config/presets.ts';
+import { shardsOnlyMessage } from '../../train/errors.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { buildResumeConfig } from '../../train/run/resume.ts';
-import { CliError, defineCommand, runCommand } from '../fail.ts';
+import { CliError, defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
+import {
+  type QueueArgs,
+  queueOptions,
+  queueUrl,
+  stopOnSignals,
+  writeStatusLine,
+} from '../queue-args.ts';
 
-interface TrainArgs {
+interface TrainArgs extends QueueArgs {
   preset?: string;
   config?: string;
   resume: boolean;
   overwrite: boolean;
+  queueTimeout?: number;
   [flag: string]: unknown;
 }
 
@@ -60,6 +69,12 @@ export const trainCommand = defineCommand<TrainArgs>({
         default: false,
         describe: 'delete an existing run of the same name first',
       })
+      .options(queueOptions("play expert iteration's self-play shards on `ayoayo worker`s"))
+      .option('queue-timeout', {
+        type: 'number',
+        describe:
+          'with --queue: fail when no worker has run or finished a shard for this many seconds (default: wait, saying every minute what is waiting)',
+      })
       .options(configFlags())
       .example('$0 train --preset quick', 'the npm start job: a small agent in under 10 minutes')
       .example(
@@ -67,11 +82,22 @@ export const trainCommand = defineCommand<TrainArgs>({
         'expert iteration with deeper searches',
       )
       .example('$0 train --name mine --iterations 200 --hidden 256,256', 'a custom run')
+      .example('$0 train --name mine --resume --iterations 400', 'continue it')
       .example(
-        '$0 train --name mine --resume --iterations 400',
-        'continue it',
+        `AYOAYO_QUEUE=redis://:secret@10.0.0.5:6379 $0 train --preset long --queue ''`,
+        "expert iteration's self-play on the queue's workers",
       ) as unknown as Argv<TrainArgs>,
   handler: runCommand(async (argv: TrainArgs) => {
+    const queue = queueUrl(argv, false);
+    const timeout = argv.queueTimeout;
+    if (timeout !== undefined) {
+      if (queue === undefined) throw new UsageError('--queue-timeout applies with --queue only');
+      if (!(timeout > 0) || !Number.isFinite(timeout)) {
+        throw new UsageError(
+          `--queue-timeout must be a positive number of seconds, got ${timeout}`,
+        );
+      }
+    }
     const preset = argv.preset !== undefined ? PRESETS[argv.preset] : undefined;
     const fromFile = argv.config !== undefined ? readConfigFile(argv.config) : undefined;
     const where = argv.config !== undefined ? `config (${argv.config} and flags)` : 'config';
@@ -81,11 +107,31 @@ export const trainCommand = defineCommand<TrainArgs>({
     checkFolderUnlocked(runPaths(runLocation(layers, where)).dir, 'run');
     // On resume the run's saved settings are the base, so only settings given here can differ.
     const config = argv.resume ? buildResumeConfig(layers, where) : buildConfig(layers, where);
+    if (queue !== undefined && config.algorithm !== 'expert-iteration') {
+      throw new UsageError(shardsOnlyMessage(config.algorithm));
+    }
+    // An unusable queue is reported before anything loads or trains.
+    if (queue !== undefined) await (await import('../../queue/redis.ts')).checkRedis(queue);
     // Loaded here, not at the top, so that other commands start without tfjs and vega.
     const { loadBackend, wasmBackendNoteOnce } = await import('../../models/backend.ts');
     const note = wasmBackendNoteOnce((await loadBackend(config.backend)).name, config.backend);
     if (note !== null) process.stderr.write(`${note}\n`);
     const { train } = await import('../../train/trainer.ts');
-    await train(config, { resume: argv.resume, overwrite: argv.overwrite });
+    if (queue === undefined) {
+      await train(config, { resume: argv.resume, overwrite: argv.overwrite });
+      return;
+    }
+    const { queueShardRunner } = await import('../../queue/shard-runner.ts');
+    const stop = stopOnSignals();
+    try {
+      const shardRunner = queueShardRunner(queue, {
+        log: writeStatusLine,
+        signal: stop.signal,
+        ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+      });
+      await train(config, { resume: argv.resume, overwrite: argv.overwrite, shardRunner });
+    } finally {
+      stop.dispose();
+    }
   }),
 });

@@ -396,6 +396,56 @@ const cliRows: CliRow[] = [
     code: 1,
   },
   {
+    case: 'train --queue-timeout without --queue',
+    args: ['train', '--preset', 'smoke', '--runs-dir', RUNS, '--queue-timeout', '60'],
+    stderr: `--queue-timeout applies with --queue only ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'train --queue-timeout that is not a positive number',
+    args: [
+      'train',
+      '--preset',
+      'smoke',
+      '--runs-dir',
+      RUNS,
+      '--queue',
+      'redis://127.0.0.1:1',
+      '--queue-timeout',
+      '0',
+    ],
+    stderr: `--queue-timeout must be a positive number of seconds, got 0 ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'train --queue with PPO, whose rollouts are not sharded',
+    args: ['train', '--preset', 'smoke', '--runs-dir', RUNS, '--queue', 'redis://127.0.0.1:1'],
+    stderr: `only expert iteration's self-play is played in shards that other machines can take (the queue); ppo's rollouts step all environments in lockstep with the learner's network in one process: train it without --queue, or spread whole runs with sweep --queue ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'train --queue with a queue nobody listens on',
+    args: [
+      'train',
+      '--preset',
+      'smoke',
+      '--algorithm',
+      'expert-iteration',
+      '--runs-dir',
+      RUNS,
+      '--name',
+      'unqueued',
+      '--queue',
+      'redis://127.0.0.1:1',
+    ],
+    stderr: 'cannot use the queue at redis://127.0.0.1:1: connect ECONNREFUSED',
+    code: 1,
+    after: () => {
+      // Refused before anything was written.
+      expect(() => readFileSync(join(RUNS, 'unqueued', 'config.json'))).toThrow(/ENOENT/);
+    },
+  },
+  {
     case: '--queue without a URL and no AYOAYO_QUEUE',
     args: ['eval', '--agents', 'random,greedy', '--queue', ''],
     stderr: `--queue without a URL takes it from $AYOAYO_QUEUE, which is not set ${USAGE}`,

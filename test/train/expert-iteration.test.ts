@@ -366,11 +366,11 @@ describe('expert iteration training', () => {
     const learner = await buildLearner(tf, config);
     const rng = Random.fromSeed(2);
     learner.algorithm.reset(1, rng);
-    await learner.algorithm.collect(rng);
+    await learner.algorithm.collect(rng, 1);
     learner.algorithm.update(rng);
     const before = tf.memory().numTensors;
     for (let i = 0; i < 3; i++) {
-      await learner.algorithm.collect(rng);
+      await learner.algorithm.collect(rng, i + 2);
       learner.algorithm.update(rng);
     }
     expect(tf.memory().numTensors).toBe(before);

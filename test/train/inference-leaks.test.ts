@@ -19,7 +19,7 @@ async function liveAfterIterations(layer: ConfigLayer, iterations: number) {
   learner.algorithm.reset(1, rng);
   const live: { tensors: number; sessions: number }[] = [];
   for (let i = 0; i < iterations; i++) {
-    await learner.algorithm.collect(rng);
+    await learner.algorithm.collect(rng, i + 1);
     learner.algorithm.update(rng);
     live.push({ tensors: tf.memory().numTensors, sessions: OnnxForward.live });
   }

@@ -42,7 +42,7 @@ async function iterate(workers: number, extra: Partial<ExpertIterationSettings> 
   try {
     algorithm.reset(1, rng);
     for (let i = 0; i < 3; i++) {
-      const stats = await algorithm.collect(rng);
+      const stats = await algorithm.collect(rng, i + 1);
       const update = algorithm.update(rng);
       const { seconds: _s, ...counts } = stats;
       const replay = algorithm.replay();

@@ -1,6 +1,7 @@
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import type { Random } from '../../env/random.ts';
-import type { ExpertIterationConfig } from '../config/schema.ts';
+import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
+import { type ExpertIterationConfig, rulesOf } from '../config/schema.ts';
 import type {
   LearnerParts,
   OwnMetrics,
@@ -11,7 +12,12 @@ import { ReplayBuffer, type ReplayContents } from './replay-buffer.ts';
 import type { SearchSelfPlayStats } from './search-self-play.ts';
 import { SearchTargetUpdater } from './search-update.ts';
 import type { ShardSetup } from './shard.ts';
-import { ShardedSelfPlay, shareOf } from './sharded-self-play.ts';
+import {
+  localShardRunner,
+  ShardedSelfPlay,
+  type ShardRunnerFactory,
+  shareOf,
+} from './sharded-self-play.ts';
 
 /**
  * Expert iteration (AlphaZero at a small scale), one iteration at a time, in
@@ -48,12 +54,16 @@ export class ExpertIteration implements TrainingAlgorithm {
 
   // ---- 1. collect and 2. targets ---------------------------------------------
 
-  collect(_rng: Random): Promise<SearchSelfPlayStats> {
+  collect(_rng: Random, iteration: number): Promise<SearchSelfPlayStats> {
     // The shards draw from generators seeded at `reset`; the finished games'
     // positions and targets come back shard by shard into the newest
     // iteration of the replay window.
     this.buffer.startIteration();
-    return this.selfPlay.collect(this.config.expertIteration.movesPerIteration, this.buffer);
+    return this.selfPlay.collect(
+      this.config.expertIteration.movesPerIteration,
+      this.buffer,
+      iteration,
+    );
   }
 
   // ---- 3. update -------------------------------------------------------------
@@ -65,7 +75,7 @@ export class ExpertIteration implements TrainingAlgorithm {
   // ---- 4. stats --------------------------------------------------------------
 
   ownMetrics(): OwnMetrics {
-    return {};
+    return { 'self_play/backend': this.selfPlay.backends };
   }
 
   /** Expert iteration plays no earlier snapshots. */
@@ -88,21 +98,22 @@ export class ExpertIteration implements TrainingAlgorithm {
 }
 
 /**
- * Expert iteration for `config` on the learner's network: one shard setup per
- * self-play shard (its share of the games), played on up to `workers`
- * threads, the replay window and the update.
+ * The setup of each of a run's self-play shards (its share of the games), the
+ * same for every iteration, with `inference` running the network. A queue
+ * worker rebuilds a shard's setup from the run's config with this too, so both
+ * sides play the same shard, on the worker's own inference backend.
  */
-export function buildExpertIteration(
-  { tf, rules, obsSize, model, optimizer, inference }: LearnerParts,
+export function shardSetups(
   config: ExpertIterationConfig,
-  workers: number,
-): ExpertIteration {
+  inference: InferenceBackend,
+): ShardSetup[] {
   const ei = config.expertIteration;
   const observation = { encoding: config.encoding, lookahead: config.lookahead };
+  const rules = rulesOf(config);
   const shards = ei.selfPlayShards;
-  const setups: ShardSetup[] = Array.from({ length: shards }, (_, i) => ({
-    // The workers run the network as this thread would, tfjs on the run's backend.
-    inference: inference.backend,
+  return Array.from({ length: shards }, (_, i) => ({
+    // What runs the network where the shard plays (a queue worker names its own), tfjs on the run's backend.
+    inference,
     backend: config.backend,
     selfPlay: {
       games: shareOf(ei.gamesAtOnce, shards, i),
@@ -119,8 +130,28 @@ export function buildExpertIteration(
       balanced: ei.balancedOpenings,
     },
   }));
+}
+
+/**
+ * Expert iteration for `config` on the learner's network: one shard setup per
+ * self-play shard, played by `shardRunner`'s runner when given (the queue's),
+ * else on up to `workers` threads; the replay window and the update.
+ */
+export function buildExpertIteration(
+  { tf, rules, obsSize, model, optimizer, inference }: LearnerParts,
+  config: ExpertIterationConfig,
+  workers: number,
+  shardRunner?: ShardRunnerFactory,
+): ExpertIteration {
+  const ei = config.expertIteration;
+  const observation = { encoding: config.encoding, lookahead: config.lookahead };
+  const setups = shardSetups(config, inference.backend);
+  const runner =
+    shardRunner !== undefined
+      ? shardRunner({ config, setups })
+      : localShardRunner(inference, config.backend, setups, workers);
   const network = { hidden: config.hidden, activation: config.activation };
-  const selfPlay = new ShardedSelfPlay(model, network, inference, setups, workers);
+  const selfPlay = new ShardedSelfPlay(model, network, setups.length, runner);
   const buffer = new ReplayBuffer(
     ei.movesPerIteration * ei.replayIterations,
     new ObservationEncoder(observation, rules),

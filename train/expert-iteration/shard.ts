@@ -1,5 +1,5 @@
 import { Random } from '../../env/random.ts';
-import type { BackendChoice } from '../../models/backend.ts';
+import { type BackendChoice, loadBackend } from '../../models/backend.ts';
 import {
   type InferenceBackend,
   inferenceEngine,
@@ -56,15 +56,37 @@ export interface ShardResult {
   readonly rngState: number[];
   readonly positions: LoggedPositions;
   readonly stats: SearchSelfPlayStats;
+  /**
+   * What the shard's network ran on (inferenceName: `onnx`, `plain`,
+   * `tfjs-wasm`). Runs are identical across machines for the same backend
+   * only: floating point rounds differently on another.
+   */
+  readonly backend: string;
+}
+
+/**
+ * What a network's forward pass runs on, as a shard's result and metrics.csv
+ * name it: `onnx`, `plain`, or tfjs with its backend (`tfjs-wasm`).
+ */
+export async function inferenceName(
+  inference: NetworkInference,
+  tfjsBackend: BackendChoice,
+): Promise<string> {
+  return inference.runs === 'tfjs'
+    ? `tfjs-${(await loadBackend(tfjsBackend)).name}`
+    : inference.runs;
 }
 
 /** Plays a shard's iterations with the forward pass it is given (of the learner's weights). */
 export class ShardPlayer {
   readonly selfPlay: SearchSelfPlay;
+  readonly #backend: string;
 
-  constructor(forward: ForwardPass, setup: ShardSetup) {
+  /** `backend` names what runs `forward` in the results (inferenceName). */
+  constructor(forward: ForwardPass, setup: ShardSetup, backend: string) {
     const openings = new TrainingOpenings(setup.openings, setup.selfPlay.rules);
     this.selfPlay = new SearchSelfPlay(forward, setup.selfPlay, openings);
+    this.#backend = backend;
   }
 
   /** Carries the shard's games on (or starts fresh ones) with its own generator for `moves` moves. */
@@ -80,6 +102,7 @@ export class ShardPlayer {
       rngState: rng.getState(),
       positions: log.positions(),
       stats,
+      backend: this.#backend,
     };
   }
 }
@@ -101,7 +124,8 @@ async function playerFor(setup: ShardSetup, weights: MlpWeights): Promise<Worker
   const engine = await inferenceEngine(setup.inference, { tfjsBackend: setup.backend });
   const inference = await withWeights(engine, known?.inference ?? null, weights, { batched: true });
   if (known !== undefined) return known;
-  const player = { inference, player: new ShardPlayer(inference.forward, setup) };
+  const backend = await inferenceName(inference, setup.backend);
+  const player = { inference, player: new ShardPlayer(inference.forward, setup, backend) };
   players.set(key, player);
   return player;
 }

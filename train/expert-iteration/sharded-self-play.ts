@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type * as tfType from '@tensorflow/tfjs';
 import { Piscina } from 'piscina';
 import { Random } from '../../env/random.ts';
+import type { BackendChoice } from '../../models/backend.ts';
 import {
   type InferenceEngine,
   type NetworkInference,
@@ -9,6 +10,7 @@ import {
 } from '../../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../../models/mlp-runner.ts';
 import { extractMlpWeights, type NetworkConfig } from '../../models/policy-value-model.ts';
+import type { ExpertIterationConfig } from '../config/schema.ts';
 import { addPositions, type PositionSink } from './position-log.ts';
 import {
   emptySearchStats,
@@ -16,6 +18,7 @@ import {
   type SearchSelfPlayStats,
 } from './search-self-play.ts';
 import {
+  inferenceName,
   type ShardIteration,
   ShardPlayer,
   type ShardResult,
@@ -27,13 +30,32 @@ const WORKER_FILE = fileURLToPath(new URL('./self-play-worker.js', import.meta.u
 
 /**
  * Plays one iteration of every shard with the learner's current weights, in
- * this thread, on worker threads or (later) elsewhere; results come back in
- * the shards' order.
+ * this thread, on worker threads or on other machines (the queue's runner,
+ * queue/shard-runner.ts); results come back in the shards' order.
  */
 export interface ShardRunner {
-  play(iterations: readonly ShardIteration[], weights: MlpWeights): Promise<ShardResult[]>;
+  /** One iteration of every shard; `iteration` is the run's (it names the iteration in messages). */
+  play(
+    iterations: readonly ShardIteration[],
+    weights: MlpWeights,
+    iteration: number,
+  ): Promise<ShardResult[]>;
+  /**
+   * Every shard starts fresh games (a checkpoint boundary): the iterations
+   * played before are not asked for again (a runner may forget their results).
+   */
+  freshGames?(): void;
   dispose(): Promise<void>;
 }
+
+/** What a shard runner is made for: the run's config and its shards' setups. */
+export interface ShardRunnerContext {
+  readonly config: ExpertIterationConfig;
+  readonly setups: readonly ShardSetup[];
+}
+
+/** Makes the runner a run's shards are played by (the trainer takes one through TrainOptions). */
+export type ShardRunnerFactory = (context: ShardRunnerContext) => ShardRunner;
 
 /** Every shard in this thread, one after the other, with one forward pass that takes the learner's weights. */
 class InThisThread implements ShardRunner {
@@ -42,6 +64,7 @@ class InThisThread implements ShardRunner {
 
   constructor(
     private readonly engine: InferenceEngine,
+    private readonly tfjsBackend: BackendChoice,
     private readonly setups: readonly ShardSetup[],
   ) {}
 
@@ -49,8 +72,12 @@ class InThisThread implements ShardRunner {
     const first = this.#inference === null;
     const inference = await withWeights(this.engine, this.#inference, weights, { batched: true });
     this.#inference = inference;
-    if (first)
-      this.#players = this.setups.map((setup) => new ShardPlayer(inference.forward, setup));
+    if (first) {
+      const backend = await inferenceName(inference, this.tfjsBackend);
+      this.#players = this.setups.map(
+        (setup) => new ShardPlayer(inference.forward, setup, backend),
+      );
+    }
     return iterations.map((it, i) => (this.#players[i] as ShardPlayer).play(it));
   }
 
@@ -61,33 +88,71 @@ class InThisThread implements ShardRunner {
   }
 }
 
-/** The shards on up to `threads` worker threads, each with its own forward pass that takes the learner's weights. */
-class OnWorkerThreads implements ShardRunner {
+/**
+ * Worker threads that play shard tasks (self-play-worker.ts): each thread
+ * builds a network per distinct setup and takes every task's weights. The
+ * training run's own pool, and a queue worker's (whose main thread must stay
+ * free to renew its job's lock while a shard plays).
+ */
+export class ShardThreads {
   readonly #pool: Piscina<ShardTask, ShardResult>;
 
-  constructor(
-    private readonly setups: readonly ShardSetup[],
-    threads: number,
-  ) {
-    const size = Math.min(threads, setups.length);
+  constructor(threads: number) {
     this.#pool = new Piscina<ShardTask, ShardResult>({
       filename: WORKER_FILE,
-      minThreads: size,
-      maxThreads: size,
+      minThreads: threads,
+      maxThreads: threads,
     });
   }
 
-  play(iterations: readonly ShardIteration[], weights: MlpWeights): Promise<ShardResult[]> {
-    return Promise.all(
-      iterations.map((it, i) =>
-        this.#pool.run({ ...it, setup: this.setups[i] as ShardSetup, weights }),
-      ),
-    );
+  play(task: ShardTask): Promise<ShardResult> {
+    return this.#pool.run(task);
   }
 
   dispose(): Promise<void> {
     return this.#pool.destroy();
   }
+}
+
+/** The shards on up to `threads` worker threads, each with its own forward pass that takes the learner's weights. */
+class OnWorkerThreads implements ShardRunner {
+  readonly #threads: ShardThreads;
+
+  constructor(
+    private readonly setups: readonly ShardSetup[],
+    threads: number,
+  ) {
+    this.#threads = new ShardThreads(Math.min(threads, setups.length));
+  }
+
+  play(iterations: readonly ShardIteration[], weights: MlpWeights): Promise<ShardResult[]> {
+    return Promise.all(
+      iterations.map((it, i) =>
+        this.#threads.play({ ...it, setup: this.setups[i] as ShardSetup, weights }),
+      ),
+    );
+  }
+
+  dispose(): Promise<void> {
+    return this.#threads.dispose();
+  }
+}
+
+/**
+ * The runner of a run on this machine: with `threads` > 0 (and more than one
+ * shard) the shards go to that many worker threads, each running the network
+ * on the setups' inference backend; otherwise they are played in this thread
+ * on `engine`'s (with tfjs on `tfjsBackend`).
+ */
+export function localShardRunner(
+  engine: InferenceEngine,
+  tfjsBackend: BackendChoice,
+  setups: readonly ShardSetup[],
+  threads: number,
+): ShardRunner {
+  return threads > 0 && setups.length > 1
+    ? new OnWorkerThreads(setups, threads)
+    : new InThisThread(engine, tfjsBackend, setups);
 }
 
 /** A shard between iterations: its games (null: fresh ones at the next) and its generator. */
@@ -108,27 +173,23 @@ export class ShardedSelfPlay {
   readonly #runner: ShardRunner;
   /** Positions run through the network so far (for benchmarks). */
   evaluations = 0;
+  /** The inference the shards of the last `collect` ran on (see backendsText). */
+  backends = '';
 
   /**
-   * One shard per setup, playing with the weights of the learner's `model`
-   * (read at each `collect`). With `threads` > 0 (and more than one shard)
-   * the shards go to that many worker threads, each running the network on
-   * the setups' inference backend; otherwise they are played in this thread
-   * on `engine`'s.
+   * `setups.length` shards, playing with the weights of the learner's
+   * `model` (read at each `collect`), played by `runner` (localShardRunner,
+   * or the queue's).
    */
   constructor(
     private readonly model: tfType.LayersModel,
     private readonly network: NetworkConfig,
-    engine: InferenceEngine,
-    setups: readonly ShardSetup[],
-    threads: number,
+    shards: number,
+    runner: ShardRunner,
   ) {
-    if (setups.length === 0) throw new RangeError('sharded self-play needs at least one shard');
-    this.#shards = setups.map(() => ({ games: null, rng: Random.fromSeed(0) }));
-    this.#runner =
-      threads > 0 && setups.length > 1
-        ? new OnWorkerThreads(setups, threads)
-        : new InThisThread(engine, setups);
+    if (shards < 1) throw new RangeError('sharded self-play needs at least one shard');
+    this.#shards = Array.from({ length: shards }, () => ({ games: null, rng: Random.fromSeed(0) }));
+    this.#runner = runner;
   }
 
   /** Starts fresh games in every shard, each with a generator seeded from `rng`. */
@@ -137,15 +198,20 @@ export class ShardedSelfPlay {
       shard.rng = Random.fromSeed(rng.int(0x7fffffff));
       shard.games = null;
     }
+    this.#runner.freshGames?.();
   }
 
   /**
    * Plays `moves` searched moves split over the shards (see
    * SearchSelfPlay.collect) and adds the finished games' positions to
    * `sink`, shard after shard. Everything random comes from the shards'
-   * generators.
+   * generators. `iteration` is the run's.
    */
-  async collect(moves: number, sink: PositionSink): Promise<SearchSelfPlayStats> {
+  async collect(
+    moves: number,
+    sink: PositionSink,
+    iteration: number,
+  ): Promise<SearchSelfPlayStats> {
     const start = performance.now();
     const n = this.#shards.length;
     const results = await this.#runner.play(
@@ -155,6 +221,7 @@ export class ShardedSelfPlay {
         moves: shareOf(moves, n, i),
       })),
       extractMlpWeights(this.model, this.network),
+      iteration,
     );
     results.forEach((result, i) => {
       const shard = this.#shards[i] as ShardState;
@@ -163,6 +230,7 @@ export class ShardedSelfPlay {
       addPositions(result.positions, sink);
       this.evaluations += result.stats.evaluations;
     });
+    this.backends = backendsText(results.map((r) => r.backend));
     return mergeStats(
       results.map((r) => r.stats),
       (performance.now() - start) / 1000,
@@ -173,6 +241,17 @@ export class ShardedSelfPlay {
   dispose(): Promise<void> {
     return this.#runner.dispose();
   }
+}
+
+/**
+ * The backends of an iteration's shards as one metrics cell: `wasm` when all
+ * used the same, else each shard's in the shards' order (`onnx onnx tfjs-wasm`),
+ * so that a run says which shard ran where (results agree across backends only
+ * within rounding).
+ */
+export function backendsText(backends: readonly string[]): string {
+  if (new Set(backends).size <= 1) return backends[0] ?? '';
+  return backends.join(' ');
 }
 
 /** Shard i's part of `total` split as evenly as whole numbers allow over `parts` shards. */

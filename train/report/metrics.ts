@@ -32,6 +32,10 @@ export const METRIC_COLUMNS = [
     'learner score against baseline training opponents in this iteration (PPO)',
   ],
   [
+    'self_play/backend',
+    "inference of this iteration's self-play shards (expert iteration): `onnx`, `tfjs-wasm` (tfjs and its backend) or `plain`, or each shard's in the shards' order when the workers differed (`onnx onnx tfjs-wasm`)",
+  ],
+  [
     'eval/errors_vs_perfect_play',
     "share of the accuracy benchmark's positions (evalAccuracyPositions of them) where the policy's move loses value against perfect play (latest evaluation)",
   ],

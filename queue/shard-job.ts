@@ -1,0 +1,99 @@
+import { UnrecoverableError } from 'bullmq';
+import { observationSize } from '../env/gym/observation.ts';
+import type { InferenceBackend } from '../models/inference/inference-engine.ts';
+import type { MlpWeights } from '../models/mlp-runner.ts';
+import type { ExpertIterationConfig } from '../train/config/schema.ts';
+import { shardSetups } from '../train/expert-iteration/expert-iteration.ts';
+import type { ShardThreads } from '../train/expert-iteration/sharded-self-play.ts';
+import { QueueError } from './errors.ts';
+import { type EncodedShardResult, parseJobData, type ShardJob, shardJobSchema } from './jobs.ts';
+import type { PolicyCache } from './policy-transport.ts';
+import { decodeGames, encodeShardResult } from './shard-codec.ts';
+import { AYOAYO_VERSION } from './version.ts';
+
+/** A job this worker must never run again: it fails at once with `message`, for the coordinator to print. */
+function refuse(message: string): never {
+  throw new UnrecoverableError(message);
+}
+
+/**
+ * Refuses a shard made by another ayoayo: its search, engine or encoding may
+ * differ, and its games with them, which would change the run without a word.
+ * Checked before the job's data is parsed, whose form may differ too.
+ */
+function checkVersion(data: unknown): void {
+  const version = (data as { version?: unknown } | null)?.version;
+  if (version === AYOAYO_VERSION) return;
+  const theirs =
+    typeof version === 'string' ? `ayoayo ${version.slice(0, 100)}` : 'an unknown version';
+  refuse(
+    `this worker runs ayoayo ${AYOAYO_VERSION} and refuses a self-play shard from a coordinator of ${theirs}: another version may play other games; run the same version on the coordinator and every worker`,
+  );
+}
+
+/** Refuses a network whose architecture is not the run's (a mixed-up or forged job). */
+function checkNetworkFits(weights: MlpWeights, config: ExpertIterationConfig, where: string): void {
+  const obsSize = observationSize({ encoding: config.encoding, lookahead: config.lookahead });
+  const widths = weights.hidden.map((h) => h.outputSize);
+  const activations = new Set(weights.hidden.map((h) => h.activation));
+  const fits =
+    weights.inputSize === obsSize &&
+    widths.join(',') === config.hidden.join(',') &&
+    activations.size === 1 &&
+    activations.has(config.activation);
+  if (!fits) {
+    refuse(
+      `${where}: the network (${weights.inputSize} inputs, hidden ${widths.join(',')} ${[...activations].join('/')}) does not fit the run's (${obsSize} inputs, hidden ${config.hidden.join(',')} ${config.activation})`,
+    );
+  }
+}
+
+/**
+ * Plays one iteration of one self-play shard of a training run (a job of
+ * `train --queue`): checks the job's version and data, rebuilds the shard's
+ * setup from the run's config as the trainer does, takes the iteration's
+ * network from the store (validated: checksum, size cap, finite weights, and
+ * cached by sha256), and plays it on one of `threads`, so that this thread
+ * stays free to renew the job's lock, with `inference` running the network
+ * (this worker's backend, named in the result). The result goes back encoded.
+ */
+export async function playShardJob(
+  data: unknown,
+  policies: PolicyCache,
+  threads: ShardThreads,
+  inference: InferenceBackend,
+): Promise<EncodedShardResult> {
+  checkVersion(data);
+  let job: ShardJob;
+  try {
+    job = parseJobData(shardJobSchema, data, 'self-play shard job');
+  } catch (err) {
+    refuse((err as Error).message);
+  }
+  const where = `self-play shard ${job.shard} of iteration ${job.iteration} of run ${job.config.name}`;
+  if (job.config.algorithm !== 'expert-iteration') {
+    refuse(`${where}: the run's algorithm is ${job.config.algorithm}, which plays no shards`);
+  }
+  const setup = shardSetups(job.config, inference)[job.shard];
+  if (setup === undefined) {
+    refuse(`${where}: the run has ${job.config.expertIteration.selfPlayShards} shards`);
+  }
+  // A network that fails its checks may be a damaged copy in the store: tried again, then reported.
+  const network = await policies.policy(job.network, 'network');
+  checkNetworkFits(network.weights, job.config, where);
+  let games: ReturnType<typeof decodeGames> | null = null;
+  try {
+    games = job.games === null ? null : decodeGames(job.games, setup.selfPlay, where);
+  } catch (err) {
+    if (err instanceof QueueError) refuse(err.message);
+    throw err;
+  }
+  const result = await threads.play({
+    setup,
+    weights: network.weights,
+    games,
+    rngState: job.rngState,
+    moves: job.moves,
+  });
+  return encodeShardResult(result, setup.selfPlay);
+}
