@@ -5,6 +5,17 @@ import { buildEndgame, decodeEndgame, type EndgameValues, encodeEndgame } from '
 import { writeFileAtomic } from './atomic-write.ts';
 import { cacheDir } from './cache-dir.ts';
 
+/**
+ * The endgame table the solver's users look boards of up to this many seeds
+ * up in (`ayoayo solve`, the accuracy generator, the solver-backed searches),
+ * so that one cached file serves them all: built once in about a minute, then
+ * read; with it most positions of real games are proven in a few thousand
+ * nodes, without it in millions.
+ */
+export const DEFAULT_ENDGAME_SEEDS = 16;
+/** The largest table they build: 18 seeds take several minutes and ~0.5 GB; more, too long here. */
+export const MAX_ENDGAME_SEEDS = 18;
+
 export interface EndgameCacheOptions {
   /** The folder of the cached tables (default: the user's cache folder, see cacheDir). */
   readonly dir?: string;

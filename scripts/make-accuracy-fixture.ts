@@ -14,14 +14,12 @@ import { splitAgentList } from '../agents/spec.ts';
 import { parseRulesText, resolveRules } from '../env/index.ts';
 import { readAccuracySet } from '../eval/accuracy/accuracy-set.ts';
 import {
-  DEFAULT_ENDGAME_SEEDS,
   DEFAULT_GENERATOR_AGENTS,
   DEFAULT_NODES,
   DEFAULT_OPENING_PLIES,
   generateAccuracySet,
-  MAX_ENDGAME_SEEDS,
 } from '../eval/accuracy/generate.ts';
-import { loadEndgame } from '../eval/endgame-cache.ts';
+import { DEFAULT_ENDGAME_SEEDS, loadEndgame, MAX_ENDGAME_SEEDS } from '../eval/endgame-cache.ts';
 import { gamesProgressBar } from '../eval/progress.ts';
 // The default mix has az: agents, which load a network.
 import '../models/policy-kind.ts';

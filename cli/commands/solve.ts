@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { formatPosition, outcome, type Position, type Rules } from '../../env/index.ts';
-import { loadEndgame } from '../../eval/endgame-cache.ts';
+import { DEFAULT_ENDGAME_SEEDS, loadEndgame, MAX_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
 import { fitLine, gamesProgressBar, lineWidth } from '../../eval/progress.ts';
 import {
   type EndgameValues,
@@ -9,11 +9,6 @@ import {
   type Solution,
   solve,
 } from '../../solve/index.ts';
-
-/** The endgame table `ayoayo solve` uses unless told otherwise (docs/solver.md: what it buys). */
-const DEFAULT_ENDGAME_SEEDS = 16;
-/** Larger tables take too long to build and too much memory here. */
-const MAX_ENDGAME_SEEDS = 18;
 
 import {
   describeOutcome,

@@ -13,6 +13,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { parseAgentSpec } from '../../agents/spec.ts';
 import { type Rules, type RulesInput, resolveRules } from '../../env/index.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
+import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../endgame-cache.ts';
 import { WorkerPool } from '../pool.ts';
 import { capWorkers } from '../tournament.ts';
 import {
@@ -54,14 +55,6 @@ export const DEFAULT_SAMPLES: PhaseSamples = {
 };
 /** The solver's node budget per position (a few seconds on one core of this machine). */
 export const DEFAULT_NODES = 4_000_000;
-/**
- * The endgame table the solver looks boards of up to this many seeds up in
- * (built once, about a minute, then cached): with it most positions of real
- * games are proven in a few thousand nodes, without it in millions.
- */
-export const DEFAULT_ENDGAME_SEEDS = 16;
-/** The largest endgame table the generator builds (18 seeds: several minutes and ~0.5 GB). */
-export const MAX_ENDGAME_SEEDS = 18;
 export const DEFAULT_OPENING_PLIES: readonly [number, number] = [0, 8];
 const DEFAULT_TABLE_BITS = 21;
 const DEFAULT_MAX_PLIES = 200;
