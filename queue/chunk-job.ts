@@ -12,7 +12,7 @@ import { type ChunkJob, chunkJobSchema, parseJobData } from './jobs.ts';
 import type { PolicyCache } from './policy-transport.ts';
 import { yieldingAgent } from './yielding-agent.ts';
 
-/** How often a worker reports a chunk's games done (the coordinator's progress bar). */
+/** How often a worker reports a chunk's games or positions done (the coordinator's progress bar). */
 const PROGRESS_EVERY_MS = 200;
 
 /** Refuses `ext:` specs (commands) unless the worker was started with --allow-ext. */
@@ -72,6 +72,23 @@ export function jobAgentFactory(
 }
 
 /**
+ * A callback for each item a job finishes (a game, a position) that reports
+ * the count done to the coordinator's progress bar, at most every
+ * PROGRESS_EVERY_MS; a report that fails only costs the bar an update.
+ */
+export function progressReporter(job: Pick<Job, 'updateProgress'>): () => void {
+  let done = 0;
+  let reported = performance.now();
+  return () => {
+    done++;
+    if (performance.now() - reported >= PROGRESS_EVERY_MS) {
+      reported = performance.now();
+      void job.updateProgress(done).catch(() => {});
+    }
+  };
+}
+
+/**
  * Plays one tournament chunk with eval's own runChunk. Policies come from the
  * queue's store (validated, named by their original spec); any other spec is
  * made as a local run makes it.
@@ -88,19 +105,9 @@ export async function playChunkJob(
     allowExt,
     (d) => [d.chunk.labels.a, d.chunk.labels.b],
   );
-  const makeAgent = jobAgentFactory(policies, data.policies);
-  let done = 0;
-  let reported = performance.now();
-  const records = await runChunk(
+  return runChunk(
     data.chunk as unknown as Chunk,
-    () => {
-      done++;
-      if (performance.now() - reported >= PROGRESS_EVERY_MS) {
-        reported = performance.now();
-        void job.updateProgress(done).catch(() => {});
-      }
-    },
-    makeAgent,
+    progressReporter(job),
+    jobAgentFactory(policies, data.policies),
   );
-  return records;
 }
