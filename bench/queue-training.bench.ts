@@ -7,7 +7,8 @@ import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
 import type { ShardRunnerFactory } from '../train/expert-iteration/sharded-self-play.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
-import { forgetJobs, startBenchRedis, startWorkers, stopWorkers } from './queue-setup.ts';
+import { forgetJobs, startWorkers, stopWorkers } from './queue-setup.ts';
+import { startRedisServer } from './redis-server.ts';
 import type { Emit } from './types.ts';
 
 /**
@@ -97,7 +98,7 @@ export async function run(emit: Emit): Promise<void> {
     });
   }
 
-  const redis = await startBenchRedis();
+  const redis = await startRedisServer();
   try {
     for (const count of [1, 2, 3, 4]) {
       const workers = await startWorkers(redis.url, count);
@@ -172,6 +173,6 @@ export async function run(emit: Emit): Promise<void> {
       await forgetJobs(redis.url);
     }
   } finally {
-    redis.stop();
+    await redis.stop();
   }
 }

@@ -1,6 +1,7 @@
 import { runTournament } from '../eval/tournament.ts';
 import { queueChunkRunner } from '../queue/tournament-runner.ts';
-import { forgetJobs, startBenchRedis, startWorkers, stopWorkers } from './queue-setup.ts';
+import { forgetJobs, startWorkers, stopWorkers } from './queue-setup.ts';
+import { startRedisServer } from './redis-server.ts';
 import type { Emit } from './types.ts';
 
 /**
@@ -10,7 +11,7 @@ import type { Emit } from './types.ts';
  * 2-game chunks, against the same games played in one thread).
  */
 export async function run(emit: Emit): Promise<void> {
-  const redis = await startBenchRedis();
+  const redis = await startRedisServer();
   const URL_ = redis.url;
   try {
     const search = { specs: ['minimax:6', 'mcts:1000'], games: 64, seed: 1 };
@@ -64,6 +65,6 @@ export async function run(emit: Emit): Promise<void> {
       value: ((through - local) * 1000) / chunks,
     });
   } finally {
-    redis.stop();
+    await redis.stop();
   }
 }

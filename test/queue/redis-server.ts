@@ -1,88 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { checkRedis } from '../../queue/redis.ts';
+import { type RedisServer, startRedisServer } from '../../bench/redis-server.ts';
 import { REDIS_SERVER, requireSystemPackage } from '../system-packages.ts';
 
 /** A throwaway redis-server for one test file: its own port, folder and no persistence. */
-export interface TestRedis {
-  readonly url: string;
-  readonly port: number;
-  stop(): Promise<void>;
-  /** kill -9: the server dies at once, its data with it (start another on `port` to come back empty). */
-  kill(): Promise<void>;
-}
+export type TestRedis = RedisServer;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts Debian's redis-server (see .ci/run) and waits until it answers; `port` to reuse a dead one's. */
+/**
+ * Starts Debian's redis-server for a test file (bench/redis-server.ts), after
+ * checking that it is installed (skip or fail as test/system-packages.ts says);
+ * `port` to reuse a dead one's.
+ */
 export async function startTestRedis(
   extraArgs: readonly string[] = [],
   port?: number,
 ): Promise<TestRedis> {
   requireSystemPackage(REDIS_SERVER);
-  const dir = mkdtempSync(join(tmpdir(), 'ayoayo-redis-'));
-  port ??= await freePort();
-  const child: ChildProcess = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      dir,
-      ...extraArgs,
-    ],
-    { stdio: 'ignore' },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const password = extraArgs.includes('--requirepass')
-    ? extraArgs[extraArgs.indexOf('--requirepass') + 1]
-    : undefined;
-  const url = `redis://${password !== undefined ? `:${password}@` : ''}127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await checkRedis(url);
-      break;
-    } catch (err) {
-      if (Date.now() > deadline || child.exitCode !== null) {
-        child.kill('SIGKILL');
-        rmSync(dir, { recursive: true, force: true });
-        throw err;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return {
-    url,
-    port,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-    async kill() {
-      child.kill('SIGKILL');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return startRedisServer(extraArgs, port);
 }
