@@ -149,8 +149,8 @@ const countSchema = z.number().int().nonnegative();
 
 /**
  * A shard's games in progress without the empty log slots: each game's board,
- * how many searched moves it has logged, and those moves' positions, policies
- * and values one game after the other.
+ * how many searched moves it has logged, and those moves' positions, policies,
+ * values and the solver's bounds on them, one game after the other.
  */
 export const encodedGamesSchema = z
   .object({
@@ -159,6 +159,7 @@ export const encodedGamesSchema = z
     logStates: base64Schema,
     logPolicies: base64Schema,
     logValues: base64Schema,
+    logBounds: base64Schema,
   })
   .strict();
 export type EncodedGames = z.infer<typeof encodedGamesSchema>;
@@ -217,6 +218,7 @@ export const shardResultSchema = z
         seconds: statSchema,
         meanGamePlies: statSchema,
         evaluations: statSchema,
+        proven: statSchema,
       })
       .strict(),
   })

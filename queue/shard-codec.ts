@@ -25,7 +25,7 @@ function checkEndianness(): void {
   }
 }
 
-type Typed = Uint8Array | Int32Array | Float32Array;
+type Typed = Uint8Array | Int8Array | Int32Array | Float32Array;
 
 function base64Of(array: Typed): string {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
@@ -70,6 +70,7 @@ export function encodeGames(games: GamesInProgress, shape: GamesShape): EncodedG
   const logStates = new Uint8Array(used * STATE_SIZE);
   const logPolicies = new Float32Array(used * NUM_ACTIONS);
   const logValues = new Float32Array(used);
+  const logBounds = new Int8Array(used * 2);
   let k = 0;
   logCount.forEach((count, g) => {
     const from = g * maxPlies;
@@ -82,6 +83,7 @@ export function encodeGames(games: GamesInProgress, shape: GamesShape): EncodedG
       k * NUM_ACTIONS,
     );
     logValues.set(games.logValues.subarray(from, from + count), k);
+    logBounds.set(games.logBounds.subarray(2 * from, 2 * (from + count)), 2 * k);
     k += count;
   });
   return {
@@ -90,7 +92,21 @@ export function encodeGames(games: GamesInProgress, shape: GamesShape): EncodedG
     logStates: base64Of(logStates),
     logPolicies: base64Of(logPolicies),
     logValues: base64Of(logValues),
+    logBounds: base64Of(logBounds),
   };
+}
+
+/** The solver's bounds on the logged values: pairs lo <= hi of -1, 0, 1 (anything else would skew the targets). */
+function boundsFrom(text: string, count: number, what: string): Int8Array {
+  const out = new Int8Array(uint8From(text, count * 2, what).buffer);
+  for (let i = 0; i < count; i++) {
+    const lo = out[2 * i] as number;
+    const hi = out[2 * i + 1] as number;
+    if (lo < -1 || hi > 1 || lo > hi) {
+      throw new QueueError(`${what}: move ${i} has bounds ${lo}..${hi}, not within -1..1`);
+    }
+  }
+  return out;
 }
 
 /**
@@ -114,9 +130,11 @@ export function decodeGames(data: EncodedGames, shape: GamesShape, where: string
   const packedStates = uint8From(data.logStates, used * STATE_SIZE, `${where}: logStates`);
   const packedPolicies = float32From(data.logPolicies, used * NUM_ACTIONS, `${where}: logPolicies`);
   const packedValues = float32From(data.logValues, used, `${where}: logValues`);
+  const packedBounds = boundsFrom(data.logBounds, used, `${where}: logBounds`);
   const logStates = new Uint8Array(n * maxPlies * STATE_SIZE);
   const logPolicies = new Float32Array(n * maxPlies * NUM_ACTIONS);
   const logValues = new Float32Array(n * maxPlies);
+  const logBounds = new Int8Array(n * maxPlies * 2);
   let k = 0;
   data.logCount.forEach((count, g) => {
     const to = g * maxPlies;
@@ -126,6 +144,7 @@ export function decodeGames(data: EncodedGames, shape: GamesShape, where: string
       to * NUM_ACTIONS,
     );
     logValues.set(packedValues.subarray(k, k + count), to);
+    logBounds.set(packedBounds.subarray(2 * k, 2 * (k + count)), 2 * to);
     k += count;
   });
   return {
@@ -134,6 +153,7 @@ export function decodeGames(data: EncodedGames, shape: GamesShape, where: string
     logStates,
     logPolicies,
     logValues,
+    logBounds,
   };
 }
 

@@ -182,6 +182,8 @@ describe('inference backends', () => {
           simulations: 8,
           policyTarget: 'completed-q',
           searchValueWeight: 0.5,
+          solverNodes: 0,
+          solverPlaysProven: false,
         },
         new TrainingOpenings({ minPlies: 0, maxPlies: 4, balanced: false }, rules),
       );

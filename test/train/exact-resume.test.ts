@@ -105,6 +105,14 @@ describe('resume is exact with expert iteration', () => {
     // A window longer than the checkpoint interval: resume must bring the window back;
     // shards draw from generators seeded at each checkpoint boundary.
     { replayIterations: 3, searchValueWeight: 0.5, selfPlayShards: 2 },
+    // The rescoring solver's table is cleared at each shard iteration: its targets depend on the games alone.
+    {
+      replayIterations: 2,
+      searchValueWeight: 0.5,
+      selfPlayShards: 2,
+      solverNodes: 2000,
+      solverEndgameSeeds: 0,
+    },
   ])(
     'an expert-iteration run (%o) stopped and resumed ends identical to an uninterrupted one',
     async (targets) => {
@@ -151,6 +159,9 @@ describe('resume is exact with expert iteration', () => {
       expect(b.lastEvaluation).toEqual(a.lastEvaluation);
       expect(b.replay).toEqual(a.replay);
       expect(b.replay?.iterationRows.length).toBe(targets.replayIterations);
+      if ('solverNodes' in targets) {
+        expect(a.metrics.some((row) => Number(row['self_play/proven_share']) > 0)).toBe(true);
+      }
     },
   );
 });

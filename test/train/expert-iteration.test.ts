@@ -35,6 +35,7 @@ function selfPlay(
   policyTarget: 'completed-q' | 'visits',
   seed = 1,
   searchValueWeight = 0,
+  solverNodes = 0,
 ): { play: SearchSelfPlay; buffer: ReplayBuffer; dispose: () => void } {
   const network = { hidden: [16], activation: 'relu' as const };
   const model = createPolicyValueModel(tf, 146, network, seed);
@@ -49,6 +50,8 @@ function selfPlay(
       simulations: 6,
       policyTarget,
       searchValueWeight,
+      solverNodes,
+      solverPlaysProven: false,
     },
     openings,
   );

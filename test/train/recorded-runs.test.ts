@@ -94,6 +94,7 @@ const ADDED_SINCE = [
   'self_play/backend',
   'eval/errors_vs_perfect_play',
   'eval/value_sign_accuracy',
+  'self_play/proven_share',
 ];
 
 /** Metrics rows without the wall-clock columns and those added since. */

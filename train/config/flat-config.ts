@@ -29,6 +29,9 @@ const flatConfigSchema = z
     selfPlayShards: ei.selfPlayShards.default(1),
     openingPliesMax: ei.openingPliesMax.default(null),
     balancedOpenings: ei.balancedOpenings.default(false),
+    solverNodes: ei.solverNodes,
+    solverPlaysProven: ei.solverPlaysProven,
+    solverEndgameSeeds: ei.solverEndgameSeeds,
   })
   .strict();
 type FlatConfig = z.infer<typeof flatConfigSchema>;

@@ -1,3 +1,4 @@
+import { DEFAULT_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
 import type {
   Algorithm,
   ExpertIterationSettings,
@@ -93,6 +94,9 @@ export const DEFAULT_BLOCKS: {
     simulations: 16,
     policyTarget: 'completed-q',
     searchValueWeight: 0,
+    solverNodes: 0,
+    solverPlaysProven: false,
+    solverEndgameSeeds: DEFAULT_ENDGAME_SEEDS,
     replayIterations: 1,
     epochs: 4,
     openingPlies: 4,

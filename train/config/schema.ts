@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { observationConfigSchema } from '../../env/gym/observation.ts';
+import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
 import { BACKEND_CHOICES } from '../../models/backend.ts';
 import { networkConfigSchema } from '../../models/policy-value-model.ts';
 
@@ -212,6 +213,30 @@ export const expertIterationSettingsSchema = z
       .max(1)
       .describe(
         "weight of the search's root value in the value target, the rest being the game's outcome",
+      ),
+    solverNodes: z
+      .number()
+      .int()
+      .min(0)
+      .max(1 << 24)
+      .default(0)
+      .describe(
+        'nodes of the exact solver on each searched position: where it proves the value, the value target is the proven result, and moves proven to lose it leave the policy target (0: no solver)',
+      ),
+    solverPlaysProven: z
+      .boolean()
+      .default(false)
+      .describe(
+        'where the solver proves the value, it moves instead of the search (a value-keeping move at random, the policy target uniform over them), saving the network for the positions it cannot prove; with solverNodes only',
+      ),
+    solverEndgameSeeds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_ENDGAME_SEEDS)
+      .default(DEFAULT_ENDGAME_SEEDS)
+      .describe(
+        "the solver looks every board of up to this many seeds up in an endgame table, built once into the user's cache (16: about a minute); with solverNodes only",
       ),
     replayIterations: z
       .number()

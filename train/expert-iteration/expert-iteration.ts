@@ -1,6 +1,9 @@
 import { ObservationEncoder } from '../../env/gym/observation.ts';
+import type { Rules } from '../../env/index.ts';
 import type { Random } from '../../env/random.ts';
+import { gamesProgressBar } from '../../eval/progress.ts';
 import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
+import { cachedEndgame } from '../../models/solver-endgame.ts';
 import { type ExpertIterationConfig, rulesOf } from '../config/schema.ts';
 import type {
   LearnerParts,
@@ -75,7 +78,10 @@ export class ExpertIteration implements TrainingAlgorithm {
   // ---- 4. stats --------------------------------------------------------------
 
   ownMetrics(): OwnMetrics {
-    return { 'self_play/backend': this.selfPlay.backends };
+    return {
+      'self_play/backend': this.selfPlay.backends,
+      'self_play/proven_share': this.selfPlay.provenShare,
+    };
   }
 
   /** Expert iteration plays no earlier snapshots. */
@@ -123,12 +129,15 @@ export function shardSetups(
       simulations: ei.simulations,
       policyTarget: ei.policyTarget,
       searchValueWeight: ei.searchValueWeight,
+      solverNodes: ei.solverNodes,
+      solverPlaysProven: ei.solverPlaysProven,
     },
     openings: {
       minPlies: ei.openingPlies,
       maxPlies: ei.openingPliesMax ?? ei.openingPlies,
       balanced: ei.balancedOpenings,
     },
+    endgameSeeds: ei.solverEndgameSeeds,
   }));
 }
 
@@ -146,6 +155,10 @@ export function buildExpertIteration(
   const ei = config.expertIteration;
   const observation = { encoding: config.encoding, lookahead: config.lookahead };
   const setups = shardSetups(config, inference.backend);
+  // Built here once when it is not cached yet, so that the worker threads only read it.
+  if (ei.solverNodes > 0 && ei.solverEndgameSeeds > 0) {
+    rescoringEndgame(ei.solverEndgameSeeds, rules, config.progress);
+  }
   const runner =
     shardRunner !== undefined
       ? shardRunner({ config, setups })
@@ -170,4 +183,36 @@ export function buildExpertIteration(
     obsSize,
   );
   return new ExpertIteration(config, selfPlay, buffer, updater);
+}
+
+/**
+ * The rescoring solver's endgame table, read from the user's cache or built
+ * there (about a minute for 16 seeds, once per machine) with a progress bar,
+ * or a line where none is drawn.
+ */
+function rescoringEndgame(seeds: number, rules: Rules, progress: boolean): void {
+  const bar = gamesProgressBar({
+    quiet: !progress,
+    label: `endgame table, ${seeds} seeds`,
+    unit: 'boards',
+  });
+  let noted = false;
+  try {
+    cachedEndgame(seeds, rules, {
+      onProgress: (done, total) => {
+        if (!noted && progress && process.stderr.isTTY !== true) {
+          process.stderr.write(
+            `building the solver's endgame table (${seeds} seeds, ${total} boards) once into the cache\n`,
+          );
+        }
+        noted = true;
+        bar.update(done, total);
+      },
+      onNote: (note) => {
+        if (progress) process.stderr.write(`${note}\n`);
+      },
+    });
+  } finally {
+    bar.stop();
+  }
 }

@@ -4,12 +4,25 @@ import { softmaxInto } from '../../agents/softmax.ts';
 import { type ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
 import { core, type Random, type Rules } from '../../env/index.ts';
 import { type ForwardPass, NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import type { EndgameValues } from '../../solve/index.ts';
 import type { SelfPlayStats } from '../training-algorithm.ts';
 import type { PositionSink } from './position-log.ts';
 import { type SearchTarget, type SearchTargetKind, searchTarget } from './targets/index.ts';
+import {
+  type ProvenMoves,
+  provenValue,
+  rescorePolicy,
+  SolverRescoring,
+  unknownMoves,
+} from './targets/solver-rescoring.ts';
 import type { TrainingOpenings } from './training-openings.ts';
 
-const { STATE_SIZE, TO_MOVE, finalScores, legalMask, playInPlace } = core;
+const { STATE_SIZE, TO_MOVE, POPCOUNT, finalScores, legalMask, nthAction, playInPlace } = core;
+
+/** A game's state in `#searching`: no search running, a search running, the solver moves. */
+const IDLE = 0;
+const SEARCHING = 1;
+const SOLVED = 2;
 
 /** The searches here are stepped by the driver, which evaluates their leaves itself. */
 const DRIVER_EVALUATES: Evaluator = {
@@ -35,17 +48,38 @@ export interface SearchSelfPlayOptions {
    * outcome unbiased by the network (0: outcome only).
    */
   readonly searchValueWeight: number;
+  /**
+   * Nodes of the exact solver on each searched position, whose proofs
+   * rescore its targets (targets/solver-rescoring.ts); 0: none.
+   */
+  readonly solverNodes: number;
+  /**
+   * Where the solver proves the value, it moves instead of the search (a
+   * value-keeping move at random, the policy target uniform over them), so
+   * that the network's evaluations go to the positions it cannot prove.
+   */
+  readonly solverPlaysProven: boolean;
 }
 
 /** What a SearchSelfPlay reports of a `collect`: plies are searched moves. */
 export interface SearchSelfPlayStats extends SelfPlayStats {
   /** Positions run through the network. */
   evaluations: number;
+  /** Searched positions whose value the solver proved (their targets exact). */
+  proven: number;
 }
 
 /** Statistics of self-play that has not started. */
 export function emptySearchStats(): SearchSelfPlayStats {
-  return { plies: 0, games: 0, learnerSamples: 0, seconds: 0, meanGamePlies: 0, evaluations: 0 };
+  return {
+    plies: 0,
+    games: 0,
+    learnerSamples: 0,
+    seconds: 0,
+    meanGamePlies: 0,
+    evaluations: 0,
+    proven: 0,
+  };
 }
 
 /**
@@ -58,10 +92,15 @@ export interface GamesInProgress {
   readonly states: Uint8Array;
   /** Searched moves logged per game. */
   readonly logCount: Int32Array;
-  /** Per game, `maxPlies` slots of: the searched position, its policy target, the search's root value. */
+  /**
+   * Per game, `maxPlies` slots of: the searched position, its policy target,
+   * the search's root value, the solver's bounds on its value (lo, hi: -1, 1
+   * where it proved nothing).
+   */
   readonly logStates: Uint8Array;
   readonly logPolicies: Float32Array;
   readonly logValues: Float32Array;
+  readonly logBounds: Int8Array;
 }
 
 /**
@@ -74,7 +113,8 @@ export interface GamesInProgress {
  * target (targets/: Gumbel's completed-Q policy or AlphaZero's visit
  * counts). A position and its targets go to the sink when its game ends, the
  * value target mixing the outcome for the player who moved there with the
- * search's value.
+ * search's value. With `solverNodes`, the exact solver rescores each
+ * searched position's targets where it proves something within that budget.
  */
 export class SearchSelfPlay {
   readonly #n: number;
@@ -83,7 +123,7 @@ export class SearchSelfPlay {
   readonly #searches: PuctSearch[];
   /** Each search's first waiting leaf (a view made once: the searches step one leaf at a time). */
   readonly #leafStates: Uint8Array[];
-  /** Per game: 1 while a search runs, and the simulations it runs after the root's expansion. */
+  /** Per game: IDLE, SEARCHING or SOLVED, and the simulations a search runs after the root's expansion. */
   readonly #searching: Uint8Array;
   readonly #budget: Int32Array;
   readonly #states: Uint8Array;
@@ -91,7 +131,11 @@ export class SearchSelfPlay {
   readonly #logStates: Uint8Array;
   readonly #logPolicies: Float32Array;
   readonly #logValues: Float32Array;
+  readonly #logBounds: Int8Array;
   readonly #logCount: Int32Array;
+  readonly #rescoring: SolverRescoring | null;
+  /** Per game, what the solver proved of the position being searched. */
+  readonly #proven: ProvenMoves[];
   // The batch of leaves: which game each row is, the observations, the network's outputs.
   readonly #rowGame: Int32Array;
   readonly #observations: Float32Array;
@@ -103,11 +147,16 @@ export class SearchSelfPlay {
   /** Positions run through the network so far (for benchmarks). */
   evaluations = 0;
 
-  /** `forward` runs the network (its weights may change between `collect`s). */
+  /**
+   * `forward` runs the network (its weights may change between `collect`s);
+   * `endgame`, the table the rescoring solver looks small boards up in
+   * (built for the same rules; it changes what the budget proves).
+   */
   constructor(
     private readonly forward: ForwardPass,
     private readonly options: SearchSelfPlayOptions,
     private readonly openings: TrainingOpenings,
+    endgame: EndgameValues | null = null,
   ) {
     const n = options.games;
     this.#n = n;
@@ -130,6 +179,12 @@ export class SearchSelfPlay {
     this.#logStates = new Uint8Array(n * options.maxPlies * STATE_SIZE);
     this.#logPolicies = new Float32Array(n * options.maxPlies * NUM_ACTIONS);
     this.#logValues = new Float32Array(n * options.maxPlies);
+    this.#logBounds = new Int8Array(n * options.maxPlies * 2);
+    this.#rescoring =
+      options.solverNodes > 0
+        ? new SolverRescoring(options.rules, endgame, options.solverNodes)
+        : null;
+    this.#proven = Array.from({ length: n }, () => unknownMoves(0));
     this.#logCount = new Int32Array(n);
     this.#rowGame = new Int32Array(n);
     this.#observations = new Float32Array(n * this.#encoder.size);
@@ -152,6 +207,7 @@ export class SearchSelfPlay {
       logStates: this.#logStates.slice(),
       logPolicies: this.#logPolicies.slice(),
       logValues: this.#logValues.slice(),
+      logBounds: this.#logBounds.slice(),
     };
   }
 
@@ -163,6 +219,7 @@ export class SearchSelfPlay {
       ['logStates', this.#logStates, games.logStates],
       ['logPolicies', this.#logPolicies, games.logPolicies],
       ['logValues', this.#logValues, games.logValues],
+      ['logBounds', this.#logBounds, games.logBounds],
     ] as const) {
       if (to.length !== from.length) {
         throw new RangeError(
@@ -172,7 +229,7 @@ export class SearchSelfPlay {
       to.set(from);
     }
     for (const search of this.#searches) search.reset();
-    this.#searching.fill(0);
+    this.#searching.fill(IDLE);
   }
 
   /**
@@ -187,16 +244,17 @@ export class SearchSelfPlay {
     const stats = emptySearchStats();
     let finishedPlies = 0;
     // A search interrupted by the end of the last call starts again from its root.
-    this.#searching.fill(0);
+    this.#searching.fill(IDLE);
+    this.#rescoring?.clear();
     while (stats.plies < moves || stats.games === 0) {
       const rows = this.#selectLeaves(rng);
       if (rows > 0) this.#evaluateLeaves(rows);
       for (let g = 0; g < this.#n; g++) {
         if (stats.plies >= moves && stats.games > 0) break;
         const search = this.#searches[g] as PuctSearch;
-        if (this.#searching[g] === 0 || !this.#searchDone(g)) continue;
-        this.#searching[g] = 0;
-        this.#move(g, search, rng);
+        if (this.#searching[g] === IDLE || !this.#searchDone(g)) continue;
+        if (this.#move(g, search, rng)) stats.proven++;
+        this.#searching[g] = IDLE;
         stats.plies++;
         const ended = this.#gameEnd(g);
         if (ended === null) continue;
@@ -216,19 +274,29 @@ export class SearchSelfPlay {
     const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
     this.openings.draw(state, rng);
     this.#logCount[g] = 0;
-    this.#searching[g] = 0;
+    this.#searching[g] = IDLE;
     (this.#searches[g] as PuctSearch).reset();
   }
 
-  /** Begins searches where none runs, then one simulation's leaf per game; returns the rows to evaluate. */
+  /**
+   * Begins searches where none runs (the solver first, if any, which may
+   * take the move over), then one simulation's leaf per game; returns the
+   * rows to evaluate.
+   */
   #selectLeaves(rng: Random): number {
     let rows = 0;
     for (let g = 0; g < this.#n; g++) {
       const search = this.#searches[g] as PuctSearch;
-      if (this.#searching[g] === 0) {
+      if (this.#searching[g] === IDLE) {
         const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+        const proven = this.#proven[g] as ProvenMoves;
+        const exact = this.#rescoring?.prove(state, proven) ?? false;
+        if (exact && this.options.solverPlaysProven && proven.best !== 0) {
+          this.#searching[g] = SOLVED;
+          continue;
+        }
         this.#budget[g] = this.#target.begin(g, search, state, rng);
-        this.#searching[g] = 1;
+        this.#searching[g] = SEARCHING;
       }
       if (this.#searchDone(g)) continue;
       if (search.selectLeaves(1) === 0) continue;
@@ -262,22 +330,45 @@ export class SearchSelfPlay {
 
   /** Whether game g's search has run its simulations (one is enough once the root is proven). */
   #searchDone(g: number): boolean {
+    if (this.#searching[g] === SOLVED) return true;
     const search = this.#searches[g] as PuctSearch;
     if (search.rootSolved) return search.simulationsDone > 0;
     return search.simulationsDone >= (this.#budget[g] as number) + 1;
   }
 
-  /** Logs the searched position with the target's policy and value, then plays its move. */
-  #move(g: number, search: PuctSearch, rng: Random): void {
+  /**
+   * Logs the searched position with the target's policy and value (rescored
+   * by what the solver proved, if it ran), then plays its move; returns
+   * whether the solver proved the position's value.
+   */
+  #move(g: number, search: PuctSearch, rng: Random): boolean {
     const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
     const k = g * this.options.maxPlies + (this.#logCount[g] as number);
     this.#logStates.set(state, k * STATE_SIZE);
-    const move = this.#target.finish(g, search.result(), this.#logCount[g] as number, rng);
-    for (let a = 0; a < NUM_ACTIONS; a++)
-      this.#logPolicies[k * NUM_ACTIONS + a] = move.policy[a] as number;
-    this.#logValues[k] = move.value;
+    const at = k * NUM_ACTIONS;
+    const proven = this.#proven[g] as ProvenMoves;
+    let action: number;
+    if (this.#searching[g] === SOLVED) {
+      // Every value-keeping move is as good as another: the target is uniform over them.
+      const best = proven.best;
+      const count = POPCOUNT[best] as number;
+      for (let a = 0; a < NUM_ACTIONS; a++)
+        this.#logPolicies[at + a] = (best & (1 << a)) !== 0 ? 1 / count : 0;
+      this.#logValues[k] = proven.lo;
+      action = nthAction(best, rng.int(count));
+    } else {
+      const move = this.#target.finish(g, search.result(), this.#logCount[g] as number, rng);
+      for (let a = 0; a < NUM_ACTIONS; a++) this.#logPolicies[at + a] = move.policy[a] as number;
+      this.#logValues[k] = move.value;
+      if (this.#rescoring !== null) rescorePolicy(this.#logPolicies, at, proven);
+      action = move.action;
+    }
+    const known = this.#rescoring !== null;
+    this.#logBounds[2 * k] = known ? proven.lo : -1;
+    this.#logBounds[2 * k + 1] = known ? proven.hi : 1;
     this.#logCount[g] = (this.#logCount[g] as number) + 1;
-    playInPlace(state, move.action, this.#captureSeedStays);
+    playInPlace(state, action, this.#captureSeedStays);
+    return known && proven.lo === proven.hi;
   }
 
   /** Player 0's result (+1, 0, -1) if game `g` is over (a capped game is a draw), else null. */
@@ -299,7 +390,10 @@ export class SearchSelfPlay {
       const k = base + i;
       const state = this.#logStates.subarray(k * STATE_SIZE, (k + 1) * STATE_SIZE);
       const outcome = state[TO_MOVE] === 0 ? result0 : -result0;
-      const value = (1 - w) * outcome + w * (this.#logValues[k] as number);
+      const mixed = (1 - w) * outcome + w * (this.#logValues[k] as number);
+      const lo = this.#logBounds[2 * k] as number;
+      const hi = this.#logBounds[2 * k + 1] as number;
+      const value = provenValue(mixed, lo, hi);
       sink.add(state, this.#logPolicies, k * NUM_ACTIONS, value);
     }
     return this.#logCount[g] as number;

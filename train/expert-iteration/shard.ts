@@ -7,6 +7,7 @@ import {
   withWeights,
 } from '../../models/inference/inference-engine.ts';
 import type { ForwardPass, MlpWeights } from '../../models/mlp-runner.ts';
+import { cachedEndgame } from '../../models/solver-endgame.ts';
 import { type LoggedPositions, PositionLog } from './position-log.ts';
 import {
   type GamesInProgress,
@@ -34,6 +35,8 @@ export interface ShardSetup {
   /** `games` is the shard's share of the games. */
   readonly selfPlay: SearchSelfPlayOptions;
   readonly openings: OpeningDistribution;
+  /** The rescoring solver's endgame table: boards of up to this many seeds (0: none), with `selfPlay.solverNodes`. */
+  readonly endgameSeeds: number;
 }
 
 /** One iteration of one shard: its games (null: start fresh ones), its generator and its moves. */
@@ -84,8 +87,11 @@ export class ShardPlayer {
 
   /** `backend` names what runs `forward` in the results (inferenceName). */
   constructor(forward: ForwardPass, setup: ShardSetup, backend: string) {
-    const openings = new TrainingOpenings(setup.openings, setup.selfPlay.rules);
-    this.selfPlay = new SearchSelfPlay(forward, setup.selfPlay, openings);
+    const { rules, solverNodes } = setup.selfPlay;
+    const openings = new TrainingOpenings(setup.openings, rules);
+    const endgame =
+      solverNodes > 0 && setup.endgameSeeds > 0 ? cachedEndgame(setup.endgameSeeds, rules) : null;
+    this.selfPlay = new SearchSelfPlay(forward, setup.selfPlay, openings, endgame);
     this.#backend = backend;
   }
 

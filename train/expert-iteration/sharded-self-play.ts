@@ -175,6 +175,8 @@ export class ShardedSelfPlay {
   evaluations = 0;
   /** The inference the shards of the last `collect` ran on (see backendsText). */
   backends = '';
+  /** Of the last `collect`'s searched positions, the share whose value the solver proved (0 without one). */
+  provenShare = 0;
 
   /**
    * `setups.length` shards, playing with the weights of the learner's
@@ -231,10 +233,12 @@ export class ShardedSelfPlay {
       this.evaluations += result.stats.evaluations;
     });
     this.backends = backendsText(results.map((r) => r.backend));
-    return mergeStats(
+    const stats = mergeStats(
       results.map((r) => r.stats),
       (performance.now() - start) / 1000,
     );
+    this.provenShare = stats.plies > 0 ? stats.proven / stats.plies : 0;
+    return stats;
   }
 
   /** Stops the worker threads and releases this thread's session. */
@@ -267,6 +271,7 @@ function mergeStats(parts: readonly SearchSelfPlayStats[], seconds: number): Sea
     out.games += p.games;
     out.learnerSamples += p.learnerSamples;
     out.evaluations += p.evaluations;
+    out.proven += p.proven;
     finishedPlies += p.meanGamePlies * p.games;
   }
   out.meanGamePlies = out.games > 0 ? finishedPlies / out.games : 0;

@@ -36,6 +36,10 @@ export const METRIC_COLUMNS = [
     "inference of this iteration's self-play shards (expert iteration): `onnx`, `tfjs-wasm` (tfjs and its backend) or `plain`, or each shard's in the shards' order when the workers differed (`onnx onnx tfjs-wasm`)",
   ],
   [
+    'self_play/proven_share',
+    "share of this iteration's searched positions whose value the rescoring solver proved (expert iteration with solverNodes; 0 without)",
+  ],
+  [
     'eval/errors_vs_perfect_play',
     "share of the accuracy benchmark's positions (evalAccuracyPositions of them) where the policy's move loses value against perfect play (latest evaluation)",
   ],

@@ -1,0 +1,110 @@
+// Draws the errors against perfect play of several training runs by training
+// minute, one line each, from their metrics.csv (no training):
+//   npx tsx scripts/compare-runs.ts OUT_BASE LABEL=RUN_DIR [LABEL=RUN_DIR ...]
+// (docs/results.md's variants of the quick preset: docs/training-runs/exact-targets-quick)
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as vega from 'vega';
+import { writeChart } from '../eval/chart-render.ts';
+
+const [outBase, ...runs] = process.argv.slice(2);
+if (outBase === undefined || runs.length === 0) {
+  console.error('usage: tsx scripts/compare-runs.ts OUT_BASE LABEL=RUN_DIR [LABEL=RUN_DIR ...]');
+  process.exit(1);
+}
+
+interface Point {
+  readonly run: string;
+  readonly minutes: number;
+  readonly errors: number;
+}
+
+/** The evaluations of a run: each row whose errors column changed (an evaluation's iteration). */
+function points(label: string, dir: string): Point[] {
+  const [header, ...lines] = readFileSync(join(dir, 'metrics.csv'), 'utf8').trim().split('\n');
+  const columns = (header ?? '').split(',');
+  const at = (cells: string[], name: string) => cells[columns.indexOf(name)] ?? '';
+  const out: Point[] = [];
+  let last = '';
+  for (const line of lines) {
+    const cells = line.split(',');
+    const errors = at(cells, 'eval/errors_vs_perfect_play');
+    if (errors === '' || errors === last) continue;
+    last = errors;
+    out.push({ run: label, minutes: Number(at(cells, 'elapsed_s')) / 60, errors: Number(errors) });
+  }
+  return out;
+}
+
+const values = runs.flatMap((arg) => {
+  const eq = arg.indexOf('=');
+  if (eq <= 0) throw new Error(`'${arg}' is not LABEL=RUN_DIR`);
+  return points(arg.slice(0, eq), arg.slice(eq + 1));
+});
+
+const spec: vega.Spec = {
+  $schema: 'https://vega.github.io/schema/vega/v5.json',
+  width: 640,
+  height: 360,
+  padding: 8,
+  background: 'white',
+  title: { text: 'Errors of the policy alone against perfect play (200 benchmark positions)' },
+  data: [{ name: 'points', values }],
+  scales: [
+    {
+      name: 'x',
+      type: 'linear',
+      domain: { data: 'points', field: 'minutes' },
+      range: 'width',
+      zero: true,
+    },
+    {
+      name: 'y',
+      type: 'linear',
+      domain: { data: 'points', field: 'errors' },
+      range: 'height',
+      zero: true,
+      nice: true,
+    },
+    { name: 'color', type: 'ordinal', domain: { data: 'points', field: 'run' }, range: 'category' },
+  ],
+  axes: [
+    { orient: 'bottom', scale: 'x', title: 'training minutes (evaluation included)' },
+    { orient: 'left', scale: 'y', title: 'share of value-losing moves', format: '.0%' },
+  ],
+  legends: [{ fill: 'color', stroke: 'color', title: 'run', orient: 'top-right' }],
+  marks: [
+    {
+      type: 'group',
+      from: { facet: { name: 'series', data: 'points', groupby: 'run' } },
+      marks: [
+        {
+          type: 'line',
+          from: { data: 'series' },
+          encode: {
+            enter: {
+              x: { scale: 'x', field: 'minutes' },
+              y: { scale: 'y', field: 'errors' },
+              stroke: { scale: 'color', field: 'run' },
+              strokeWidth: { value: 2 },
+            },
+          },
+        },
+        {
+          type: 'symbol',
+          from: { data: 'series' },
+          encode: {
+            enter: {
+              x: { scale: 'x', field: 'minutes' },
+              y: { scale: 'y', field: 'errors' },
+              fill: { scale: 'color', field: 'run' },
+              size: { value: 30 },
+            },
+          },
+        },
+      ],
+    },
+  ],
+};
+const [svg, png] = await writeChart(outBase, spec);
+console.log(`wrote ${svg} and ${png}`);
