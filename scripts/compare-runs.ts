@@ -72,8 +72,34 @@ const spec: vega.Spec = {
     { orient: 'bottom', scale: 'x', title: 'training minutes (evaluation included)' },
     { orient: 'left', scale: 'y', title: 'share of value-losing moves', format: '.0%' },
   ],
-  legends: [{ fill: 'color', stroke: 'color', title: 'run', orient: 'top-right' }],
+  legends: [{ fill: 'color', stroke: 'color', title: 'run', orient: 'right', labelLimit: 320 }],
   marks: [
+    {
+      // The target for the pretrained policy alone.
+      type: 'rule',
+      encode: {
+        enter: {
+          x: { value: 0 },
+          x2: { signal: 'width' },
+          y: { scale: 'y', value: 0.05 },
+          stroke: { value: '#888' },
+          strokeDash: { value: [6, 4] },
+        },
+      },
+    },
+    {
+      type: 'text',
+      encode: {
+        enter: {
+          x: { value: 4 },
+          y: { scale: 'y', value: 0.05 },
+          dy: { value: -4 },
+          text: { value: 'target for the pretrained policy: 5%' },
+          fill: { value: '#666' },
+          fontSize: { value: 11 },
+        },
+      },
+    },
     {
       type: 'group',
       from: { facet: { name: 'series', data: 'points', groupby: 'run' } },
