@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vega from 'vega';
+import { lineWithPoints, referenceLine } from '../eval/chart-marks.ts';
 import { writeChart } from '../eval/chart-render.ts';
 
 const [outBase, ...runs] = process.argv.slice(2);
@@ -74,61 +75,11 @@ const spec: vega.Spec = {
   ],
   legends: [{ fill: 'color', stroke: 'color', title: 'run', orient: 'right', labelLimit: 320 }],
   marks: [
-    {
-      // The target for the pretrained policy alone.
-      type: 'rule',
-      encode: {
-        enter: {
-          x: { value: 0 },
-          x2: { signal: 'width' },
-          y: { scale: 'y', value: 0.05 },
-          stroke: { value: '#888' },
-          strokeDash: { value: [6, 4] },
-        },
-      },
-    },
-    {
-      type: 'text',
-      encode: {
-        enter: {
-          x: { value: 4 },
-          y: { scale: 'y', value: 0.05 },
-          dy: { value: -4 },
-          text: { value: 'target for the pretrained policy: 5%' },
-          fill: { value: '#666' },
-          fontSize: { value: 11 },
-        },
-      },
-    },
+    ...referenceLine(0.05, 'target for the pretrained policy: 5%'),
     {
       type: 'group',
       from: { facet: { name: 'series', data: 'points', groupby: 'run' } },
-      marks: [
-        {
-          type: 'line',
-          from: { data: 'series' },
-          encode: {
-            enter: {
-              x: { scale: 'x', field: 'minutes' },
-              y: { scale: 'y', field: 'errors' },
-              stroke: { scale: 'color', field: 'run' },
-              strokeWidth: { value: 2 },
-            },
-          },
-        },
-        {
-          type: 'symbol',
-          from: { data: 'series' },
-          encode: {
-            enter: {
-              x: { scale: 'x', field: 'minutes' },
-              y: { scale: 'y', field: 'errors' },
-              fill: { scale: 'color', field: 'run' },
-              size: { value: 30 },
-            },
-          },
-        },
-      ],
+      marks: lineWithPoints({ data: 'series', x: 'minutes', y: 'errors', color: 'run', size: 30 }),
     },
   ],
 };

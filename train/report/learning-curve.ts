@@ -1,4 +1,5 @@
 import type * as vega from 'vega';
+import { lineWithPoints, referenceLine } from '../../eval/chart-marks.ts';
 import { writeChart } from '../../eval/chart-render.ts';
 import { wilsonInterval } from '../../eval/stats.ts';
 
@@ -126,32 +127,7 @@ export function curveSpec(
     ],
     legends: [{ fill: 'color', title: 'against', orient: 'right', labelLimit: 240 }],
     marks: [
-      {
-        type: 'rule',
-        encode: {
-          enter: {
-            x: { value: 0 },
-            x2: { signal: 'width' },
-            y: { scale: 'y', value: 0.5 },
-            stroke: { value: '#555' },
-            strokeDash: { value: [6, 4] },
-            strokeWidth: { value: 1.5 },
-          },
-        },
-      },
-      {
-        type: 'text',
-        encode: {
-          enter: {
-            x: { value: 4 },
-            y: { scale: 'y', value: 0.5, offset: -5 },
-            text: { value: '50%: even' },
-            align: { value: 'left' },
-            fontSize: { value: 11 },
-            fill: { value: '#555' },
-          },
-        },
-      },
+      ...referenceLine(0.5, '50%: even'),
       {
         type: 'group',
         from: { facet: { name: 'series', data: 'points', groupby: 'opponent' } },
@@ -169,30 +145,7 @@ export function curveSpec(
               },
             },
           },
-          {
-            type: 'line',
-            from: { data: 'series' },
-            encode: {
-              enter: {
-                x: { scale: 'x', field: 'iteration' },
-                y: { scale: 'y', field: 'score' },
-                stroke: { scale: 'color', field: 'opponent' },
-                strokeWidth: { value: 2 },
-              },
-            },
-          },
-          {
-            type: 'symbol',
-            from: { data: 'series' },
-            encode: {
-              enter: {
-                x: { scale: 'x', field: 'iteration' },
-                y: { scale: 'y', field: 'score' },
-                fill: { scale: 'color', field: 'opponent' },
-                size: { value: 24 },
-              },
-            },
-          },
+          ...lineWithPoints({ data: 'series', x: 'iteration', y: 'score', color: 'opponent' }),
         ],
       },
       {

@@ -1,0 +1,66 @@
+import type * as vega from 'vega';
+
+/**
+ * A dashed horizontal line across the plot at `value` on the y scale, with
+ * its label above the left end: the 50% line of a learning curve, a target
+ * line. Two marks, to spread into a spec's `marks`.
+ */
+export function referenceLine(value: number, label: string, yScale = 'y'): vega.Mark[] {
+  return [
+    {
+      type: 'rule',
+      encode: {
+        enter: {
+          x: { value: 0 },
+          x2: { signal: 'width' },
+          y: { scale: yScale, value },
+          stroke: { value: '#555' },
+          strokeDash: { value: [6, 4] },
+          strokeWidth: { value: 1.5 },
+        },
+      },
+    },
+    {
+      type: 'text',
+      encode: {
+        enter: {
+          x: { value: 4 },
+          y: { scale: yScale, value, offset: -5 },
+          text: { value: label },
+          align: { value: 'left' },
+          fontSize: { value: 11 },
+          fill: { value: '#555' },
+        },
+      },
+    },
+  ];
+}
+
+/** Where a series' points are: the data, its x and y fields and the field its colour follows. */
+export interface SeriesFields {
+  readonly data: string;
+  readonly x: string;
+  readonly y: string;
+  readonly color: string;
+  /** Point size (default 24). */
+  readonly size?: number;
+}
+
+/** A series drawn as a line through its points, coloured by the `color` scale. */
+export function lineWithPoints(fields: SeriesFields): vega.Mark[] {
+  const x = { scale: 'x', field: fields.x };
+  const y = { scale: 'y', field: fields.y };
+  const color = { scale: 'color', field: fields.color };
+  return [
+    {
+      type: 'line',
+      from: { data: fields.data },
+      encode: { enter: { x, y, stroke: color, strokeWidth: { value: 2 } } },
+    },
+    {
+      type: 'symbol',
+      from: { data: fields.data },
+      encode: { enter: { x, y, fill: color, size: { value: fields.size ?? 24 } } },
+    },
+  ];
+}
