@@ -149,13 +149,14 @@ const countSchema = z.number().int().nonnegative();
 
 /**
  * A shard's games in progress without the empty log slots: each game's board,
- * how many searched moves it has logged, and those moves' positions, policies,
+ * how many searched moves it has played and logged, and the logged moves' positions, policies,
  * values and the solver's bounds on them, one game after the other.
  */
 export const encodedGamesSchema = z
   .object({
     states: base64Schema,
     logCount: z.array(countSchema).max(8192),
+    plies: z.array(countSchema).max(8192),
     logStates: base64Schema,
     logPolicies: base64Schema,
     logValues: base64Schema,

@@ -89,6 +89,7 @@ export function encodeGames(games: GamesInProgress, shape: GamesShape): EncodedG
   return {
     states: base64Of(games.states),
     logCount,
+    plies: Array.from(games.plies),
     logStates: base64Of(logStates),
     logPolicies: base64Of(logPolicies),
     logValues: base64Of(logValues),
@@ -126,6 +127,15 @@ export function decodeGames(data: EncodedGames, shape: GamesShape, where: string
       `${where}: game ${over} logged ${data.logCount[over]} moves, more than maxPlies (${maxPlies})`,
     );
   }
+  if (data.plies.length !== n) {
+    throw new QueueError(`${where}: plies of ${data.plies.length} games, the shard plays ${n}`);
+  }
+  const short = data.plies.findIndex((p, g) => p > maxPlies || p < (data.logCount[g] as number));
+  if (short >= 0) {
+    throw new QueueError(
+      `${where}: game ${short} played ${data.plies[short]} moves, not between its ${data.logCount[short]} logged and maxPlies (${maxPlies})`,
+    );
+  }
   const used = data.logCount.reduce((n, c) => n + c, 0);
   const packedStates = uint8From(data.logStates, used * STATE_SIZE, `${where}: logStates`);
   const packedPolicies = float32From(data.logPolicies, used * NUM_ACTIONS, `${where}: logPolicies`);
@@ -150,6 +160,7 @@ export function decodeGames(data: EncodedGames, shape: GamesShape, where: string
   return {
     states: uint8From(data.states, n * STATE_SIZE, `${where}: states`),
     logCount: Int32Array.from(data.logCount),
+    plies: Int32Array.from(data.plies),
     logStates,
     logPolicies,
     logValues,

@@ -180,6 +180,8 @@ describe('inference backends', () => {
           observation,
           maxPlies: 200,
           simulations: 8,
+          fullSearchShare: 1,
+          cheapSimulations: 2,
           policyTarget: 'completed-q',
           searchValueWeight: 0.5,
           solverNodes: 0,

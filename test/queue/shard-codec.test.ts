@@ -27,6 +27,8 @@ function gamesInProgress() {
       observation: { encoding: 'counts', lookahead: true },
       maxPlies: shape.maxPlies,
       simulations: 4,
+      fullSearchShare: 1,
+      cheapSimulations: 2,
       policyTarget: 'completed-q',
       searchValueWeight: 0.5,
       solverNodes: 3000,
@@ -73,5 +75,15 @@ describe('a shard’s games through the queue', () => {
         `shard 0: logBounds: move 0 has bounds ${lo}..${hi}, not within -1..1`,
       );
     }
+  });
+
+  it('refuse a game that played fewer moves than it logged, naming it', () => {
+    const games = gamesInProgress();
+    const g = [...games.logCount].findIndex((c) => c > 0);
+    const bad = { ...games, plies: games.plies.slice() };
+    bad.plies[g] = (games.logCount[g] as number) - 1;
+    expect(() => decodeGames(encodeGames(bad, shape), shape, 'shard 1')).toThrow(
+      `shard 1: game ${g} played ${bad.plies[g]} moves, not between its ${games.logCount[g]} logged and maxPlies (200)`,
+    );
   });
 });

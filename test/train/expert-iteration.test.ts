@@ -48,6 +48,8 @@ function selfPlay(
       observation,
       maxPlies: 200,
       simulations: 6,
+      fullSearchShare: 1,
+      cheapSimulations: 2,
       policyTarget,
       searchValueWeight,
       solverNodes,

@@ -125,6 +125,8 @@ function play(
       observation,
       maxPlies: 200,
       simulations: 6,
+      fullSearchShare: 1,
+      cheapSimulations: 2,
       policyTarget: 'completed-q',
       searchValueWeight: 0.5,
       solverNodes,

@@ -60,6 +60,8 @@ const EXPERT_ITERATION_FLAGS: Record<keyof ExpertIterationSettings, string> = {
   movesPerIteration: 'moves-per-iteration',
   selfPlayShards: 'self-play-shards',
   simulations: 'search-simulations',
+  fullSearchShare: 'full-search-share',
+  cheapSimulations: 'cheap-simulations',
   policyTarget: 'policy-target',
   searchValueWeight: 'search-value-weight',
   solverNodes: 'solver-nodes',

@@ -30,6 +30,8 @@ const flatConfigSchema = z
     openingPliesMax: ei.openingPliesMax.default(null),
     balancedOpenings: ei.balancedOpenings.default(false),
     solverNodes: ei.solverNodes,
+    fullSearchShare: ei.fullSearchShare,
+    cheapSimulations: ei.cheapSimulations,
     solverPlaysProven: ei.solverPlaysProven,
     solverEndgameSeeds: ei.solverEndgameSeeds,
   })

@@ -92,6 +92,8 @@ export const DEFAULT_BLOCKS: {
     movesPerIteration: 256 * 32,
     selfPlayShards: 1,
     simulations: 16,
+    fullSearchShare: 1,
+    cheapSimulations: 4,
     policyTarget: 'completed-q',
     searchValueWeight: 0,
     solverNodes: 0,

@@ -202,6 +202,23 @@ export const expertIterationSettingsSchema = z
       .min(1)
       .max(1024)
       .describe('simulations of the search behind each self-play move'),
+    fullSearchShare: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(1)
+      .describe(
+        'playout cap randomization (KataGo): the share of self-play moves searched with `simulations`, drawn move by move; only their positions are trained on, the other moves get a cheap search of cheapSimulations (1: every move in full)',
+      ),
+    cheapSimulations: z
+      .number()
+      .int()
+      .min(1)
+      .max(1024)
+      .default(4)
+      .describe(
+        'simulations of the cheap searches of playout cap randomization (fullSearchShare below 1)',
+      ),
     policyTarget: z
       .enum(['completed-q', 'visits'])
       .describe(
@@ -271,6 +288,13 @@ export const expertIterationSettingsSchema = z
         code: 'custom',
         path: ['selfPlayShards'],
         message: `is ${ei.selfPlayShards}, more than gamesAtOnce (${ei.gamesAtOnce}): every shard needs a game`,
+      });
+    }
+    if (ei.fullSearchShare < 1 && ei.cheapSimulations >= ei.simulations) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cheapSimulations'],
+        message: `is ${ei.cheapSimulations}, not fewer than simulations (${ei.simulations}): a cheap search must be cheaper than a full one`,
       });
     }
     if (ei.openingPliesMax !== null && ei.openingPliesMax < ei.openingPlies) {

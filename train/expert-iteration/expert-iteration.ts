@@ -127,6 +127,8 @@ export function shardSetups(
       observation,
       maxPlies: config.maxPlies,
       simulations: ei.simulations,
+      fullSearchShare: ei.fullSearchShare,
+      cheapSimulations: ei.cheapSimulations,
       policyTarget: ei.policyTarget,
       searchValueWeight: ei.searchValueWeight,
       solverNodes: ei.solverNodes,

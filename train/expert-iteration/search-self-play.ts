@@ -38,8 +38,15 @@ export interface SearchSelfPlayOptions {
   readonly observation: ObservationConfig;
   /** Searched moves after which a game is stopped and scored as a draw (the random opening not counted). */
   readonly maxPlies: number;
-  /** Simulations after the root's expansion. */
+  /** Simulations after the root's expansion, of a full search. */
   readonly simulations: number;
+  /**
+   * Playout cap randomization (KataGo): the share of moves searched in full,
+   * drawn move by move; only those positions are trained on. The other moves
+   * get a cheap search of `cheapSimulations`, to play on. 1: every move full.
+   */
+  readonly fullSearchShare: number;
+  readonly cheapSimulations: number;
   /** How each move is searched and what the network learns from it (targets/). */
   readonly policyTarget: SearchTargetKind;
   /**
@@ -90,8 +97,10 @@ export function emptySearchStats(): SearchSelfPlayStats {
 export interface GamesInProgress {
   /** STATE_SIZE bytes per game: its current position. */
   readonly states: Uint8Array;
-  /** Searched moves logged per game. */
+  /** Searched moves logged per game (its full searches). */
   readonly logCount: Int32Array;
+  /** Searched moves played per game (full and cheap). */
+  readonly plies: Int32Array;
   /**
    * Per game, `maxPlies` slots of: the searched position, its policy target,
    * the search's root value, the solver's bounds on its value (lo, hi: -1, 1
@@ -126,6 +135,10 @@ export class SearchSelfPlay {
   /** Per game: IDLE, SEARCHING or SOLVED, and the simulations a search runs after the root's expansion. */
   readonly #searching: Uint8Array;
   readonly #budget: Int32Array;
+  /** Per game: 1 when the search running is a full one (its position is trained on). */
+  readonly #full: Uint8Array;
+  /** Per game: searched moves played (full and cheap). */
+  readonly #plies: Int32Array;
   readonly #states: Uint8Array;
   // Each game's searched positions so far (its searched moves): state, target policy (the mover is in the state).
   readonly #logStates: Uint8Array;
@@ -161,7 +174,7 @@ export class SearchSelfPlay {
     const n = options.games;
     this.#n = n;
     this.#encoder = new ObservationEncoder(options.observation, options.rules);
-    this.#target = searchTarget(options.policyTarget, options.simulations, n);
+    this.#target = searchTarget(options.policyTarget, n);
     this.#searches = Array.from(
       { length: n },
       () =>
@@ -175,6 +188,8 @@ export class SearchSelfPlay {
     this.#leafStates = this.#searches.map((search) => search.leafStates.subarray(0, STATE_SIZE));
     this.#searching = new Uint8Array(n);
     this.#budget = new Int32Array(n);
+    this.#full = new Uint8Array(n);
+    this.#plies = new Int32Array(n);
     this.#states = new Uint8Array(n * STATE_SIZE);
     this.#logStates = new Uint8Array(n * options.maxPlies * STATE_SIZE);
     this.#logPolicies = new Float32Array(n * options.maxPlies * NUM_ACTIONS);
@@ -204,6 +219,7 @@ export class SearchSelfPlay {
     return {
       states: this.#states.slice(),
       logCount: this.#logCount.slice(),
+      plies: this.#plies.slice(),
       logStates: this.#logStates.slice(),
       logPolicies: this.#logPolicies.slice(),
       logValues: this.#logValues.slice(),
@@ -216,6 +232,7 @@ export class SearchSelfPlay {
     for (const [name, to, from] of [
       ['states', this.#states, games.states],
       ['logCount', this.#logCount, games.logCount],
+      ['plies', this.#plies, games.plies],
       ['logStates', this.#logStates, games.logStates],
       ['logPolicies', this.#logPolicies, games.logPolicies],
       ['logValues', this.#logValues, games.logValues],
@@ -259,7 +276,7 @@ export class SearchSelfPlay {
         const ended = this.#gameEnd(g);
         if (ended === null) continue;
         stats.games++;
-        finishedPlies += this.#logCount[g] as number;
+        finishedPlies += this.#plies[g] as number;
         stats.learnerSamples += this.#storeGame(g, ended, sink);
         this.#newGame(g, rng);
       }
@@ -274,6 +291,7 @@ export class SearchSelfPlay {
     const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
     this.openings.draw(state, rng);
     this.#logCount[g] = 0;
+    this.#plies[g] = 0;
     this.#searching[g] = IDLE;
     (this.#searches[g] as PuctSearch).reset();
   }
@@ -289,13 +307,22 @@ export class SearchSelfPlay {
       const search = this.#searches[g] as PuctSearch;
       if (this.#searching[g] === IDLE) {
         const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+        const { fullSearchShare, solverPlaysProven } = this.options;
+        // Drawn only when some moves are cheap, so that runs without them draw as before.
+        const full = fullSearchShare >= 1 || rng.next() < fullSearchShare;
+        this.#full[g] = full ? 1 : 0;
         const proven = this.#proven[g] as ProvenMoves;
-        const exact = this.#rescoring?.prove(state, proven) ?? false;
-        if (exact && this.options.solverPlaysProven && proven.best !== 0) {
+        // A cheap search's position is not trained on: the solver is only asked to move there.
+        const exact =
+          full || solverPlaysProven ? (this.#rescoring?.prove(state, proven) ?? false) : false;
+        if (exact && solverPlaysProven && proven.best !== 0) {
+          this.#full[g] = 1;
           this.#searching[g] = SOLVED;
           continue;
         }
-        this.#budget[g] = this.#target.begin(g, search, state, rng);
+        const simulations = full ? this.options.simulations : this.options.cheapSimulations;
+        this.#target.begin(g, search, state, simulations, rng);
+        this.#budget[g] = simulations;
         this.#searching[g] = SEARCHING;
       }
       if (this.#searchDone(g)) continue;
@@ -337,12 +364,18 @@ export class SearchSelfPlay {
   }
 
   /**
-   * Logs the searched position with the target's policy and value (rescored
-   * by what the solver proved, if it ran), then plays its move; returns
-   * whether the solver proved the position's value.
+   * Plays game g's move; a full search's position is logged first with the
+   * target's policy and value (rescored by what the solver proved, if it
+   * ran). Returns whether a logged position's value was proven.
    */
   #move(g: number, search: PuctSearch, rng: Random): boolean {
     const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+    if (this.#full[g] === 0) {
+      const move = this.#target.finish(g, search.result(), this.#plies[g] as number, rng);
+      this.#plies[g] = (this.#plies[g] as number) + 1;
+      playInPlace(state, move.action, this.#captureSeedStays);
+      return false;
+    }
     const k = g * this.options.maxPlies + (this.#logCount[g] as number);
     this.#logStates.set(state, k * STATE_SIZE);
     const at = k * NUM_ACTIONS;
@@ -357,7 +390,7 @@ export class SearchSelfPlay {
       this.#logValues[k] = proven.lo;
       action = nthAction(best, rng.int(count));
     } else {
-      const move = this.#target.finish(g, search.result(), this.#logCount[g] as number, rng);
+      const move = this.#target.finish(g, search.result(), this.#plies[g] as number, rng);
       for (let a = 0; a < NUM_ACTIONS; a++) this.#logPolicies[at + a] = move.policy[a] as number;
       this.#logValues[k] = move.value;
       if (this.#rescoring !== null) rescorePolicy(this.#logPolicies, at, proven);
@@ -367,6 +400,7 @@ export class SearchSelfPlay {
     this.#logBounds[2 * k] = known ? proven.lo : -1;
     this.#logBounds[2 * k + 1] = known ? proven.hi : 1;
     this.#logCount[g] = (this.#logCount[g] as number) + 1;
+    this.#plies[g] = (this.#plies[g] as number) + 1;
     playInPlace(state, action, this.#captureSeedStays);
     return known && proven.lo === proven.hi;
   }
@@ -378,7 +412,7 @@ export class SearchSelfPlay {
     if (finalScores(state, mask, this.#leftoverToOwner, this.#scores)) {
       return Math.sign((this.#scores[0] as number) - (this.#scores[1] as number));
     }
-    const capped = (this.#logCount[g] as number) >= this.options.maxPlies;
+    const capped = (this.#plies[g] as number) >= this.options.maxPlies;
     return capped ? 0 : null;
   }
 

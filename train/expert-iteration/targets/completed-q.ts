@@ -13,18 +13,21 @@ export class CompletedQTarget implements SearchTarget {
   readonly searchOptions = {};
   readonly #roots: (GumbelRoot | null)[];
 
-  constructor(
-    private readonly simulations: number,
-    games: number,
-  ) {
+  constructor(games: number) {
     this.#roots = new Array<GumbelRoot | null>(games).fill(null);
   }
 
-  begin(game: number, search: PuctSearch, state: Uint8Array, rng: Random): number {
-    const root = new GumbelRoot({ simulations: this.simulations }, rng);
+  begin(
+    game: number,
+    search: PuctSearch,
+    state: Uint8Array,
+    simulations: number,
+    rng: Random,
+  ): void {
+    // Sequential Halving plans its phases for the search's budget.
+    const root = new GumbelRoot({ simulations }, rng);
     this.#roots[game] = root;
     search.begin(state, null, root.chooser);
-    return this.simulations;
   }
 
   finish(game: number, result: PuctResult): SearchedMove {

@@ -8,16 +8,12 @@ export type { SearchedMove, SearchTarget } from './search-target.ts';
 /** The kinds of search target a run can name (`policyTarget`). */
 export type SearchTargetKind = ExpertIterationSettings['policyTarget'];
 
-/** The search target `kind` for `games` games searched with `simulations` simulations a move. */
-export function searchTarget(
-  kind: SearchTargetKind,
-  simulations: number,
-  games: number,
-): SearchTarget {
+/** The search target `kind` for `games` games. */
+export function searchTarget(kind: SearchTargetKind, games: number): SearchTarget {
   switch (kind) {
     case 'completed-q':
-      return new CompletedQTarget(simulations, games);
+      return new CompletedQTarget(games);
     case 'visits':
-      return new VisitCountTarget(simulations);
+      return new VisitCountTarget();
   }
 }

@@ -20,8 +20,17 @@ export interface SearchedMove {
 export interface SearchTarget {
   /** What the searches need besides the rules (visit counts: Dirichlet root noise). */
   readonly searchOptions: Pick<PuctOptions, 'rootNoise'>;
-  /** Starts game `game`'s search of `state`; returns the simulations it runs after the root's expansion. */
-  begin(game: number, search: PuctSearch, state: Uint8Array, rng: Random): number;
-  /** Game `game`'s move from its finished search, after `searchedMoves` searched moves of the game. */
+  /**
+   * Starts game `game`'s search of `state`, which runs `simulations`
+   * simulations after the root's expansion (a move's full or cheap search).
+   */
+  begin(
+    game: number,
+    search: PuctSearch,
+    state: Uint8Array,
+    simulations: number,
+    rng: Random,
+  ): void;
+  /** Game `game`'s move from its finished search, after `searchedMoves` moves of the game. */
   finish(game: number, result: PuctResult, searchedMoves: number, rng: Random): SearchedMove;
 }

@@ -16,11 +16,14 @@ const ROOT_NOISE = { alpha: 1, fraction: 0.25 } as const;
 export class VisitCountTarget implements SearchTarget {
   readonly searchOptions = { rootNoise: ROOT_NOISE };
 
-  constructor(private readonly simulations: number) {}
-
-  begin(_game: number, search: PuctSearch, state: Uint8Array, rng: Random): number {
+  begin(
+    _game: number,
+    search: PuctSearch,
+    state: Uint8Array,
+    _simulations: number,
+    rng: Random,
+  ): void {
     search.begin(state, rng, null);
-    return this.simulations;
   }
 
   finish(_game: number, result: PuctResult, searchedMoves: number, rng: Random): SearchedMove {
