@@ -195,37 +195,41 @@ describe('a training run with the rescoring solver', () => {
     else process.env.XDG_CACHE_HOME = before;
   });
 
-  it('builds its endgame table into the cache once, reports the share it proved and trains', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-rescoring-'));
-    const config = buildConfig([
-      PRESETS.smoke,
-      {
-        runsDir: dir,
-        name: 'rescored',
-        algorithm: 'expert-iteration',
-        iterations: 2,
-        minibatchSize: 32,
-        progress: false,
-        expertIteration: {
-          simulations: 4,
-          gamesAtOnce: 8,
-          movesPerIteration: 160,
-          selfPlayShards: 2,
-          solverNodes: 1000,
-          solverEndgameSeeds: 8,
+  it.each([false, true])(
+    'builds its endgame table into the cache once, reports the share it proved and trains (the solver moves: %s)',
+    async (solverPlaysProven) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ayoayo-rescoring-'));
+      const config = buildConfig([
+        PRESETS.smoke,
+        {
+          runsDir: dir,
+          name: 'rescored',
+          algorithm: 'expert-iteration',
+          iterations: 2,
+          minibatchSize: 32,
+          progress: false,
+          expertIteration: {
+            simulations: 4,
+            gamesAtOnce: 8,
+            movesPerIteration: 160,
+            selfPlayShards: 2,
+            solverNodes: 1000,
+            solverPlaysProven,
+            solverEndgameSeeds: 8,
+          },
         },
-      },
-    ]);
-    await train(config, { resume: false, log: () => {} });
-    expect(existsSync(endgamePath(join(cache, 'ayoayo'), 8, rules))).toBe(true);
-    const { metrics } = readCheckpoint(runPaths(config).latest);
-    const shares = metrics.map((row) => Number(row['self_play/proven_share']));
-    expect(shares.length).toBe(2);
-    for (const share of shares) {
-      expect(share).toBeGreaterThan(0);
-      expect(share).toBeLessThanOrEqual(1);
-    }
-  });
+      ]);
+      await train(config, { resume: false, log: () => {} });
+      expect(existsSync(endgamePath(join(cache, 'ayoayo'), 8, rules))).toBe(true);
+      const { metrics } = readCheckpoint(runPaths(config).latest);
+      const shares = metrics.map((row) => Number(row['self_play/proven_share']));
+      expect(shares.length).toBe(2);
+      for (const share of shares) {
+        expect(share).toBeGreaterThan(0);
+        expect(share).toBeLessThanOrEqual(1);
+      }
+    },
+  );
 
   it('refuses a negative budget or a table larger than it builds, naming the setting', () => {
     const bad = (ei: Record<string, number>) => () =>
