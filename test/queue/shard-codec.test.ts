@@ -5,6 +5,7 @@ import { decodeGames, encodeGames } from '../../queue/shard-codec.ts';
 import { PositionLog } from '../../train/expert-iteration/position-log.ts';
 import { SearchSelfPlay } from '../../train/expert-iteration/search-self-play.ts';
 import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
+import { selfPlayOptions } from '../train/self-play-options.ts';
 
 const rules = DEFAULT_RULES;
 const shape = { games: 4, maxPlies: 200 };
@@ -21,19 +22,13 @@ function zeroNetwork(): ForwardPass {
 function gamesInProgress() {
   const selfPlay = new SearchSelfPlay(
     zeroNetwork(),
-    {
+    selfPlayOptions({
       games: shape.games,
-      rules,
-      observation: { encoding: 'counts', lookahead: true },
       maxPlies: shape.maxPlies,
       simulations: 4,
-      fullSearchShare: 1,
-      cheapSimulations: 2,
-      policyTarget: 'completed-q',
       searchValueWeight: 0.5,
       solverNodes: 3000,
-      solverPlaysProven: false,
-    },
+    }),
     new TrainingOpenings({ minPlies: 6, maxPlies: 8, balanced: false }, rules),
   );
   const rng = Random.fromSeed(21);

@@ -22,6 +22,7 @@ import { buildLearner, disposeLearner } from '../../train/learner.ts';
 import { CheckpointError, readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
+import { selfPlayOptions } from './self-play-options.ts';
 
 const rules = DEFAULT_RULES;
 const observation = { encoding: 'counts', lookahead: true } as const;
@@ -35,26 +36,13 @@ function selfPlay(
   policyTarget: 'completed-q' | 'visits',
   seed = 1,
   searchValueWeight = 0,
-  solverNodes = 0,
 ): { play: SearchSelfPlay; buffer: ReplayBuffer; dispose: () => void } {
   const network = { hidden: [16], activation: 'relu' as const };
   const model = createPolicyValueModel(tf, 146, network, seed);
   const openings = new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, rules);
   const play = new SearchSelfPlay(
     plainForward(extractMlpWeights(model, network)),
-    {
-      games: 8,
-      rules,
-      observation,
-      maxPlies: 200,
-      simulations: 6,
-      fullSearchShare: 1,
-      cheapSimulations: 2,
-      policyTarget,
-      searchValueWeight,
-      solverNodes,
-      solverPlaysProven: false,
-    },
+    selfPlayOptions({ policyTarget, searchValueWeight }),
     openings,
   );
   return {

@@ -17,6 +17,7 @@ import { TrainingOpenings } from '../../train/expert-iteration/training-openings
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
+import { selfPlayOptions } from './self-play-options.ts';
 
 const rules = DEFAULT_RULES;
 let tf: Tf;
@@ -39,19 +40,13 @@ function play(
   const model = createPolicyValueModel(tf, 146, network, 2);
   const selfPlay = new SearchSelfPlay(
     plainForward(extractMlpWeights(model, network)),
-    {
-      games: 8,
-      rules,
-      observation: { encoding: 'counts', lookahead: true },
+    selfPlayOptions({
       maxPlies,
       simulations: 7,
       fullSearchShare,
       cheapSimulations: 2,
       policyTarget: 'visits',
-      searchValueWeight: 0,
-      solverNodes: 0,
-      solverPlaysProven: false,
-    },
+    }),
     new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, rules),
   );
   model.dispose();
@@ -88,7 +83,9 @@ describe('playout cap randomization', () => {
     expect(log.count / played).toBeGreaterThan(0.15);
     expect(log.count / played).toBeLessThan(0.35);
     // Games in progress count every move they played and log only the full ones.
-    plies.forEach((p, g) => expect(logged[g]).toBeLessThanOrEqual(p));
+    plies.forEach((p, g) => {
+      expect(logged[g]).toBeLessThanOrEqual(p);
+    });
   });
 
   it('with every move in full, trains on every move', () => {

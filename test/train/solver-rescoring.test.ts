@@ -21,10 +21,10 @@ import { TrainingOpenings } from '../../train/expert-iteration/training-openings
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
+import { selfPlayOptions } from './self-play-options.ts';
 
 const { STATE_SIZE } = core;
 const rules = DEFAULT_RULES;
-const observation = { encoding: 'counts', lookahead: true } as const;
 let tf: Tf;
 
 beforeAll(async () => {
@@ -119,19 +119,7 @@ function play(
   const model = createPolicyValueModel(tf, 146, network, 3);
   const selfPlay = new SearchSelfPlay(
     plainForward(extractMlpWeights(model, network)),
-    {
-      games: 8,
-      rules,
-      observation,
-      maxPlies: 200,
-      simulations: 6,
-      fullSearchShare: 1,
-      cheapSimulations: 2,
-      policyTarget: 'completed-q',
-      searchValueWeight: 0.5,
-      solverNodes,
-      solverPlaysProven,
-    },
+    selfPlayOptions({ searchValueWeight: 0.5, solverNodes, solverPlaysProven }),
     new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, rules),
   );
   model.dispose();
