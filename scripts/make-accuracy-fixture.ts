@@ -19,7 +19,8 @@ import {
   DEFAULT_OPENING_PLIES,
   generateAccuracySet,
 } from '../eval/accuracy/generate.ts';
-import { DEFAULT_ENDGAME_SEEDS, loadEndgame, MAX_ENDGAME_SEEDS } from '../eval/endgame-cache.ts';
+import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../eval/endgame-cache.ts';
+import { loadEndgameShowingProgress } from '../eval/endgame-progress.ts';
 import { gamesProgressBar } from '../eval/progress.ts';
 // The default mix has az: agents, which load a network.
 import '../models/policy-kind.ts';
@@ -116,13 +117,7 @@ const command = [
 const rules = resolveRules(args.rules !== undefined ? parseRulesText(args.rules) : {});
 if (endgameSeeds > 0) {
   // Built (or checked) here once, so that the worker threads only read the cache.
-  const table = gamesProgressBar({
-    quiet: args.quiet,
-    label: `endgame table, ${endgameSeeds} seeds`,
-    unit: 'boards',
-  });
-  loadEndgame(endgameSeeds, rules, { onProgress: (done, total) => table.update(done, total) });
-  table.stop();
+  loadEndgameShowingProgress(endgameSeeds, rules, { quiet: args.quiet });
 }
 const bar = gamesProgressBar({ quiet: args.quiet, label: 'critical', unit: 'positions' });
 try {

@@ -1,14 +1,9 @@
 import type { Argv } from 'yargs';
 import { formatPosition, outcome, type Position, type Rules } from '../../env/index.ts';
-import { DEFAULT_ENDGAME_SEEDS, loadEndgame, MAX_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
-import { fitLine, gamesProgressBar, lineWidth } from '../../eval/progress.ts';
-import {
-  type EndgameValues,
-  MAX_TABLE_BITS,
-  type MoveValue,
-  type Solution,
-  solve,
-} from '../../solve/index.ts';
+import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
+import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
+import { fitLine, lineWidth } from '../../eval/progress.ts';
+import { MAX_TABLE_BITS, type MoveValue, type Solution, solve } from '../../solve/index.ts';
 
 import {
   describeOutcome,
@@ -100,21 +95,6 @@ function progressLine(timeMs: number | undefined): {
   };
 }
 
-/** The endgame table from the cache, built there (with a progress bar) on first use. */
-function endgameTable(seeds: number, rules: Rules, quiet: boolean): EndgameValues {
-  const bar = gamesProgressBar({ quiet, label: `endgame table, ${seeds} seeds`, unit: 'boards' });
-  try {
-    return loadEndgame(seeds, rules, {
-      onProgress: (done, total) => bar.update(done, total),
-      onNote: (note) => {
-        if (!quiet) process.stderr.write(`ayoayo: ${note}\n`);
-      },
-    });
-  } finally {
-    bar.stop();
-  }
-}
-
 function report(pos: Position, rules: Rules, solution: Solution, showRules: boolean): string {
   const lines = [`Position: ${formatPosition(pos)} (player ${pos.toMove} to move)`];
   if (showRules) lines.push(`Rules:    ${formatRules(rules)}`);
@@ -199,7 +179,10 @@ export const solveCommand = defineCommand<SolveArgs>({
         `--endgame must be an integer in 0..${MAX_ENDGAME_SEEDS}, got ${String(argv.endgame)}`,
       );
     }
-    const endgame = argv.endgame === 0 ? undefined : endgameTable(argv.endgame, rules, argv.quiet);
+    const endgame =
+      argv.endgame === 0
+        ? undefined
+        : loadEndgameShowingProgress(argv.endgame, rules, { quiet: argv.quiet });
     const progress = argv.quiet || argv.json ? null : progressLine(timeMs);
     let solution: Solution;
     try {

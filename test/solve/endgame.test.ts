@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_RULES,
   formatPosition,
@@ -12,7 +12,8 @@ import {
   type Rules,
   resolveRules,
 } from '../../env/index.ts';
-import { endgamePath, loadEndgame } from '../../eval/endgame-cache.ts';
+import { type EndgameCacheOptions, endgamePath, loadEndgame } from '../../eval/endgame-cache.ts';
+import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import {
   boardsOf,
   MOVER_0_ORDER,
@@ -25,6 +26,7 @@ import {
   decodeEndgame,
   type EndgameValues,
   encodeEndgame,
+  endgameOffsets,
   NO_LOWER,
   NO_UPPER,
   Solver,
@@ -203,5 +205,31 @@ describe('endgame files', () => {
     ]);
     expect([...rebuilt.hi]).toEqual([...first.hi]);
     expect(decodeEndgame(readFileSync(path)).lo.length).toBe(first.lo.length);
+  });
+
+  it('say on stderr, where no bar is drawn, that a table is being built, once, and nothing when read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-endgame-'));
+    dirs.push(dir);
+    const load = (seeds: number, rules: Rules, options: EndgameCacheOptions) =>
+      loadEndgame(seeds, rules, { ...options, dir });
+    const written: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const tty = process.stderr.isTTY;
+    process.stderr.isTTY = false;
+    try {
+      loadEndgameShowingProgress(5, DEFAULT_RULES, { announceBuild: true, load });
+      loadEndgameShowingProgress(5, DEFAULT_RULES, { announceBuild: true, load });
+      loadEndgameShowingProgress(4, DEFAULT_RULES, { announceBuild: true, quiet: true, load });
+      loadEndgameShowingProgress(3, DEFAULT_RULES, { load });
+    } finally {
+      process.stderr.isTTY = tty;
+      write.mockRestore();
+    }
+    expect(written).toEqual([
+      `ayoayo: building the endgame table of 5 seeds (${endgameOffsets(5)[6]} boards) into the cache, once\n`,
+    ]);
   });
 });

@@ -1,7 +1,6 @@
 import { ObservationEncoder } from '../../env/gym/observation.ts';
-import type { Rules } from '../../env/index.ts';
 import type { Random } from '../../env/random.ts';
-import { gamesProgressBar } from '../../eval/progress.ts';
+import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
 import { cachedEndgame } from '../../models/solver-endgame.ts';
 import { type ExpertIterationConfig, rulesOf } from '../config/schema.ts';
@@ -157,9 +156,14 @@ export function buildExpertIteration(
   const ei = config.expertIteration;
   const observation = { encoding: config.encoding, lookahead: config.lookahead };
   const setups = shardSetups(config, inference.backend);
-  // Built here once when it is not cached yet, so that the worker threads only read it.
-  if (ei.solverNodes > 0 && ei.solverEndgameSeeds > 0) {
-    rescoringEndgame(ei.solverEndgameSeeds, rules, config.progress);
+  if (shardRunner === undefined && ei.solverNodes > 0 && ei.solverEndgameSeeds > 0) {
+    // Built here once when it is not cached yet, so that this machine's worker
+    // threads only read it (the queue's workers load their own).
+    loadEndgameShowingProgress(ei.solverEndgameSeeds, rules, {
+      quiet: !config.progress,
+      announceBuild: true,
+      load: cachedEndgame,
+    });
   }
   const runner =
     shardRunner !== undefined
@@ -185,36 +189,4 @@ export function buildExpertIteration(
     obsSize,
   );
   return new ExpertIteration(config, selfPlay, buffer, updater);
-}
-
-/**
- * The rescoring solver's endgame table, read from the user's cache or built
- * there (about a minute for 16 seeds, once per machine) with a progress bar,
- * or a line where none is drawn.
- */
-function rescoringEndgame(seeds: number, rules: Rules, progress: boolean): void {
-  const bar = gamesProgressBar({
-    quiet: !progress,
-    label: `endgame table, ${seeds} seeds`,
-    unit: 'boards',
-  });
-  let noted = false;
-  try {
-    cachedEndgame(seeds, rules, {
-      onProgress: (done, total) => {
-        if (!noted && progress && process.stderr.isTTY !== true) {
-          process.stderr.write(
-            `building the solver's endgame table (${seeds} seeds, ${total} boards) once into the cache\n`,
-          );
-        }
-        noted = true;
-        bar.update(done, total);
-      },
-      onNote: (note) => {
-        if (progress) process.stderr.write(`${note}\n`);
-      },
-    });
-  } finally {
-    bar.stop();
-  }
 }

@@ -1,0 +1,54 @@
+import type { Rules } from '../env/index.ts';
+import type { EndgameValues } from '../solve/index.ts';
+import { type EndgameCacheOptions, loadEndgame } from './endgame-cache.ts';
+import { gamesProgressBar } from './progress.ts';
+
+export interface EndgameProgressOptions {
+  /** Nothing on stderr. */
+  readonly quiet?: boolean;
+  /**
+   * Where no terminal draws the bar, one line says the table is being built
+   * (a long run's log would otherwise show a silent minute).
+   */
+  readonly announceBuild?: boolean;
+  /** How the table is read (default loadEndgame; a per-thread cache passes its own). */
+  readonly load?: (seeds: number, rules: Rules, options: EndgameCacheOptions) => EndgameValues;
+}
+
+/**
+ * The endgame table from the cache (loadEndgame), with a progress bar while
+ * it has to be built (a minute or more for 16 seeds) and its notes on stderr.
+ */
+export function loadEndgameShowingProgress(
+  seeds: number,
+  rules: Rules,
+  options: EndgameProgressOptions = {},
+): EndgameValues {
+  const quiet = options.quiet ?? false;
+  const load = options.load ?? loadEndgame;
+  const bar = gamesProgressBar({ quiet, label: `endgame table, ${seeds} seeds`, unit: 'boards' });
+  let building = false;
+  try {
+    return load(seeds, rules, {
+      onProgress: (done, total) => {
+        if (
+          !building &&
+          !quiet &&
+          options.announceBuild === true &&
+          process.stderr.isTTY !== true
+        ) {
+          process.stderr.write(
+            `ayoayo: building the endgame table of ${seeds} seeds (${total} boards) into the cache, once\n`,
+          );
+        }
+        building = true;
+        bar.update(done, total);
+      },
+      onNote: (note) => {
+        if (!quiet) process.stderr.write(`ayoayo: ${note}\n`);
+      },
+    });
+  } finally {
+    bar.stop();
+  }
+}
