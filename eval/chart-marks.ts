@@ -42,13 +42,18 @@ export interface SeriesFields {
   readonly x: string;
   readonly y: string;
   readonly color: string;
+  /** A field whose value shifts each point along x, in pixels (series side by side); none by default. */
+  readonly xOffset?: string;
   /** Point size (default 24). */
   readonly size?: number;
 }
 
-/** A series drawn as a line through its points, coloured by the `color` scale. */
-export function lineWithPoints(fields: SeriesFields): vega.Mark[] {
-  const x = { scale: 'x', field: fields.x };
+/** A series drawn as a line through its points, coloured by the `color` scale: the line mark, then the points'. */
+export function lineWithPoints(fields: SeriesFields): [line: vega.Mark, points: vega.Mark] {
+  const x =
+    fields.xOffset === undefined
+      ? { scale: 'x', field: fields.x }
+      : { scale: 'x', field: fields.x, offset: { field: fields.xOffset } };
   const y = { scale: 'y', field: fields.y };
   const color = { scale: 'color', field: fields.color };
   return [

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vega from 'vega';
 import { writeFileAtomic } from '../atomic-write.ts';
+import { lineWithPoints } from '../chart-marks.ts';
 import { writeChart } from '../chart-render.ts';
 import { csv, table } from '../report.ts';
 import type { AccuracyReport } from './benchmark.ts';
@@ -103,6 +104,14 @@ const FONT = 'DejaVu Sans, Arial, sans-serif';
 
 /** Error rate by phase, a line per agent, with 95% intervals (a square-root scale, so small rates stay apart). */
 export function accuracyChartSpec(report: AccuracyReport): vega.Spec {
+  const [line, points] = lineWithPoints({
+    data: 'series',
+    x: 'phase',
+    xOffset: 'dx',
+    y: 'rate',
+    color: 'agent',
+    size: 40,
+  });
   // Agents side by side within a phase, so that their intervals do not hide each other.
   const spread = (i: number): number => (i - (report.agents.length - 1) / 2) * 7;
   const values = report.agents.flatMap((a, i) =>
@@ -161,18 +170,8 @@ export function accuracyChartSpec(report: AccuracyReport): vega.Spec {
         type: 'group',
         from: { facet: { name: 'series', data: 'rates', groupby: 'agent' } },
         marks: [
-          {
-            type: 'line',
-            from: { data: 'series' },
-            encode: {
-              enter: {
-                x: { scale: 'x', field: 'phase', offset: { field: 'dx' } },
-                y: { scale: 'y', field: 'rate' },
-                stroke: { scale: 'color', field: 'agent' },
-                strokeWidth: { value: 2 },
-              },
-            },
-          },
+          // The line under the intervals, the points over them.
+          line,
           {
             type: 'rule',
             from: { data: 'series' },
@@ -187,18 +186,7 @@ export function accuracyChartSpec(report: AccuracyReport): vega.Spec {
               },
             },
           },
-          {
-            type: 'symbol',
-            from: { data: 'series' },
-            encode: {
-              enter: {
-                x: { scale: 'x', field: 'phase', offset: { field: 'dx' } },
-                y: { scale: 'y', field: 'rate' },
-                fill: { scale: 'color', field: 'agent' },
-                size: { value: 40 },
-              },
-            },
-          },
+          points,
         ],
       },
     ],
