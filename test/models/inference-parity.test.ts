@@ -24,6 +24,7 @@ import { PositionLog } from '../../train/expert-iteration/position-log.ts';
 import { SearchSelfPlay } from '../../train/expert-iteration/search-self-play.ts';
 import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
 import { randomGamePositions } from '../export/positions.ts';
+import { selfPlayOptions } from '../train/self-play-options.ts';
 
 /**
  * Every inference backend computes the same network: the plain runner,
@@ -174,19 +175,7 @@ describe('inference backends', () => {
     const logs = all.map(({ forward }) => {
       const play = new SearchSelfPlay(
         forward,
-        {
-          games: 8,
-          rules,
-          observation,
-          maxPlies: 200,
-          simulations: 8,
-          fullSearchShare: 1,
-          cheapSimulations: 2,
-          policyTarget: 'completed-q',
-          searchValueWeight: 0.5,
-          solverNodes: 0,
-          solverPlaysProven: false,
-        },
+        selfPlayOptions({ simulations: 8, searchValueWeight: 0.5 }),
         new TrainingOpenings({ minPlies: 0, maxPlies: 4, balanced: false }, rules),
       );
       const rng = Random.fromSeed(11);
