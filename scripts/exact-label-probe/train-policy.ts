@@ -1,8 +1,8 @@
 // The supervised probe's training (docs/results.md, "Exact targets from the solver"): the policy
 // towards the value-keeping moves (uniform over them), the value towards the proven result, Adam
 // 1e-3 decaying, minibatches of 512; writes a policy file for `ayoayo accuracy --agents policy:OUT`:
-//   npx tsx scripts/exact-label-probe/train-policy.ts OUT.json HIDDEN EPOCHS POSITIONS.jsonl...
-// (the probe: HIDDEN 128,128 and 256,256,256, 20 epochs)
+//   npx tsx scripts/exact-label-probe/train-policy.ts [--no-lookahead] OUT.json HIDDEN EPOCHS POSITIONS.jsonl...
+// (the probe: HIDDEN 128,128 and 256,256,256, 20 epochs; --no-lookahead: the 14 counts alone)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ObservationEncoder, observationSize } from '../../env/gym/observation.ts';
 import { DEFAULT_RULES, Random } from '../../env/index.ts';
@@ -12,10 +12,12 @@ import { createPolicyValueModel, extractMlpWeights } from '../../models/policy-v
 import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
 import { SearchTargetUpdater } from '../../train/expert-iteration/search-update.ts';
 
-const [out, hiddenArg, epochsArg, ...files] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const lookahead = !args.includes('--no-lookahead');
+const [out, hiddenArg, epochsArg, ...files] = args.filter((arg) => arg !== '--no-lookahead');
 if (out === undefined || hiddenArg === undefined || epochsArg === undefined || files.length === 0) {
   console.error(
-    'usage: tsx scripts/exact-label-probe/train-policy.ts OUT.json HIDDEN EPOCHS POSITIONS.jsonl...',
+    'usage: tsx scripts/exact-label-probe/train-policy.ts [--no-lookahead] OUT.json HIDDEN EPOCHS POSITIONS.jsonl...',
   );
   process.exit(1);
 }
@@ -26,7 +28,7 @@ interface Row {
 }
 const hidden = hiddenArg.split(',').map(Number);
 const epochs = Number(epochsArg);
-const observation = { encoding: 'counts', lookahead: true } as const;
+const observation = { encoding: 'counts', lookahead } as const;
 const rows = files.flatMap((f) =>
   readFileSync(f, 'utf8')
     .trim()
