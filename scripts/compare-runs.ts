@@ -34,9 +34,15 @@ interface Point {
   readonly errors: number;
 }
 
-/** The evaluations of a run: each row whose errors column changed (an evaluation's iteration). */
+/**
+ * The evaluations of a run: the rows of the iterations the run evaluated at (every
+ * `evalEvery`, from its config) and any other row whose errors changed (the last iteration's).
+ */
 function points(label: string, dir: string): Point[] {
   const [header, ...lines] = readFileSync(join(dir, 'metrics.csv'), 'utf8').trim().split('\n');
+  const { evalEvery = 0 } = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+    evalEvery?: number;
+  };
   const columns = (header ?? '').split(',');
   const at = (cells: string[], name: string) => cells[columns.indexOf(name)] ?? '';
   const out: Point[] = [];
@@ -44,18 +50,30 @@ function points(label: string, dir: string): Point[] {
   for (const line of lines) {
     const cells = line.split(',');
     const errors = at(cells, 'eval/errors_vs_perfect_play');
-    if (errors === '' || errors === last) continue;
+    const evaluated = evalEvery > 0 && Number(at(cells, 'iteration')) % evalEvery === 0;
+    if (errors === '' || (errors === last && !evaluated)) continue;
     last = errors;
     out.push({ run: label, minutes: Number(at(cells, 'elapsed_s')) / 60, errors: Number(errors) });
   }
   return out;
 }
 
-const values = runs.flatMap((arg) => {
+/** How many benchmark positions the run scored at each evaluation (its config; 200 before it was all of them). */
+function sampleSize(dir: string): number {
+  const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+    evalAccuracyPositions?: number;
+  };
+  return Math.min(config.evalAccuracyPositions ?? 200, 1001);
+}
+
+const parsed = runs.map((arg) => {
   const eq = arg.indexOf('=');
   if (eq <= 0) throw new Error(`'${arg}' is not LABEL=RUN_DIR`);
-  return points(arg.slice(0, eq), arg.slice(eq + 1));
+  return { label: arg.slice(0, eq), dir: arg.slice(eq + 1) };
 });
+const values = parsed.flatMap(({ label, dir }) => points(label, dir));
+const sizes = [...new Set(parsed.map(({ dir }) => sampleSize(dir)))].sort((a, b) => a - b);
+const positions = sizes.length === 1 ? `${sizes[0]}` : `${sizes[0]}-${sizes.at(-1)}`;
 
 const spec: vega.Spec = {
   $schema: 'https://vega.github.io/schema/vega/v5.json',
@@ -63,7 +81,9 @@ const spec: vega.Spec = {
   height: 360,
   padding: 8,
   background: 'white',
-  title: { text: 'Errors of the policy alone against perfect play (200 benchmark positions)' },
+  title: {
+    text: `Errors of the policy alone against perfect play (${positions} benchmark positions)`,
+  },
   data: [{ name: 'points', values }],
   scales: [
     {

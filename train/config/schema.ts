@@ -104,9 +104,9 @@ const commonShape = {
     .number()
     .int()
     .min(0)
-    .default(200)
+    .default(1001)
     .describe(
-      "positions of the accuracy benchmark's main set (docs/accuracy.md) the policy's moves are scored on at each evaluation, the same ones each time (0: none)",
+      "positions of the accuracy benchmark's main set (docs/accuracy.md) the policy's moves are scored on at each evaluation, the same ones each time (1001: all of them; 0: none)",
     ),
   finalEvalGames: z
     .number()
