@@ -1,5 +1,5 @@
 // The supervised probe with inputs that look further ahead (docs/results.md, "Exact targets from
-// the solver"): the same exact labels and training as train-policy.ts, on the observation with
+// the solver"): the same exact labels and training as train-policy.ts (fit-labels.ts), on the observation with
 // lookahead, with or without six more inputs per position: for each action, the 3-ply minimax of
 // the store difference (the mover's move, every reply, every counter-reply; final scores where the
 // game ends), the value alpha-beta would see at depth 3. Prints the errors of the policy alone on
@@ -8,11 +8,9 @@
 //   npx tsx scripts/exact-label-probe/deeper-lookahead.ts HIDDEN EPOCHS POSITIONS.jsonl...
 import { readFileSync } from 'node:fs';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
-import { core, DEFAULT_RULES, parsePosition, Random } from '../../env/index.ts';
+import { core, DEFAULT_RULES, parsePosition } from '../../env/index.ts';
 import { loadBackend } from '../../models/backend.ts';
-import { createPolicyValueModel } from '../../models/policy-value-model.ts';
-import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
-import { SearchTargetUpdater } from '../../train/expert-iteration/search-update.ts';
+import { fitLabels, readLabelRows } from './fit-labels.ts';
 
 const { ACTIONS, STATE_SIZE, STORE_0, TO_MOVE, expand, finalScores } = core;
 
@@ -98,47 +96,13 @@ class ProbeEncoder extends ObservationEncoder {
   }
 }
 
-interface Row {
-  readonly s: number[];
-  readonly v: number;
-  readonly k: number;
-}
-const rows = files.flatMap((f) =>
-  readFileSync(f, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Row),
-);
+const rows = readLabelRows(files);
 const { tf } = await loadBackend('auto');
 const RANK: Record<string, number> = { loss: 0, draw: 1, win: 2 };
 
 for (const deeper of [false, true]) {
   const encoder = new ProbeEncoder(deeper);
-  const buffer = new ReplayBuffer(rows.length, encoder);
-  buffer.startIteration();
-  const policy = new Float32Array(ACTIONS);
-  for (const row of rows) {
-    let kept = 0;
-    for (let a = 0; a < ACTIONS; a++) kept += (row.k >> a) & 1;
-    for (let a = 0; a < ACTIONS; a++) policy[a] = (row.k >> a) & 1 ? 1 / kept : 0;
-    buffer.add(Uint8Array.from(row.s), policy, 0, row.v);
-  }
-  const network = { hidden, activation: 'relu' as const };
-  const model = createPolicyValueModel(tf, encoder.size, network, 1);
-  const optimizer = tf.train.adam(1e-3);
-  const updater = new SearchTargetUpdater(
-    tf,
-    model,
-    optimizer,
-    { epochs: 1, minibatchSize: 512, valueCoef: 1, maxGradNorm: 0.5 },
-    encoder.size,
-  );
-  const rng = Random.fromSeed(5);
-  for (let epoch = 0; epoch < epochs; epoch++) {
-    (optimizer as unknown as { learningRate: number }).learningRate =
-      1e-3 * (1 - epoch / epochs) + 5e-5;
-    updater.update(buffer, rng);
-  }
+  const { model } = fitLabels(tf, encoder, rows, hidden, epochs);
   for (const set of ['main', 'holdout']) {
     const lines = readFileSync(`models/accuracy/${set}.jsonl`, 'utf8').trim().split('\n').slice(1);
     const items = lines.map(
