@@ -2,24 +2,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RULES, Random } from '../../env/index.ts';
+import { Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
-import { NUM_ACTIONS, plainForward } from '../../models/mlp-runner.ts';
-import { createPolicyValueModel, extractMlpWeights } from '../../models/policy-value-model.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { type LoggedPositions, PositionLog } from '../../train/expert-iteration/position-log.ts';
-import {
-  SearchSelfPlay,
-  type SearchSelfPlayStats,
-} from '../../train/expert-iteration/search-self-play.ts';
-import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
+import type { SearchSelfPlayStats } from '../../train/expert-iteration/search-self-play.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
-import { selfPlayOptions } from './self-play-options.ts';
+import { untrainedSelfPlay } from './self-play-options.ts';
 
-const rules = DEFAULT_RULES;
 let tf: Tf;
 
 beforeAll(async () => {
@@ -36,20 +30,13 @@ function play(
   fullSearchShare: number,
   maxPlies = 200,
 ): { log: LoggedPositions; stats: SearchSelfPlayStats; plies: Int32Array; logged: Int32Array } {
-  const network = { hidden: [16], activation: 'relu' as const };
-  const model = createPolicyValueModel(tf, 146, network, 2);
-  const selfPlay = new SearchSelfPlay(
-    plainForward(extractMlpWeights(model, network)),
-    selfPlayOptions({
-      maxPlies,
-      simulations: 7,
-      fullSearchShare,
-      cheapSimulations: 2,
-      policyTarget: 'visits',
-    }),
-    new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, rules),
-  );
-  model.dispose();
+  const selfPlay = untrainedSelfPlay(tf, 2, {
+    maxPlies,
+    simulations: 7,
+    fullSearchShare,
+    cheapSimulations: 2,
+    policyTarget: 'visits',
+  });
   const rng = Random.fromSeed(13);
   selfPlay.reset(rng);
   const log = new PositionLog();

@@ -1,5 +1,12 @@
 import { DEFAULT_RULES } from '../../env/index.ts';
-import type { SearchSelfPlayOptions } from '../../train/expert-iteration/search-self-play.ts';
+import type { Tf } from '../../models/backend.ts';
+import { plainForward } from '../../models/mlp-runner.ts';
+import { createPolicyValueModel, extractMlpWeights } from '../../models/policy-value-model.ts';
+import {
+  SearchSelfPlay,
+  type SearchSelfPlayOptions,
+} from '../../train/expert-iteration/search-self-play.ts';
+import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
 
 /**
  * Search self-play options for tests: 8 games, 6 simulations, every move
@@ -23,4 +30,26 @@ export function selfPlayOptions(
     solverPlaysProven: false,
     ...overrides,
   };
+}
+
+/**
+ * Search self-play behind an untrained network of one 16-unit layer (weights
+ * from `modelSeed`, run by the plain runner), from openings of 0-8 random
+ * plies, with `selfPlayOptions(overrides)`.
+ */
+export function untrainedSelfPlay(
+  tf: Tf,
+  modelSeed: number,
+  overrides: Partial<SearchSelfPlayOptions> = {},
+): SearchSelfPlay {
+  const options = selfPlayOptions(overrides);
+  const network = { hidden: [16], activation: 'relu' as const };
+  const model = createPolicyValueModel(tf, 146, network, modelSeed);
+  const weights = extractMlpWeights(model, network);
+  model.dispose();
+  return new SearchSelfPlay(
+    plainForward(weights),
+    options,
+    new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, options.rules),
+  );
 }

@@ -5,23 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { core, DEFAULT_RULES, Random } from '../../env/index.ts';
 import { endgamePath } from '../../eval/endgame-cache.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
-import { NUM_ACTIONS, plainForward } from '../../models/mlp-runner.ts';
-import { createPolicyValueModel, extractMlpWeights } from '../../models/policy-value-model.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { Solver, type StateSolution } from '../../solve/index.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { type LoggedPositions, PositionLog } from '../../train/expert-iteration/position-log.ts';
-import { SearchSelfPlay } from '../../train/expert-iteration/search-self-play.ts';
 import {
   rescorePolicy,
   SolverRescoring,
   unknownMoves,
 } from '../../train/expert-iteration/targets/solver-rescoring.ts';
-import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
-import { selfPlayOptions } from './self-play-options.ts';
+import { untrainedSelfPlay } from './self-play-options.ts';
 
 const { STATE_SIZE } = core;
 const rules = DEFAULT_RULES;
@@ -115,14 +112,11 @@ function play(
   solverNodes: number,
   solverPlaysProven = false,
 ): { log: LoggedPositions; proven: number; evaluations: number } {
-  const network = { hidden: [16], activation: 'relu' as const };
-  const model = createPolicyValueModel(tf, 146, network, 3);
-  const selfPlay = new SearchSelfPlay(
-    plainForward(extractMlpWeights(model, network)),
-    selfPlayOptions({ searchValueWeight: 0.5, solverNodes, solverPlaysProven }),
-    new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, rules),
-  );
-  model.dispose();
+  const selfPlay = untrainedSelfPlay(tf, 3, {
+    searchValueWeight: 0.5,
+    solverNodes,
+    solverPlaysProven,
+  });
   const rng = Random.fromSeed(11);
   selfPlay.reset(rng);
   const log = new PositionLog();
