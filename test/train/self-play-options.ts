@@ -28,6 +28,8 @@ export function selfPlayOptions(
     searchValueWeight: 0,
     solverNodes: 0,
     solverPlaysProven: false,
+    alphaBetaDepth: 0,
+    alphaBetaShare: 1,
     ...overrides,
   };
 }

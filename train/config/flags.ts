@@ -66,6 +66,8 @@ const EXPERT_ITERATION_FLAGS: Record<keyof ExpertIterationSettings, string> = {
   searchValueWeight: 'search-value-weight',
   solverNodes: 'solver-nodes',
   solverPlaysProven: 'solver-plays-proven',
+  alphaBetaDepth: 'alpha-beta-depth',
+  alphaBetaShare: 'alpha-beta-share',
   solverEndgameSeeds: 'solver-endgame-seeds',
   replayIterations: 'replay-iterations',
   epochs: 'epochs',

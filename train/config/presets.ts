@@ -100,6 +100,8 @@ export const DEFAULT_BLOCKS: {
     searchValueWeight: 0,
     solverNodes: 0,
     solverPlaysProven: false,
+    alphaBetaDepth: 0,
+    alphaBetaShare: 1,
     solverEndgameSeeds: DEFAULT_ENDGAME_SEEDS,
     replayIterations: 1,
     epochs: 4,

@@ -246,6 +246,23 @@ export const expertIterationSettingsSchema = z
       .describe(
         'where the solver proves the value, it moves instead of the search (a value-keeping move at random, the policy target uniform over them), saving the network for the positions it cannot prove; with solverNodes only',
       ),
+    alphaBetaDepth: z
+      .number()
+      .int()
+      .min(0)
+      .max(16)
+      .default(0)
+      .describe(
+        "plies of the alpha-beta teacher: on a trained position the solver did not prove, the policy target is uniform over the moves a fixed-depth alpha-beta search on the store difference rates best, instead of the search's (0: no teacher)",
+      ),
+    alphaBetaShare: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(1)
+      .describe(
+        'the share of those positions the alpha-beta teacher takes, drawn position by position; with alphaBetaDepth only',
+      ),
     solverEndgameSeeds: z
       .number()
       .int()

@@ -132,6 +132,8 @@ export function shardSetups(
       searchValueWeight: ei.searchValueWeight,
       solverNodes: ei.solverNodes,
       solverPlaysProven: ei.solverPlaysProven,
+      alphaBetaDepth: ei.alphaBetaDepth,
+      alphaBetaShare: ei.alphaBetaShare,
     },
     openings: {
       minPlies: ei.openingPlies,

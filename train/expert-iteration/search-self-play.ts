@@ -7,6 +7,7 @@ import { type ForwardPass, NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { EndgameValues } from '../../solve/index.ts';
 import type { SelfPlayStats } from '../training-algorithm.ts';
 import type { PositionSink } from './position-log.ts';
+import { AlphaBetaTeacher } from './targets/alpha-beta-teacher.ts';
 import { type SearchTarget, type SearchTargetKind, searchTarget } from './targets/index.ts';
 import {
   type ProvenMoves,
@@ -66,6 +67,14 @@ export interface SearchSelfPlayOptions {
    * that the network's evaluations go to the positions it cannot prove.
    */
   readonly solverPlaysProven: boolean;
+  /**
+   * Plies of the alpha-beta teacher (targets/alpha-beta-teacher.ts), whose
+   * best moves replace the search's policy target on a full search's
+   * position the solver did not prove; 0: no teacher.
+   */
+  readonly alphaBetaDepth: number;
+  /** The share of those positions the teacher takes, drawn position by position. */
+  readonly alphaBetaShare: number;
 }
 
 /** What a SearchSelfPlay reports of a `collect`: plies are searched moves. */
@@ -123,7 +132,9 @@ export interface GamesInProgress {
  * counts). A position and its targets go to the sink when its game ends, the
  * value target mixing the outcome for the player who moved there with the
  * search's value. With `solverNodes`, the exact solver rescores each
- * searched position's targets where it proves something within that budget.
+ * searched position's targets where it proves something within that budget;
+ * with `alphaBetaDepth`, a fixed-depth alpha-beta search sets the policy
+ * target of a share of the positions it did not prove.
  */
 export class SearchSelfPlay {
   readonly #n: number;
@@ -147,6 +158,7 @@ export class SearchSelfPlay {
   readonly #logBounds: Int8Array;
   readonly #logCount: Int32Array;
   readonly #rescoring: SolverRescoring | null;
+  readonly #teacher: AlphaBetaTeacher | null;
   /** Per game, what the solver proved of the position being searched. */
   readonly #proven: ProvenMoves[];
   // The batch of leaves: which game each row is, the observations, the network's outputs.
@@ -198,6 +210,10 @@ export class SearchSelfPlay {
     this.#rescoring =
       options.solverNodes > 0
         ? new SolverRescoring(options.rules, endgame, options.solverNodes)
+        : null;
+    this.#teacher =
+      options.alphaBetaDepth > 0
+        ? new AlphaBetaTeacher(options.rules, options.alphaBetaDepth)
         : null;
     this.#proven = Array.from({ length: n }, () => unknownMoves(0));
     this.#logCount = new Int32Array(n);
@@ -393,6 +409,7 @@ export class SearchSelfPlay {
       const move = this.#target.finish(g, search.result(), this.#plies[g] as number, rng);
       for (let a = 0; a < NUM_ACTIONS; a++) this.#logPolicies[at + a] = move.policy[a] as number;
       this.#logValues[k] = move.value;
+      if (this.#teaches(proven, rng)) this.#teacher?.teach(state, this.#logPolicies, at);
       if (this.#rescoring !== null) rescorePolicy(this.#logPolicies, at, proven);
       action = move.action;
     }
@@ -403,6 +420,19 @@ export class SearchSelfPlay {
     this.#plies[g] = (this.#plies[g] as number) + 1;
     playInPlace(state, action, this.#captureSeedStays);
     return known && proven.lo === proven.hi;
+  }
+
+  /**
+   * Whether the alpha-beta teacher sets this position's policy target: not
+   * where the solver proved the value (its value-keeping moves are exact),
+   * else on a share drawn only when it is below 1 (so that runs without a
+   * teacher or with one everywhere draw as before).
+   */
+  #teaches(proven: ProvenMoves, rng: Random): boolean {
+    if (this.#teacher === null) return false;
+    const share = this.options.alphaBetaShare;
+    const drawn = share >= 1 || rng.next() < share;
+    return drawn && !(this.#rescoring !== null && proven.lo === proven.hi);
   }
 
   /** Player 0's result (+1, 0, -1) if game `g` is over (a capped game is a draw), else null. */
