@@ -1,19 +1,15 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
 import { core, DEFAULT_RULES, Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { buildConfig } from '../../train/config/build.ts';
-import { PRESETS } from '../../train/config/presets.ts';
 import { type LoggedPositions, PositionLog } from '../../train/expert-iteration/position-log.ts';
 import { AlphaBetaTeacher } from '../../train/expert-iteration/targets/alpha-beta-teacher.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
-import { untrainedSelfPlay } from './self-play-options.ts';
+import { tinyExpertIterationRun, untrainedSelfPlay } from './self-play-options.ts';
 
 const { STATE_SIZE } = core;
 const rules = DEFAULT_RULES;
@@ -159,25 +155,7 @@ describe('self-play with the alpha-beta teacher', () => {
 
 describe('a training run with the alpha-beta teacher', () => {
   it('trains from a tiny budget, and refuses a depth out of range naming the setting', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-alpha-beta-'));
-    const config = buildConfig([
-      PRESETS.smoke,
-      {
-        runsDir: dir,
-        name: 'taught',
-        algorithm: 'expert-iteration',
-        iterations: 2,
-        minibatchSize: 32,
-        progress: false,
-        expertIteration: {
-          simulations: 4,
-          gamesAtOnce: 8,
-          movesPerIteration: 160,
-          alphaBetaDepth: 4,
-          alphaBetaShare: 0.5,
-        },
-      },
-    ]);
+    const config = tinyExpertIterationRun('taught', { alphaBetaDepth: 4, alphaBetaShare: 0.5 });
     await train(config, { resume: false, log: () => {} });
     const { iteration, counters } = readCheckpoint(runPaths(config).latest);
     expect(iteration).toBe(2);

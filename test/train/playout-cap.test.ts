@@ -1,18 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { buildConfig } from '../../train/config/build.ts';
-import { PRESETS } from '../../train/config/presets.ts';
 import { type LoggedPositions, PositionLog } from '../../train/expert-iteration/position-log.ts';
 import type { SearchSelfPlayStats } from '../../train/expert-iteration/search-self-play.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
-import { untrainedSelfPlay } from './self-play-options.ts';
+import { tinyExpertIterationRun, untrainedSelfPlay } from './self-play-options.ts';
 
 let tf: Tf;
 
@@ -88,25 +84,12 @@ describe('playout cap randomization', () => {
   });
 
   it('a tiny training run trains on fewer positions than it plays', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-pcr-'));
-    const config = buildConfig([
-      PRESETS.smoke,
-      {
-        runsDir: dir,
-        name: 'pcr',
-        algorithm: 'expert-iteration',
-        iterations: 2,
-        minibatchSize: 32,
-        expertIteration: {
-          simulations: 8,
-          fullSearchShare: 0.3,
-          cheapSimulations: 2,
-          gamesAtOnce: 8,
-          movesPerIteration: 160,
-          selfPlayShards: 2,
-        },
-      },
-    ]);
+    const config = tinyExpertIterationRun('pcr', {
+      simulations: 8,
+      fullSearchShare: 0.3,
+      cheapSimulations: 2,
+      selfPlayShards: 2,
+    });
     await train(config, { resume: false, log: () => {} });
     const { counters } = readCheckpoint(runPaths(config).latest);
     expect(counters.samples).toBeGreaterThan(0);

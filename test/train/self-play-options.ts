@@ -1,7 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEFAULT_RULES } from '../../env/index.ts';
 import type { Tf } from '../../models/backend.ts';
 import { plainForward } from '../../models/mlp-runner.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../../models/policy-value-model.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { PRESETS } from '../../train/config/presets.ts';
+import type { ExpertIterationSettings, TrainConfig } from '../../train/config/schema.ts';
 import {
   SearchSelfPlay,
   type SearchSelfPlayOptions,
@@ -54,4 +60,32 @@ export function untrainedSelfPlay(
     options,
     new TrainingOpenings({ minPlies: 0, maxPlies: 8, balanced: false }, options.rules),
   );
+}
+
+/**
+ * A tiny expert-iteration run in a fresh temporary folder (the smoke preset,
+ * 2 iterations of 160 moves by 8 games searched with 4 simulations, no
+ * progress bar), with `expertIteration` changing any of its settings.
+ */
+export function tinyExpertIterationRun(
+  name: string,
+  expertIteration: Partial<ExpertIterationSettings>,
+): TrainConfig {
+  return buildConfig([
+    PRESETS.smoke,
+    {
+      runsDir: mkdtempSync(join(tmpdir(), `ayoayo-${name}-`)),
+      name,
+      algorithm: 'expert-iteration',
+      iterations: 2,
+      minibatchSize: 32,
+      progress: false,
+      expertIteration: {
+        simulations: 4,
+        gamesAtOnce: 8,
+        movesPerIteration: 160,
+        ...expertIteration,
+      },
+    },
+  ]);
 }

@@ -8,7 +8,6 @@ import { loadBackend, type Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { Solver, type StateSolution } from '../../solve/index.ts';
 import { buildConfig } from '../../train/config/build.ts';
-import { PRESETS } from '../../train/config/presets.ts';
 import { type LoggedPositions, PositionLog } from '../../train/expert-iteration/position-log.ts';
 import {
   rescorePolicy,
@@ -18,7 +17,7 @@ import {
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
-import { untrainedSelfPlay } from './self-play-options.ts';
+import { tinyExpertIterationRun, untrainedSelfPlay } from './self-play-options.ts';
 
 const { STATE_SIZE } = core;
 const rules = DEFAULT_RULES;
@@ -180,27 +179,12 @@ describe('a training run with the rescoring solver', () => {
   it.each([false, true])(
     'builds its endgame table into the cache once, reports the share it proved and trains (the solver moves: %s)',
     async (solverPlaysProven) => {
-      const dir = mkdtempSync(join(tmpdir(), 'ayoayo-rescoring-'));
-      const config = buildConfig([
-        PRESETS.smoke,
-        {
-          runsDir: dir,
-          name: 'rescored',
-          algorithm: 'expert-iteration',
-          iterations: 2,
-          minibatchSize: 32,
-          progress: false,
-          expertIteration: {
-            simulations: 4,
-            gamesAtOnce: 8,
-            movesPerIteration: 160,
-            selfPlayShards: 2,
-            solverNodes: 1000,
-            solverPlaysProven,
-            solverEndgameSeeds: 8,
-          },
-        },
-      ]);
+      const config = tinyExpertIterationRun('rescored', {
+        selfPlayShards: 2,
+        solverNodes: 1000,
+        solverPlaysProven,
+        solverEndgameSeeds: 8,
+      });
       await train(config, { resume: false, log: () => {} });
       expect(existsSync(endgamePath(join(cache, 'ayoayo'), 8, rules))).toBe(true);
       const { metrics } = readCheckpoint(runPaths(config).latest);
