@@ -9,6 +9,7 @@ import { AlphaBetaTeacher } from '../../train/expert-iteration/targets/alpha-bet
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
+import { randomPositions } from '../agents/positions.ts';
 import { tinyExpertIterationRun, untrainedSelfPlay } from './self-play-options.ts';
 
 const { STATE_SIZE } = core;
@@ -18,22 +19,6 @@ let tf: Tf;
 beforeAll(async () => {
   tf = (await loadBackend('auto')).tf;
 });
-
-/** Positions of seeded random games with a legal move, every ply from the start on. */
-function randomPositions(count: number, seed: number): Uint8Array[] {
-  const rng = Random.fromSeed(seed);
-  const out: Uint8Array[] = [];
-  while (out.length < count) {
-    const s = core.setInitial(new Uint8Array(STATE_SIZE));
-    for (;;) {
-      const mask = core.legalMask(s, false);
-      if (mask === 0 || out.length >= count) break;
-      if (rng.next() < 0.2) out.push(s.slice());
-      core.playInPlace(s, core.nthAction(mask, rng.int(core.POPCOUNT[mask] as number)), false);
-    }
-  }
-  return out;
-}
 
 /** The teacher's target: uniform over the actions a fresh search of that depth rates best. */
 function expectedTarget(state: Uint8Array, depth: number): number[] {
@@ -46,7 +31,7 @@ const row = (policies: Float32Array, r: number) =>
 
 describe('the alpha-beta teacher', () => {
   it('targets the best moves of a search of its depth, legal and summing to 1, whatever it taught before', () => {
-    const positions = randomPositions(40, 5);
+    const positions = randomPositions(5, 40).map((p) => p.toState());
     const teacher = new AlphaBetaTeacher(rules, 4);
     // Taught forwards, then backwards by the same teacher (its table full of the others).
     const forwards = new Float32Array(positions.length * NUM_ACTIONS).fill(0.5);

@@ -409,7 +409,9 @@ export class SearchSelfPlay {
       const move = this.#target.finish(g, search.result(), this.#plies[g] as number, rng);
       for (let a = 0; a < NUM_ACTIONS; a++) this.#logPolicies[at + a] = move.policy[a] as number;
       this.#logValues[k] = move.value;
-      if (this.#teaches(proven, rng)) this.#teacher?.teach(state, this.#logPolicies, at);
+      const teacher = this.#teacher;
+      if (teacher !== null && this.#teaches(proven, rng))
+        teacher.teach(state, this.#logPolicies, at);
       if (this.#rescoring !== null) rescorePolicy(this.#logPolicies, at, proven);
       action = move.action;
     }
@@ -423,13 +425,12 @@ export class SearchSelfPlay {
   }
 
   /**
-   * Whether the alpha-beta teacher sets this position's policy target: not
-   * where the solver proved the value (its value-keeping moves are exact),
-   * else on a share drawn only when it is below 1 (so that runs without a
-   * teacher or with one everywhere draw as before).
+   * Whether the alpha-beta teacher (if any) sets this position's policy
+   * target: not where the solver proved the value (its value-keeping moves
+   * are exact), else on a share drawn only when it is below 1 (so that runs
+   * with the teacher everywhere draw as runs without it).
    */
   #teaches(proven: ProvenMoves, rng: Random): boolean {
-    if (this.#teacher === null) return false;
     const share = this.options.alphaBetaShare;
     const drawn = share >= 1 || rng.next() < share;
     return drawn && !(this.#rescoring !== null && proven.lo === proven.hi);
