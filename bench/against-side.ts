@@ -7,7 +7,8 @@
 // WHAT: reject | expand (the engine's playout loops, per second of CPU time),
 // vectorEnv (steps with lookahead, per second of CPU time), quick | long |
 // quick-ppo | long-ppo (a preset's self-play, bench/train.bench.ts: plies per
-// second of wall time, and per second of the process's CPU time), az (PUCT
+// second of wall time, and per second of the process's CPU time; the update's samples per
+// second), az (PUCT
 // simulations per second of `az:models/pretrained,t=50ms`).
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +28,10 @@ export interface Rate {
   readonly cpuPerSec?: number;
   /** What ran the network (self-play). */
   readonly inference?: string;
+  /** Self-play presets: the update's samples per second (epochs counted). */
+  readonly updatePerSec?: number;
+  /** Self-play presets: what computed the update's gradients. */
+  readonly gradients?: string;
 }
 
 type Playout = (...args: unknown[]) => number;
@@ -80,6 +85,8 @@ async function timeSide(root: string, what: Measured, seconds: number): Promise<
       perSec: row.selfPlayPliesPerSec as number,
       cpuPerSec: row.selfPlayCpuPliesPerSec as number,
       inference: row.inference as string,
+      updatePerSec: row.updateSamplesPerSec as number,
+      gradients: (row.gradients as string | undefined) ?? 'tfjs',
     };
   }
   const { randomPlayout } = (await import(url('agents/playout.ts'))) as { randomPlayout: Playout };

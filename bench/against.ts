@@ -100,20 +100,30 @@ try {
       }
     }
     const row: Record<string, unknown> = { measurement: what, rounds, seconds };
-    const medianOf = (rates: Rate[], key: 'perSec' | 'pliesPerSec' | 'cpuPerSec') => {
+    const medianOf = (
+      rates: Rate[],
+      key: 'perSec' | 'pliesPerSec' | 'cpuPerSec' | 'updatePerSec',
+    ) => {
       const xs = rates.map((r) => r[key]).filter((x): x is number => x !== undefined);
       return xs.length === 0 ? {} : { [key]: Math.round(median(xs)) };
     };
     for (const [name, rates] of Object.entries(runs)) {
       const inference = rates[0]?.inference;
+      const gradients = rates[0]?.gradients;
       row[name] = {
         ...medianOf(rates, 'perSec'),
         ...(what === 'vectorEnv' || what === 'az' ? {} : medianOf(rates, 'pliesPerSec')),
         ...medianOf(rates, 'cpuPerSec'),
         ...(inference === undefined ? {} : { inference }),
+        ...medianOf(rates, 'updatePerSec'),
+        ...(gradients === undefined ? {} : { gradients }),
       };
     }
-    const ratio = (a: string, b: string, key: 'perSec' | 'cpuPerSec' = 'perSec') => {
+    const ratio = (
+      a: string,
+      b: string,
+      key: 'perSec' | 'cpuPerSec' | 'updatePerSec' = 'perSec',
+    ) => {
       const x = runs[a];
       const y = runs[b];
       if (x === undefined || y === undefined) return undefined;
@@ -124,6 +134,8 @@ try {
       row[`newOver(${name})`] = ratio('new', name);
       const cpu = ratio('new', name, 'cpuPerSec');
       if (cpu !== undefined) row[`newOver(${name}),cpu`] = cpu;
+      const update = ratio('new', name, 'updatePerSec');
+      if (update !== undefined) row[`newOver(${name}),update`] = update;
     }
     if (runs.C !== undefined) {
       row.newOverC = ratio('new', 'C');

@@ -80,8 +80,9 @@ export async function measureSelfPlay(
     samples += update.samples;
     updateSeconds += update.seconds;
   }
-  // Trees from before native inference have no `inference` on the learner.
+  // Trees from before native inference have no `inference` on the learner, nor gradients on onnxruntime.
   const inference = (learner as { inference?: { backend: string } }).inference?.backend ?? 'tfjs';
+  const gradients = (algorithm as { gradientBackend?: string }).gradientBackend ?? 'tfjs';
   await m.disposeLearner(learner);
   return {
     name: 'self-play',
@@ -104,6 +105,7 @@ export async function measureSelfPlay(
         }
       : {}),
     updateSamplesPerSec: Math.round(samples / updateSeconds),
+    gradients,
   };
 }
 
@@ -115,7 +117,8 @@ export async function measureSelfPlay(
  * searched moves per second, each behind a Gumbel search whose leaves of all
  * games go through the network in one batched call, and those leaf
  * evaluations per second. The network runs on the process's inference backend
- * (AYOAYO_INFERENCE: onnxruntime-node where it loads), the updates in tfjs.
+ * (AYOAYO_INFERENCE: onnxruntime-node where it loads); the updates' gradients on
+ * onnxruntime-node too for expert iteration (`gradients`), else in tfjs.
  * bench/against.ts runs the same measurement on an earlier commit beside this one.
  */
 export async function run(emit: Emit): Promise<void> {

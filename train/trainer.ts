@@ -88,7 +88,7 @@ async function trainLocked(requested: TrainConfig, options: TrainOptions): Promi
     ...(options.shardRunner !== undefined ? { shardRunner: options.shardRunner } : {}),
   });
   log(
-    `ayoayo train: run ${paths.dir}, tfjs backend ${backend} (updates), ${options.shardRunner !== undefined ? "self-play on the queue's workers, each on its own inference" : `self-play inference on ${learner.inference.describe()}`}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
+    `ayoayo train: run ${paths.dir}, updates ${learner.algorithm.gradientBackend === 'onnx' ? `with gradients on onnxruntime-node and Adam on tfjs ${backend}` : `on tfjs ${backend}`}, ${options.shardRunner !== undefined ? "self-play on the queue's workers, each on its own inference" : `self-play inference on ${learner.inference.describe()}`}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
   );
   try {
     const state = resumeFrom

@@ -39,6 +39,8 @@ export type OwnMetrics = Readonly<Record<string, number | string>>;
  * in a fixed order, so that resume stays exact.
  */
 export interface TrainingAlgorithm {
+  /** What computes the update's gradients: `onnx` (onnxruntime-node) or `tfjs`. */
+  readonly gradientBackend: 'onnx' | 'tfjs';
   /** Earlier snapshots of the policy it plays against (PPO), saved with the run; null if none. */
   readonly opponents: OpponentPool | null;
   /** Starts fresh games (at run start and at each checkpoint boundary). */
@@ -66,6 +68,6 @@ export interface LearnerParts {
   readonly obsSize: number;
   readonly model: tfType.LayersModel;
   readonly optimizer: tfType.AdamOptimizer;
-  /** What runs the network in self-play (models/inference/); updates run in tfjs. */
+  /** What runs the network in self-play (models/inference/) and, with onnxruntime-node, expert iteration's gradients. */
   readonly inference: InferenceEngine;
 }

@@ -1,15 +1,16 @@
-import onnxProto from 'onnx-proto';
 import { type DenseWeights, type MlpWeights, NUM_ACTIONS } from '../mlp-runner.ts';
+import {
+  FLOAT,
+  type INodeProto,
+  type ITensorProto,
+  type IValueInfoProto,
+  initializer,
+  intAttribute,
+  node,
+  serializeModel,
+  tensorInput,
+} from './onnx-graph.ts';
 
-const { onnx } = onnxProto;
-type INodeProto = onnxProto.onnx.INodeProto;
-type ITensorProto = onnxProto.onnx.ITensorProto;
-type IValueInfoProto = onnxProto.onnx.IValueInfoProto;
-
-/** ONNX opset the graph is written for (Softmax over one axis, Where, Gemm). */
-export const ONNX_OPSET = 13;
-/** IR version 8 (ONNX 1.10), read by every ONNX Runtime since 1.10. */
-export const ONNX_IR_VERSION = 8;
 export const ONNX_INPUTS = { observation: 'observation', actionMask: 'action_mask' } as const;
 export const ONNX_OUTPUTS = { policy: 'policy', value: 'value' } as const;
 
@@ -19,42 +20,7 @@ export const ONNX_OUTPUTS = { policy: 'policy', value: 'value' } as const;
  * the mask, so an illegal action's probability is exactly 0.0 even when no
  * action is legal (then every probability is 0, as in the runner's maskedSoftmax).
  */
-const MASKED_LOGIT = -1e9;
-
-const FLOAT = onnx.TensorProto.DataType.FLOAT;
-
-function floatBytes(values: Float32Array): Uint8Array {
-  const bytes = new Uint8Array(values.length * 4);
-  const view = new DataView(bytes.buffer);
-  for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i] as number, true);
-  return bytes;
-}
-
-function initializer(name: string, dims: number[], values: Float32Array): ITensorProto {
-  return { name, dims, dataType: FLOAT, rawData: floatBytes(values) };
-}
-
-function tensorInput(name: string, width: number, doc: string): IValueInfoProto {
-  return {
-    name,
-    docString: doc,
-    type: {
-      tensorType: {
-        elemType: FLOAT,
-        shape: { dim: [{ dimParam: 'batch' }, { dimValue: width }] },
-      },
-    },
-  };
-}
-
-function node(
-  opType: string,
-  inputs: string[],
-  output: string,
-  attribute?: INodeProto['attribute'],
-): INodeProto {
-  return { opType, name: output, input: inputs, output: [output], attribute: attribute ?? [] };
-}
+export const MASKED_LOGIT = -1e9;
 
 /** Gemm (x @ kernel + bias) and its activation; returns the name of the layer's output. */
 function dense(
@@ -130,22 +96,16 @@ export function buildOnnxModel(weights: MlpWeights, options: OnnxModelOptions): 
         }
       : maskedPolicy(logits, nodes, inits, observationInput, valueOutput);
 
-  const model = onnx.ModelProto.create({
-    irVersion: ONNX_IR_VERSION,
-    opsetImport: [{ domain: '', version: ONNX_OPSET }],
-    producerName: 'ayoayo',
+  return serializeModel({
+    graphName: 'ayoayo_policy_value',
+    description: options.description,
+    metadata: options.metadata,
     producerVersion: options.producerVersion,
-    docString: options.description,
-    metadataProps: Object.entries(options.metadata).map(([key, value]) => ({ key, value })),
-    graph: {
-      name: 'ayoayo_policy_value',
-      docString: options.description,
-      node: nodes,
-      initializer: inits,
-      ...io,
-    },
+    nodes,
+    initializers: inits,
+    inputs: io.input,
+    outputs: io.output,
   });
-  return onnx.ModelProto.encode(model).finish();
 }
 
 /** The masked softmax over `logits` (the exported model's `policy`) and the graph's inputs and outputs with it. */
@@ -160,16 +120,8 @@ function maskedPolicy(
   inits.push(initializer('masked_logit', [], new Float32Array([MASKED_LOGIT])));
   nodes.push(node('Greater', [ONNX_INPUTS.actionMask, 'zero'], 'legal'));
   nodes.push(node('Where', ['legal', logits, 'masked_logit'], 'masked_logits'));
-  nodes.push(
-    node('Softmax', ['masked_logits'], 'softmax', [
-      { name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 1 },
-    ]),
-  );
-  nodes.push(
-    node('Cast', ['legal'], 'legal_float', [
-      { name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: FLOAT },
-    ]),
-  );
+  nodes.push(node('Softmax', ['masked_logits'], 'softmax', [intAttribute('axis', 1)]));
+  nodes.push(node('Cast', ['legal'], 'legal_float', [intAttribute('to', FLOAT)]));
   nodes.push(node('Mul', ['softmax', 'legal_float'], ONNX_OUTPUTS.policy));
   return {
     input: [

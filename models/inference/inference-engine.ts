@@ -76,7 +76,8 @@ export class InferenceEngine {
 
   constructor(
     readonly backend: InferenceBackend,
-    private readonly runtime: OnnxRuntime | null,
+    /** onnxruntime-node when it runs the networks (the trainer computes its gradients on it too). */
+    readonly runtime: OnnxRuntime | null,
     private readonly tfjsBackend: BackendChoice,
   ) {}
 

@@ -4,6 +4,7 @@ import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
 import { cachedEndgame } from '../../models/solver-endgame.ts';
 import { type ExpertIterationConfig, rulesOf } from '../config/schema.ts';
+import { OnnxGradients } from '../gradients/onnx-gradients.ts';
 import type {
   LearnerParts,
   OwnMetrics,
@@ -54,6 +55,10 @@ export class ExpertIteration implements TrainingAlgorithm {
     this.selfPlay.reset(rng);
   }
 
+  get gradientBackend(): 'onnx' | 'tfjs' {
+    return this.updater.gradientBackend;
+  }
+
   // ---- 1. collect and 2. targets ---------------------------------------------
 
   collect(_rng: Random, iteration: number): Promise<SearchSelfPlayStats> {
@@ -98,6 +103,7 @@ export class ExpertIteration implements TrainingAlgorithm {
   }
 
   dispose(): Promise<void> {
+    this.updater.dispose();
     return this.selfPlay.dispose();
   }
 }
@@ -189,6 +195,10 @@ export function buildExpertIteration(
       maxGradNorm: config.maxGradNorm,
     },
     obsSize,
+    // Where onnxruntime-node runs self-play it computes the update's gradients too.
+    inference.runtime === null
+      ? null
+      : new OnnxGradients(inference.runtime, obsSize, network, config.valueCoef),
   );
   return new ExpertIteration(config, selfPlay, buffer, updater);
 }

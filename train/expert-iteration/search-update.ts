@@ -4,6 +4,7 @@ import type { Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
 import { applyClippedGradients, shuffledOrder } from '../gradient-step.ts';
+import type { OnnxGradients } from '../gradients/onnx-gradients.ts';
 import type { UpdateStats } from '../training-algorithm.ts';
 import type { ReplayBuffer } from './replay-buffer.ts';
 
@@ -19,7 +20,10 @@ export interface SearchUpdateSettings {
  * policy (cross-entropy over the legal actions) and the value head towards
  * its value target (squared error), for several epochs of shuffled
  * minibatches sliced in JS (tf.gather is slow on wasm), with gradients
- * clipped by global norm.
+ * clipped by global norm. The gradients come from onnxruntime-node when the
+ * updater is given its gradient session (train/gradients/, four to six times
+ * faster than tfjs on wasm), else from tfjs; Adam and the clipping are tfjs's
+ * either way, so the optimizer's state and checkpoints do not depend on it.
  */
 export class SearchTargetUpdater {
   private readonly variables: tfType.Variable[];
@@ -35,8 +39,10 @@ export class SearchTargetUpdater {
     readonly optimizer: tfType.AdamOptimizer,
     private readonly settings: SearchUpdateSettings,
     private readonly obsSize: number,
+    private readonly gradients: OnnxGradients | null = null,
   ) {
     this.variables = model.trainableWeights.map((w) => w.read() as tfType.Variable);
+    if (gradients !== null) checkWeightOrder(this.variables, gradients);
     const m = settings.minibatchSize;
     this.mbObs = new Float32Array(m * obsSize);
     this.mbMasks = new Float32Array(m * NUM_ACTIONS);
@@ -86,8 +92,47 @@ export class SearchTargetUpdater {
     }
   }
 
+  /** Releases the gradient session (the model and optimizer are the learner's). */
+  dispose(): void {
+    this.gradients?.dispose();
+  }
+
+  /** What computes the gradients: `onnx` (onnxruntime-node) or `tfjs`. */
+  get gradientBackend(): 'onnx' | 'tfjs' {
+    return this.gradients === null ? 'tfjs' : 'onnx';
+  }
+
   /** One gradient step; returns [policy cross-entropy, value loss, entropy]. */
-  private step(size: number): Float32Array {
+  private step(size: number): ArrayLike<number> {
+    return this.gradients === null ? this.tfjsStep(size) : this.onnxStep(this.gradients, size);
+  }
+
+  /** The step with onnxruntime's gradients of the current weights, applied by tfjs's Adam. */
+  private onnxStep(gradients: OnnxGradients, size: number): ArrayLike<number> {
+    const tf = this.tf;
+    const weights = this.variables.map((v) => v.dataSync() as Float32Array);
+    const result = gradients.compute(
+      {
+        observations: this.mbObs,
+        masks: this.mbMasks,
+        policies: this.mbPolicies,
+        values: this.mbValues,
+        size,
+      },
+      weights,
+    );
+    tf.tidy(() => {
+      const grads: tfType.NamedTensorMap = {};
+      this.variables.forEach((v, i) => {
+        grads[v.name] = tf.tensor(result.gradients[i] as Float32Array, v.shape);
+      });
+      applyClippedGradients(tf, this.optimizer, grads, this.settings.maxGradNorm);
+    });
+    return [result.policyLoss, result.valueLoss, result.entropy];
+  }
+
+  /** The step with tfjs's own gradients. */
+  private tfjsStep(size: number): Float32Array {
     const tf = this.tf;
     const { valueCoef, maxGradNorm } = this.settings;
     const stats = tf.tidy(() => {
@@ -119,5 +164,26 @@ export class SearchTargetUpdater {
     const values = stats.dataSync() as Float32Array;
     stats.dispose();
     return values;
+  }
+}
+
+/** The gradient graph's weights must be the model's trainable weights, in the same order and shapes. */
+function checkWeightOrder(variables: readonly tfType.Variable[], gradients: OnnxGradients): void {
+  const expected = gradients.weights;
+  const matches =
+    variables.length === expected.length &&
+    variables.every((v, i) => {
+      const w = expected[i];
+      return (
+        w !== undefined &&
+        v.name.startsWith(w.name) &&
+        v.shape.length === w.shape.length &&
+        v.shape.every((d, k) => d === w.shape[k])
+      );
+    });
+  if (!matches) {
+    throw new Error(
+      `the gradient graph's weights (${expected.map((w) => w.name).join(', ')}) are not the model's (${variables.map((v) => v.name).join(', ')})`,
+    );
   }
 }

@@ -26,6 +26,8 @@ import { PolicyRollouts, type RolloutStats } from './rollouts.ts';
  *    the pool and the baselines, as metrics.csv columns.
  */
 export class PolicyGradient implements TrainingAlgorithm {
+  /** PPO's clipped objective is differentiated by tfjs. */
+  readonly gradientBackend = 'tfjs';
   #rollout: RolloutStats | null = null;
   #update: PolicyUpdateStats | null = null;
 
