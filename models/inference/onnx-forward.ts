@@ -1,19 +1,11 @@
 import { buildOnnxModel, ONNX_INPUTS, ONNX_LOGIT_OUTPUTS } from '../export/onnx-model.ts';
 import { type MlpWeights, NUM_ACTIONS } from '../mlp-runner.ts';
-import type { OnnxRuntime, OrtNativeSession, OrtTensor } from './onnx-runtime.ts';
-
-/**
- * One thread's session options: one intra-op thread, since the project runs
- * its searches, self-play shards and tournaments on threads and processes of
- * their own, one session each.
- */
-const SESSION_OPTIONS = {
-  intraOpNumThreads: 1,
-  interOpNumThreads: 1,
-  executionMode: 'sequential',
-  graphOptimizationLevel: 'all',
-  executionProviders: ['cpu'],
-} as const;
+import {
+  ONE_THREAD_SESSION,
+  type OnnxRuntime,
+  type OrtNativeSession,
+  type OrtTensor,
+} from './onnx-runtime.ts';
 
 /** One batch size's feeds and fetches: tensors over the caller's arrays. */
 interface Binding {
@@ -55,7 +47,7 @@ export class OnnxForward {
       model.buffer as ArrayBuffer,
       model.byteOffset,
       model.byteLength,
-      SESSION_OPTIONS,
+      ONE_THREAD_SESSION,
     );
     this.#inputSize = weights.inputSize;
     OnnxForward.live++;

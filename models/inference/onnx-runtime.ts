@@ -31,6 +31,19 @@ export interface OrtSessionOptions {
   readonly executionProviders: readonly string[];
 }
 
+/**
+ * One thread's session options: one intra-op thread, since the project runs
+ * its searches, self-play shards, tournaments and the trainer's update on
+ * threads and processes of their own, one session each.
+ */
+export const ONE_THREAD_SESSION: OrtSessionOptions = {
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+  graphOptimizationLevel: 'all',
+  executionProviders: ['cpu'],
+};
+
 /** onnxruntime-node's synchronous native session. */
 export interface OrtNativeSession {
   loadModel(

@@ -1,7 +1,8 @@
-import type {
-  OnnxRuntime,
-  OrtNativeSession,
-  OrtTensor,
+import {
+  ONE_THREAD_SESSION,
+  type OnnxRuntime,
+  type OrtNativeSession,
+  type OrtTensor,
 } from '../../models/inference/onnx-runtime.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { NetworkConfig } from '../../models/policy-value-model.ts';
@@ -13,15 +14,6 @@ import {
   type WeightShape,
   weightShapes,
 } from './gradient-graph.ts';
-
-/** One thread's session: the trainer updates on one core while the self-play threads wait. */
-const SESSION_OPTIONS = {
-  intraOpNumThreads: 1,
-  interOpNumThreads: 1,
-  executionMode: 'sequential',
-  graphOptimizationLevel: 'all',
-  executionProviders: ['cpu'],
-} as const;
 
 /** A minibatch in the updater's arrays: rows 0..size-1 are used. */
 export interface Minibatch {
@@ -78,7 +70,7 @@ export class OnnxGradients {
       graph.buffer as ArrayBuffer,
       graph.byteOffset,
       graph.byteLength,
-      SESSION_OPTIONS,
+      ONE_THREAD_SESSION,
     );
     OnnxGradients.live++;
     this.#gradients = this.weights.map((w) => new Float32Array(w.shape.reduce((a, b) => a * b, 1)));
