@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pidsRunning } from '../processes.ts';
+import { groupRunning, pidsRunning } from '../processes.ts';
 
 // Engines must not outlive the `ayoayo` that started them, however it ends:
 // SIGTERM (signal handlers kill the engines' groups), an error (the agent is
@@ -24,15 +24,6 @@ function groupOf(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
 }
 
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const start = Date.now();
   while (!condition()) {
@@ -46,7 +37,7 @@ const started: ChildProcessWithoutNullStreams[] = [];
 const groups: number[] = [];
 afterAll(() => {
   for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
-  for (const group of groups) if (groupAlive(group)) process.kill(-group, 'SIGKILL');
+  for (const group of groups) if (groupRunning(group)) process.kill(-group, 'SIGKILL');
 });
 
 function ayoayo(args: readonly string[]): {
@@ -93,7 +84,7 @@ describe('engines do not outlive ayoayo', () => {
     const { child, ended, group } = await hungTournament('--lifetime-term', 0);
     child.kill('SIGTERM');
     expect((await ended).signal).toBe('SIGTERM');
-    await waitFor(() => !groupAlive(group), 'the engine group is gone');
+    await waitFor(() => !groupRunning(group), 'the engine group is gone');
     expect(enginesTagged('--lifetime-term')).toEqual([]);
   }, 60_000);
 
@@ -101,7 +92,7 @@ describe('engines do not outlive ayoayo', () => {
     const { child, ended, group } = await hungTournament('--lifetime-kill', 1);
     child.kill('SIGKILL');
     expect((await ended).signal).toBe('SIGKILL');
-    await waitFor(() => !groupAlive(group), 'the engine group is gone');
+    await waitFor(() => !groupRunning(group), 'the engine group is gone');
     expect(enginesTagged('--lifetime-kill')).toEqual([]);
   }, 60_000);
 
@@ -118,6 +109,6 @@ describe('engines do not outlive ayoayo', () => {
     const { code, stderr } = await ended;
     expect(code).toBe(1);
     expect(stderr).toBe('ayoayo: input ended before the game did\n');
-    await waitFor(() => !groupAlive(group), 'the engine group is gone');
+    await waitFor(() => !groupRunning(group), 'the engine group is gone');
   }, 60_000);
 });
