@@ -169,7 +169,7 @@ describe('the policy file checksum', () => {
       ],
       [
         'evaluation',
-        (f: Record<string, unknown>) => ((f.evaluation as Record<string, number>).random = 1),
+        (f: Record<string, unknown>) => ((f.evaluation as Record<string, number>).random = 0.123),
       ],
     ] as const) {
       expect(() => loadPolicy(pretrainedAs(`${name}.json`, change)), name).toThrow(

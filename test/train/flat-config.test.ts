@@ -165,16 +165,25 @@ describe('a run saved with the flat config of earlier versions', () => {
     expect(() => isRunFinished(other)).toThrow(/holds a finished run with other settings/);
   });
 
-  it('models/pretrained/config.json, flat as it shipped, reads as the long preset', () => {
+  it('the flat config.json the pretrained policy of 940 iterations shipped with reads as the long preset', () => {
     const shipped = readJson(
-      new URL('../../models/pretrained/config.json', import.meta.url).pathname,
+      new URL('../fixtures/train/flat-config-long-940.json', import.meta.url).pathname,
     );
     expect(shipped.algorithm).toBe('alphazero');
     expect(parseTrainConfig(shipped)).toEqual(
       buildConfig([
         PRESETS.long,
-        { name: shipped.name, runsDir: shipped.runsDir, progress: false },
+        { name: shipped.name, runsDir: shipped.runsDir, progress: false, iterations: 940 },
       ]),
+    );
+  });
+
+  it('models/pretrained/config.json is the long preset as it is now, but for its name and folder', () => {
+    const shipped = readJson(
+      new URL('../../models/pretrained/config.json', import.meta.url).pathname,
+    );
+    expect(parseTrainConfig(shipped)).toEqual(
+      buildConfig([PRESETS.long, { name: shipped.name, runsDir: shipped.runsDir }]),
     );
   });
 });
