@@ -1,12 +1,15 @@
-import { Resvg } from '@resvg/resvg-js';
-import * as vega from 'vega';
+import type * as vegaType from 'vega';
 import { writeFileAtomic } from './atomic-write.ts';
 
 /**
  * Renders a Vega spec to `<base>.svg` and `<base>.png` (1000 px wide), both
- * written atomically. Returns the two paths.
+ * written atomically. Returns the two paths. Vega and resvg are imported on
+ * the first chart, not with this module: together they take about half a
+ * second to load, which every command that can draw a chart (eval, accuracy,
+ * train) would otherwise pay before reading its arguments.
  */
-export async function writeChart(base: string, spec: vega.Spec): Promise<[string, string]> {
+export async function writeChart(base: string, spec: vegaType.Spec): Promise<[string, string]> {
+  const [vega, { Resvg }] = await Promise.all([import('vega'), import('@resvg/resvg-js')]);
   const view = new vega.View(vega.parse(spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();

@@ -9,7 +9,6 @@ import { capWorkers } from '../../eval/tournament.ts';
 import { loadAccuracySet, SET_CHOICES } from '../../models/accuracy-sets.ts';
 // The help lists every agent kind's forms, those that load a network included.
 import '../../models/policy-kind.ts';
-import { queueAccuracyRunner } from '../../queue/accuracy-runner.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
 
@@ -99,7 +98,13 @@ export const accuracyCommand = defineCommand<AccuracyArgs>({
         workers,
         moveTimeoutMs: argv.moveTimeout,
         ...(queue !== undefined && stop !== null
-          ? { runChunks: queueAccuracyRunner(queue, { log: status, signal: stop.signal }) }
+          ? {
+              // The queue's client (BullMQ, ioredis) is loaded only for a queued benchmark.
+              runChunks: (await import('../../queue/accuracy-runner.ts')).queueAccuracyRunner(
+                queue,
+                { log: status, signal: stop.signal },
+              ),
+            }
           : {}),
         onProgress: ({ done, total }) => bar.update(done, total),
       });

@@ -10,7 +10,6 @@ import { formatTournament, tournamentJson, writeTournament } from '../../eval/re
 import { capWorkers, runTournament } from '../../eval/tournament.ts';
 // The help lists every agent kind's forms, those that load a network included.
 import '../../models/policy-kind.ts';
-import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
@@ -143,7 +142,13 @@ export const evalCommand = defineCommand<EvalArgs>({
         rules: rulesFromArg(argv.rules),
         ...(argv.vs !== undefined ? { vs: argv.vs } : {}),
         ...(queue !== undefined && stop !== null
-          ? { runChunks: queueChunkRunner(queue, { log: writeStatusLine, signal: stop.signal }) }
+          ? {
+              // The queue's client (BullMQ, ioredis) is loaded only for a queued tournament.
+              runChunks: (await import('../../queue/tournament-runner.ts')).queueChunkRunner(
+                queue,
+                { log: writeStatusLine, signal: stop.signal },
+              ),
+            }
           : {}),
         onProgress: ({ done, total }) => bar.update(done, total),
       });
