@@ -9,6 +9,7 @@ import {
 } from './native-playouts.ts';
 import { playoutLoops } from './playout-loops.ts';
 import type { Emit } from './types.ts';
+import { compileWasmPlayouts } from './wasm-playouts.ts';
 
 const { ACTIONS, STATE_SIZE, finalScores, setInitial } = core;
 const loops = playoutLoops(core);
@@ -63,30 +64,49 @@ const median = (xs: readonly number[]): number => {
 };
 const perSecond = (count: number, run: TimedRun): number => count / (run.cpuMs / 1000);
 
+/** Stops the bench when a yardstick does not play the engine's games: its speed would compare nothing. */
+function checkSameGames(
+  what: string,
+  play: (games: number, captureSeedStays: boolean) => Record<PlayoutLoop, PlayedGames>,
+): void {
+  for (const captureSeedStays of [false, true]) {
+    const other = play(CHECK_GAMES, captureSeedStays);
+    for (const loop of ['reject', 'expand'] as const) {
+      const ts = playGames(loop, CHECK_GAMES, captureSeedStays);
+      if (JSON.stringify(ts) !== JSON.stringify(other[loop])) {
+        throw new Error(
+          `${what} plays other games than the engine (${loop}, captureSeedStays=${captureSeedStays}): ${JSON.stringify(other[loop])}, TypeScript ${JSON.stringify(ts)}`,
+        );
+      }
+    }
+  }
+}
+
 /**
  * Both playout loops, in games and plies per second of CPU time, and when a C
- * compiler exists the same loops of bench/c/playouts.c in the same run: rounds
- * of TypeScript then C alternate, and the ratio TS/C is the median of the rounds'.
+ * compiler exists the same loops of bench/c/playouts.c in the same run, native
+ * and (with clang for wasm32) as WebAssembly in this process: rounds of
+ * TypeScript, C and wasm alternate, and each ratio is the median of the rounds'.
  */
 export async function run(emit: Emit): Promise<void> {
   const native = compileNativePlayouts();
   if (typeof native === 'string') {
     process.stderr.write(`engine: ${native}; the comparison with C is skipped\n`);
   }
+  const wasm = compileWasmPlayouts();
+  if (typeof wasm === 'string') {
+    process.stderr.write(`engine: ${wasm}; the C loops as WebAssembly are skipped\n`);
+  }
   try {
     if (typeof native !== 'string') {
-      // The comparison means something only if both play the same games.
-      for (const captureSeedStays of [false, true]) {
-        const c = native.play(CHECK_GAMES, captureSeedStays);
-        for (const loop of ['reject', 'expand'] as const) {
-          const ts = playGames(loop, CHECK_GAMES, captureSeedStays);
-          if (JSON.stringify(ts) !== JSON.stringify(c[loop])) {
-            throw new Error(
-              `bench/c/playouts.c plays other games than the engine (${loop}, captureSeedStays=${captureSeedStays}): C ${JSON.stringify(c[loop])}, TypeScript ${JSON.stringify(ts)}`,
-            );
-          }
-        }
-      }
+      checkSameGames('bench/c/playouts.c', (games, css) => native.play(games, css));
+    }
+    if (typeof wasm !== 'string') {
+      checkSameGames('bench/c/playouts.c as wasm32', (games, css) => wasm.play(games, css));
+      checkSameGames('bench/c/playouts.c as wasm32 called a ply at a time', (games, css) => ({
+        reject: playGames('reject', games, css),
+        expand: wasm.playExpandFromJs(games, css),
+      }));
     }
     const rng = Random.fromSeed(1);
     for (const loop of ['reject', 'expand'] as const) {
@@ -94,9 +114,20 @@ export async function run(emit: Emit): Promise<void> {
       loops.timeGames(play, 1); // warm-up for the JIT
       const ts: TimedRun[] = [];
       const c: TimedRun[] = [];
+      const w: TimedRun[] = [];
+      const wFromJs: TimedRun[] = [];
+      if (typeof wasm !== 'string') {
+        // Warm-up for V8's wasm tiers and the JavaScript driving them.
+        wasm.time(loop, 1);
+        if (loop === 'expand') wasm.timeExpandFromJs(1);
+      }
       for (let round = 0; round < ROUNDS; round++) {
         ts.push(loops.timeGames(play, ROUND_SECONDS));
         if (typeof native !== 'string') c.push(native.time(loop, ROUND_SECONDS));
+        if (typeof wasm !== 'string') {
+          w.push(wasm.time(loop, ROUND_SECONDS));
+          if (loop === 'expand') wFromJs.push(wasm.timeExpandFromJs(ROUND_SECONDS));
+        }
       }
       const games = ts.reduce((n, r) => n + r.games, 0);
       const plies = ts.reduce((n, r) => n + r.plies, 0);
@@ -118,6 +149,20 @@ export async function run(emit: Emit): Promise<void> {
         measurement.ratioToC = Number(
           median(tsGames.map((rate, i) => rate / (cGames[i] as number))).toFixed(3),
         );
+        if (w.length > 0) {
+          const wasmGames = w.map((r) => perSecond(r.games, r));
+          measurement.wasmPlayoutsPerSec = Math.round(median(wasmGames));
+          measurement.wasmRatioToC = Number(
+            median(wasmGames.map((rate, i) => rate / (cGames[i] as number))).toFixed(3),
+          );
+        }
+        if (wFromJs.length > 0) {
+          const fromJsGames = wFromJs.map((r) => perSecond(r.games, r));
+          measurement.wasmFromJsPlayoutsPerSec = Math.round(median(fromJsGames));
+          measurement.wasmFromJsRatioToC = Number(
+            median(fromJsGames.map((rate, i) => rate / (cGames[i] as number))).toFixed(3),
+          );
+        }
       }
       emit(measurement);
     }

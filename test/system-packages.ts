@@ -1,7 +1,7 @@
 /**
- * System packages some tests need (Debian's redis-server, chromium and
- * python3-numpy; .ci/run installs them). On a machine without one, the tests
- * that need it skip, each file printing one line that names the package and
+ * System packages some tests need (Debian's redis-server, chromium,
+ * python3-numpy, clang and lld; .ci/run installs them). On a machine without
+ * one, the tests that need it skip, each file printing one line that names the package and
  * the apt command; with CI=true they run and fail with that same message, so
  * CI can never pass by skipping.
  */
@@ -45,6 +45,12 @@ export const CHROMIUM_BROWSER: SystemPackage = {
 export const PYTHON_NUMPY: SystemPackage = {
   apt: 'python3-numpy',
   missing: memo(() => runs('python3', ['-c', 'import numpy'])),
+};
+
+/** Debian's clang and lld, for the engine bench's C yardstick built as WebAssembly. */
+export const CLANG_WASM32: SystemPackage = {
+  apt: 'clang lld',
+  missing: memo(() => runs('wasm-ld', ['--version']) ?? runs('clang', ['--version'])),
 };
 
 export function inCi(): boolean {

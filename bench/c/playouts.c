@@ -17,10 +17,25 @@
  *       SECONDS and prints {"games":..,"plies":..,"elapsedMs":..,"cpuMs":..}
  */
 #include <stdint.h>
+#ifdef __wasm__
+/* Built freestanding for wasm32 (bench/wasm-playouts.ts): no C library. Every
+ * copy below has a constant size, which clang inlines; the one comparison
+ * (a lap start against the saved one) is written out. */
+#define memcpy __builtin_memcpy
+#define memset __builtin_memset
+static inline int bytes_differ(const void *x, const void *y, unsigned long n) {
+  const uint8_t *a = x, *b = y;
+  for (unsigned long i = 0; i < n; i++)
+    if (a[i] != b[i]) return 1;
+  return 0;
+}
+#define memcmp bytes_differ
+#else
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#endif
 
 enum { PITS = 12, STORE_0 = 12, TO_MOVE = 14, STATE_SIZE = 16, ACTIONS = 6, WINNING = 25 };
 enum { OK = 0, GAME_OVER = 1, EMPTY_PIT = 2, ENDLESS_RELAY = 3, DOES_NOT_FEED = 4 };
@@ -249,6 +264,51 @@ static int expand_playout(uint8_t *state, rng_t *rng, int css) {
 
 typedef int (*playout_fn)(uint8_t *, rng_t *, int);
 
+#ifdef __wasm__
+/*
+ * The WebAssembly build's entry points: the same loops, driven from
+ * JavaScript, which does the timing and reads the results from these globals.
+ */
+static rng_t wasm_rng;
+static double wasm_plies;
+static uint32_t wasm_checksum;
+
+/* Seeds the generator (as Random.fromSeed) and zeroes the counters. */
+__attribute__((export_name("start"))) void wasm_start(uint32_t seed) {
+  init_nth();
+  wasm_rng = rng_from_seed(seed);
+  wasm_plies = 0;
+  wasm_checksum = 0;
+}
+
+/* Plays `games` games of a loop (0 reject, 1 expand) from the start, counting plies and folding scores. */
+__attribute__((export_name("play"))) void wasm_play(int loop, int games, int css) {
+  playout_fn play = loop == 1 ? expand_playout : reject_playout;
+  uint8_t state[STATE_SIZE];
+  int scores[2];
+  for (int g = 0; g < games; g++) {
+    set_initial(state);
+    wasm_plies += play(state, &wasm_rng, css);
+    final_scores(state, scores);
+    wasm_checksum = wasm_checksum * 31u + (uint32_t)(scores[0] * 64 + scores[1]);
+  }
+}
+
+/*
+ * One expand called from JavaScript, as a search built on a wasm core would
+ * call it every ply: the position at buffer() + 0, its six children written at
+ * buffer() + 16 .. 111, their statuses at buffer() + 112 .. 117.
+ */
+static uint8_t wasm_buffer[STATE_SIZE + ACTIONS * STATE_SIZE + ACTIONS];
+__attribute__((export_name("buffer"))) uint8_t *wasm_buffer_at(void) { return wasm_buffer; }
+__attribute__((export_name("expand"))) int wasm_expand(int css) {
+  return expand(wasm_buffer, css, wasm_buffer + STATE_SIZE, wasm_buffer + STATE_SIZE * (ACTIONS + 1));
+}
+
+__attribute__((export_name("plies"))) double wasm_plies_played(void) { return wasm_plies; }
+__attribute__((export_name("checksum"))) uint32_t wasm_checksum_now(void) { return wasm_checksum; }
+#else
+
 static double clock_ms(clockid_t clock) {
   struct timespec t;
   clock_gettime(clock, &t);
@@ -307,3 +367,4 @@ int main(int argc, char **argv) {
   fprintf(stderr, "usage: playouts verify GAMES CAPTURE_SEED_STAYS | playouts time reject|expand SECONDS\n");
   return 2;
 }
+#endif

@@ -1,0 +1,162 @@
+/**
+ * The C yardstick compiled to WebAssembly: bench/c/playouts.c built with
+ * clang for wasm32 and run inside this Node process. It answers what a
+ * WebAssembly engine core built from C could gain over the TypeScript engine:
+ * the same rules, loops and generator as the native yardstick, at the speed
+ * V8 runs wasm.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { core, Random } from '../env/index.ts';
+import {
+  foldScores,
+  type PlayedGames,
+  type PlayoutLoop,
+  type TimedRun,
+} from './native-playouts.ts';
+
+const { POPCOUNT, STATE_SIZE, finalScores, nthAction, setInitial } = core;
+
+const SOURCE = fileURLToPath(new URL('./c/playouts.c', import.meta.url));
+
+/** What bench/c/playouts.c exports when built for wasm32. */
+interface PlayoutExports {
+  start(seed: number): void;
+  play(loop: number, games: number, captureSeedStays: number): void;
+  plies(): number;
+  checksum(): number;
+  /** Where the position, its children and their statuses live in `memory`. */
+  buffer(): number;
+  /** Expands the position at `buffer()`; returns the legal mask. */
+  expand(captureSeedStays: number): number;
+  memory: { readonly buffer: ArrayBuffer };
+}
+
+export interface WasmPlayouts {
+  /** Plays `games` games of each loop from seed 1, as NativePlayouts.play. */
+  play(games: number, captureSeedStays: boolean): Record<PlayoutLoop, PlayedGames>;
+  /** Runs one loop (default rules) for about `seconds` of wall time, counting this process's CPU time. */
+  time(loop: PlayoutLoop, seconds: number): TimedRun;
+  /**
+   * The expand loop driven from JavaScript, as search on a wasm core would
+   * run: one call into wasm a ply, the child picked in JavaScript (with
+   * `Random`) and copied within the module's memory. Plays from seed 1, as `play`.
+   */
+  playExpandFromJs(games: number, captureSeedStays: boolean): PlayedGames;
+  /** The same loop timed (default rules), as `time`. */
+  timeExpandFromJs(seconds: number): TimedRun;
+}
+
+const LOOP_INDEX: Record<PlayoutLoop, number> = { reject: 0, expand: 1 };
+
+function isPlayoutExports(
+  value: WebAssembly.Exports,
+): value is WebAssembly.Exports & PlayoutExports {
+  return (
+    ['start', 'play', 'plies', 'checksum', 'buffer', 'expand'].every(
+      (name) => typeof value[name] === 'function',
+    ) && typeof value.memory === 'object'
+  );
+}
+
+/**
+ * Compiles the C loops with `clang --target=wasm32 -O2` (or `$WASM_CC`; the
+ * link needs Debian's lld too) and instantiates them. Returns a sentence
+ * saying why not when the compiler or linker is missing.
+ */
+export function compileWasmPlayouts(): WasmPlayouts | string {
+  const cc = process.env.WASM_CC ?? 'clang';
+  const dir = mkdtempSync(join(tmpdir(), 'ayoayo-wasm-playouts-'));
+  try {
+    const out = join(dir, 'playouts.wasm');
+    const built = spawnSync(
+      cc,
+      ['--target=wasm32', '-O2', '-nostdlib', '-Wl,--no-entry', '-o', out, SOURCE],
+      { encoding: 'utf8' },
+    );
+    if (built.error !== undefined || built.status !== 0) {
+      const why =
+        built.error?.message ?? built.stderr.trim().split('\n')[0] ?? `exit ${built.status}`;
+      return `no wasm32 C compiler (${cc}: ${why}); install clang and lld`;
+    }
+    const module = new WebAssembly.Module(readFileSync(out));
+    const { exports } = new WebAssembly.Instance(module, {});
+    if (!isPlayoutExports(exports)) {
+      throw new Error(`${SOURCE} built for wasm32 lacks the exports bench/wasm-playouts.ts calls`);
+    }
+    return wasmPlayouts(exports);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function wasmPlayouts(wasm: PlayoutExports): WasmPlayouts {
+  const memory = new Uint8Array(wasm.memory.buffer);
+  const at = wasm.buffer();
+  const state = new Uint8Array(STATE_SIZE);
+  const scores = [0, 0];
+  /** One game from the start with the position kept in the module's memory; returns its plies. */
+  const expandFromJs = (rng: Random, css: number): number => {
+    setInitial(state);
+    memory.set(state, at);
+    let plies = 0;
+    for (;;) {
+      const mask = wasm.expand(css);
+      if (mask === 0) break;
+      const child = at + (1 + nthAction(mask, rng.int(POPCOUNT[mask] as number))) * STATE_SIZE;
+      for (let k = 0; k < STATE_SIZE; k++) memory[at + k] = memory[child + k] as number;
+      plies++;
+    }
+    for (let k = 0; k < STATE_SIZE; k++) state[k] = memory[at + k] as number;
+    finalScores(state, 0, false, scores);
+    return plies;
+  };
+  return {
+    playExpandFromJs(games, captureSeedStays) {
+      const rng = Random.fromSeed(1);
+      let plies = 0;
+      let checksum = 0;
+      for (let g = 0; g < games; g++) {
+        plies += expandFromJs(rng, captureSeedStays ? 1 : 0);
+        checksum = foldScores(checksum, scores[0] as number, scores[1] as number);
+      }
+      return { games, plies, checksum };
+    },
+    timeExpandFromJs(seconds) {
+      const rng = Random.fromSeed(1);
+      let games = 0;
+      let plies = 0;
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      while (performance.now() - start < seconds * 1000) {
+        for (let i = 0; i < 500; i++) plies += expandFromJs(rng, 0);
+        games += 500;
+      }
+      const used = process.cpuUsage(cpu);
+      return { games, plies, cpuMs: (used.user + used.system) / 1000 };
+    },
+    play(games, captureSeedStays) {
+      const played = (loop: PlayoutLoop): PlayedGames => {
+        wasm.start(1);
+        wasm.play(LOOP_INDEX[loop], games, captureSeedStays ? 1 : 0);
+        return { games, plies: wasm.plies(), checksum: wasm.checksum() >>> 0 };
+      };
+      return { reject: played('reject'), expand: played('expand') };
+    },
+    time(loop, seconds) {
+      wasm.start(1);
+      let games = 0;
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      while (performance.now() - start < seconds * 1000) {
+        wasm.play(LOOP_INDEX[loop], 500, 0);
+        games += 500;
+      }
+      const used = process.cpuUsage(cpu);
+      return { games, plies: wasm.plies(), cpuMs: (used.user + used.system) / 1000 };
+    },
+  };
+}
