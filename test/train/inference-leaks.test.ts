@@ -51,6 +51,7 @@ const algorithms: [string, ConfigLayer][] = [
     },
   ],
   ['PPO', { algorithm: 'ppo', ppo: { poolShare: 0.5, snapshotEvery: 1 } }],
+  ['REINFORCE', { algorithm: 'reinforce' }],
 ];
 
 describe('self-play inference leaks nothing per iteration', () => {
@@ -74,10 +75,9 @@ describe('self-play inference leaks nothing per iteration', () => {
       // A new session from the new weights each iteration, the old one released.
       expect(new Set(live.map((l) => l.sessions)).size).toBe(1);
       expect(live.map((l) => l.tensors)).toEqual(live.map(() => live[0]?.tensors));
-      // Expert iteration's gradients: one session for the whole run; PPO's stay in tfjs.
-      const ppo = layer.algorithm === 'ppo';
-      expect(gradientBackend).toBe(ppo ? 'tfjs' : 'onnx');
-      expect(live.map((l) => l.gradientSessions)).toEqual(live.map(() => (ppo ? 0 : 1)));
+      // The update's gradients: one session for the whole run.
+      expect(gradientBackend).toBe('onnx');
+      expect(live.map((l) => l.gradientSessions)).toEqual(live.map(() => 1));
       expect(after).toEqual({ tensors: before, sessions: 0, gradientSessions: 0 });
     },
   );

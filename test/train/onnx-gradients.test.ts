@@ -5,14 +5,16 @@ import { DEFAULT_RULES, Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { loadOnnxRuntime, type OnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
-import {
-  createPolicyValueModel,
-  maskedLogits,
-  type NetworkConfig,
-} from '../../models/policy-value-model.ts';
+import { createPolicyValueModel, type NetworkConfig } from '../../models/policy-value-model.ts';
 import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
-import { SearchTargetUpdater } from '../../train/expert-iteration/search-update.ts';
-import { type Minibatch, OnnxGradients } from '../../train/gradients/onnx-gradients.ts';
+import {
+  SearchTargetUpdater,
+  searchTargetLoss,
+} from '../../train/expert-iteration/search-update.ts';
+import { GRADIENT_INPUTS, type GradientLoss } from '../../train/gradients/gradient-graph.ts';
+import { type GradientBatch, OnnxGradients } from '../../train/gradients/onnx-gradients.ts';
+import { PolicyUpdater, policyGradientLoss } from '../../train/ppo/policy-update.ts';
+import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
 import { randomPositions } from '../agents/positions.ts';
 
 const runtime: OnnxRuntime | null = (await loadOnnxRuntime()).runtime;
@@ -24,50 +26,89 @@ beforeAll(async () => {
   tf = (await loadBackend('wasm')).tf;
 });
 
-/** `count` positions from random play with random policy targets over their legal actions and random value targets. */
-function randomMinibatch(seed: number, count: number): Minibatch {
+const { observation, mask, valueTarget, policyTarget, action, oldLogProb, advantage } =
+  GRADIENT_INPUTS;
+
+/**
+ * `count` positions from random play as every gradient graph's inputs: random
+ * policy targets over the legal actions, a random legal action each, rollout
+ * log-probabilities around log(1/2) (so PPO's ratios fall on both sides of its
+ * clip), advantages and value targets in [-1, 1].
+ */
+function randomMinibatch(seed: number, count: number): GradientBatch {
   const rng = Random.fromSeed(seed);
-  const observations = new Float32Array(count * inputSize);
-  const masks = new Float32Array(count * NUM_ACTIONS);
-  const policies = new Float32Array(count * NUM_ACTIONS);
-  const values = new Float32Array(count);
+  const columns = {
+    [observation]: new Float32Array(count * inputSize),
+    [mask]: new Float32Array(count * NUM_ACTIONS),
+    [policyTarget]: new Float32Array(count * NUM_ACTIONS),
+    [action]: new Float32Array(count * NUM_ACTIONS),
+    [oldLogProb]: new Float32Array(count),
+    [advantage]: new Float32Array(count),
+    [valueTarget]: new Float32Array(count),
+  } as const;
   randomPositions(seed, count).forEach((position, i) => {
-    const mask = encoder.encode(position.toState(), observations, i * inputSize);
+    const legal = encoder.encode(position.toState(), columns[observation], i * inputSize);
     let total = 0;
+    const actions: number[] = [];
     for (let a = 0; a < NUM_ACTIONS; a++) {
-      masks[i * NUM_ACTIONS + a] = (mask >> a) & 1;
-      const p = (mask >> a) & 1 ? rng.next() : 0;
-      policies[i * NUM_ACTIONS + a] = p;
+      columns[mask][i * NUM_ACTIONS + a] = (legal >> a) & 1;
+      const p = (legal >> a) & 1 ? rng.next() : 0;
+      if ((legal >> a) & 1) actions.push(a);
+      columns[policyTarget][i * NUM_ACTIONS + a] = p;
       total += p;
     }
     for (let k = i * NUM_ACTIONS; k < (i + 1) * NUM_ACTIONS; k++) {
-      policies[k] = (policies[k] as number) / total;
+      columns[policyTarget][k] = (columns[policyTarget][k] as number) / total;
     }
-    values[i] = 2 * rng.next() - 1;
+    columns[action][i * NUM_ACTIONS + (actions[rng.int(actions.length)] as number)] = 1;
+    columns[oldLogProb][i] = Math.log(0.5) + 2 * rng.next() - 1;
+    columns[advantage][i] = 2 * rng.next() - 1;
+    columns[valueTarget][i] = 2 * rng.next() - 1;
   });
-  return { observations, masks, policies, values, size: count };
+  return { size: count, columns };
 }
 
-/** tfjs's gradients (in trainable-weight order) and loss parts of the updater's loss. */
-function tfjsGradients(model: tfType.LayersModel, batch: Minibatch, valueCoef: number) {
+/** tfjs's gradients (in trainable-weight order) and loss statistics of the updaters' own tfjs losses. */
+function tfjsGradients(model: tfType.LayersModel, batch: GradientBatch, loss: GradientLoss) {
   const variables = model.trainableWeights.map((w) => w.read() as tfType.Variable);
   const n = batch.size;
+  const column = (name: string, width: number) => {
+    const values = (batch.columns[name] as Float32Array).subarray(0, n * width);
+    return width === 1 ? tf.tensor1d(values) : tf.tensor2d(values, [n, width]);
+  };
   return tf.tidy(() => {
-    const obs = tf.tensor2d(batch.observations.subarray(0, n * inputSize), [n, inputSize]);
-    const mask = tf.tensor2d(batch.masks.subarray(0, n * NUM_ACTIONS), [n, NUM_ACTIONS]);
-    const targets = tf.tensor2d(batch.policies.subarray(0, n * NUM_ACTIONS), [n, NUM_ACTIONS]);
-    const valueTargets = tf.tensor1d(batch.values.subarray(0, n));
+    const obs = column(observation, inputSize);
+    const legal = column(mask, NUM_ACTIONS);
     let parts: number[] = [];
     const { grads } = tf.variableGrads(() => {
-      const [logits, value] = model.apply(obs, { training: true }) as tfType.Tensor[];
-      const logProbs = tf.logSoftmax(maskedLogits(tf, logits as tfType.Tensor, mask));
-      const policyLoss = tf.neg(tf.mean(tf.sum(tf.mul(targets, logProbs), 1)));
-      const valueLoss = tf.mean(
-        tf.square(tf.sub(tf.reshape(value as tfType.Tensor, [-1]), valueTargets)),
-      );
-      const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logProbs), logProbs), 1)));
-      parts = [policyLoss, valueLoss, entropy].map((t) => t.dataSync()[0] as number);
-      return tf.add(policyLoss, tf.mul(valueCoef, valueLoss)) as tfType.Scalar;
+      const result =
+        loss.kind === 'search-targets'
+          ? searchTargetLoss(
+              tf,
+              model,
+              {
+                obs,
+                mask: legal,
+                targets: column(policyTarget, NUM_ACTIONS),
+                valueTargets: column(valueTarget, 1),
+              },
+              loss.valueCoef,
+            )
+          : policyGradientLoss(
+              tf,
+              model,
+              {
+                obs,
+                mask: legal,
+                actions: column(action, NUM_ACTIONS),
+                oldLogProbs: column(oldLogProb, 1),
+                advantages: column(advantage, 1),
+                returns: column(valueTarget, 1),
+              },
+              { algorithm: loss.kind, ...loss },
+            );
+      parts = result.parts.map((t) => t.dataSync()[0] as number);
+      return result.total;
     }, variables);
     return { gradients: variables.map((v) => (grads[v.name] as tfType.Tensor).dataSync()), parts };
   });
@@ -84,66 +125,124 @@ function relativeDifference(a: ArrayLike<number>, b: ArrayLike<number>): number 
   return diff / scale;
 }
 
-const networks: [string, NetworkConfig, number][] = [
-  ['one relu layer', { hidden: [32], activation: 'relu' }, 1],
-  ['two relu layers', { hidden: [64, 48], activation: 'relu' }, 0.5],
-  ['three tanh layers', { hidden: [40, 40, 24], activation: 'tanh' }, 2],
+const networks: [string, NetworkConfig, GradientLoss][] = [
+  [
+    'one relu layer',
+    { hidden: [32], activation: 'relu' },
+    { kind: 'search-targets', valueCoef: 1 },
+  ],
+  [
+    'two relu layers',
+    { hidden: [64, 48], activation: 'relu' },
+    { kind: 'search-targets', valueCoef: 0.5 },
+  ],
+  [
+    'three tanh layers',
+    { hidden: [40, 40, 24], activation: 'tanh' },
+    { kind: 'search-targets', valueCoef: 2 },
+  ],
+  [
+    'two relu layers',
+    { hidden: [64, 48], activation: 'relu' },
+    { kind: 'ppo', valueCoef: 0.5, clip: 0.2, entropyCoef: 0.01 },
+  ],
+  [
+    'two tanh layers',
+    { hidden: [40, 24], activation: 'tanh' },
+    { kind: 'ppo', valueCoef: 1, clip: 0.5, entropyCoef: 0.1 },
+  ],
+  [
+    'one relu layer',
+    { hidden: [32], activation: 'relu' },
+    { kind: 'reinforce', valueCoef: 0.5, clip: 0.2, entropyCoef: 0.02 },
+  ],
 ];
 
-describe.skipIf(runtime === null)('expert iteration gradients on onnxruntime-node', () => {
+describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () => {
   const sessions: OnnxGradients[] = [];
   afterAll(() => {
     for (const s of sessions) s.dispose();
   });
 
   it.each(networks)(
-    "%s: the gradient graph's gradients and losses are tfjs's (1e-5), on full and partial minibatches",
-    (_, network, valueCoef) => {
+    "%s, %j: the gradient graph's gradients and statistics are tfjs's (1e-5), on full and partial minibatches",
+    (_, network, loss) => {
       const model = createPolicyValueModel(tf, inputSize, network, 7);
-      const gradients = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, valueCoef);
+      const gradients = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss);
       sessions.push(gradients);
       const weights = model.trainableWeights.map(
         (w) => (w.read() as tfType.Variable).dataSync() as Float32Array,
       );
       const full = randomMinibatch(11, 96);
       for (const batch of [full, { ...full, size: 37 }]) {
-        const expected = tfjsGradients(model, batch, valueCoef);
+        const expected = tfjsGradients(model, batch, loss);
         const got = gradients.compute(batch, weights);
         expect(got.gradients).toHaveLength(expected.gradients.length);
         got.gradients.forEach((g, i) => {
           expect(g.length).toBe(expected.gradients[i]?.length);
           expect(relativeDifference(expected.gradients[i] as Float32Array, g)).toBeLessThan(1e-5);
         });
-        const [policyLoss, valueLoss, entropy] = expected.parts as [number, number, number];
-        expect(got.policyLoss).toBeCloseTo(policyLoss, 5);
-        expect(got.valueLoss).toBeCloseTo(valueLoss, 5);
-        expect(got.entropy).toBeCloseTo(entropy, 5);
+        expect(got.stats).toHaveLength(loss.kind === 'search-targets' ? 3 : 5);
+        expected.parts.forEach((part, i) => {
+          expect(got.stats[i]).toBeCloseTo(part, 5);
+        });
+        if (loss.kind === 'ppo') {
+          // The batch exercises the clip: some ratios outside it, most inside.
+          const clipFraction = got.stats[4] as number;
+          expect(clipFraction).toBeGreaterThan(0.05);
+          expect(clipFraction).toBeLessThan(0.95);
+        }
       }
       model.dispose();
     },
   );
 
-  it("an update with onnxruntime's gradients moves the weights as one with tfjs's", () => {
-    const network: NetworkConfig = { hidden: [64, 64], activation: 'relu' };
+  /**
+   * Weights after an update with onnxruntime's gradients agree with those after
+   * one with tfjs's. Adam divides by the gradient's own scale, so a weight whose
+   * gradient is near 0 may move by up to 2 learning rates a step differently;
+   * nearly all others agree to rounding.
+   */
+  function expectSameWeights(onnx: Float32Array[], plain: Float32Array[], bound: number) {
+    let close = 0;
+    let total = 0;
+    onnx.forEach((w, i) => {
+      const p = plain[i] as Float32Array;
+      for (let k = 0; k < w.length; k++) {
+        const d = Math.abs((w[k] as number) - (p[k] as number));
+        expect(d).toBeLessThanOrEqual(bound);
+        if (d < 1e-5) close++;
+        total++;
+      }
+    });
+    expect(close / total).toBeGreaterThan(0.99);
+  }
+  const learningRate = 1e-3;
+  const updateNetwork: NetworkConfig = { hidden: [64, 64], activation: 'relu' };
+
+  it("expert iteration's update with onnxruntime's gradients moves the weights as one with tfjs's", () => {
     const settings = { epochs: 2, minibatchSize: 64, valueCoef: 1, maxGradNorm: 0.5 };
     const batch = randomMinibatch(12, 200);
     const buffer = new ReplayBuffer(200, encoder);
     buffer.startIteration();
     const states = randomPositions(12, 200).map((p) => p.toState());
+    const targets = batch.columns[policyTarget] as Float32Array;
     states.forEach((s, i) => {
       buffer.add(
         s,
-        batch.policies.subarray(i * NUM_ACTIONS, (i + 1) * NUM_ACTIONS),
+        targets.subarray(i * NUM_ACTIONS, (i + 1) * NUM_ACTIONS),
         0,
-        batch.values[i] as number,
+        batch.columns[valueTarget]?.[i] as number,
       );
     });
-    const learningRate = 1e-3;
     const run = (withOnnx: boolean) => {
-      const model = createPolicyValueModel(tf, inputSize, network, 3);
+      const model = createPolicyValueModel(tf, inputSize, updateNetwork, 3);
       const optimizer = tf.train.adam(learningRate);
       const onnx = withOnnx
-        ? new OnnxGradients(runtime as OnnxRuntime, inputSize, network, settings.valueCoef)
+        ? new OnnxGradients(runtime as OnnxRuntime, inputSize, updateNetwork, {
+            kind: 'search-targets',
+            valueCoef: settings.valueCoef,
+          })
         : null;
       const updater = new SearchTargetUpdater(tf, model, optimizer, settings, inputSize, onnx);
       expect(updater.gradientBackend).toBe(withOnnx ? 'onnx' : 'tfjs');
@@ -159,21 +258,97 @@ describe.skipIf(runtime === null)('expert iteration gradients on onnxruntime-nod
     expect(onnx.stats.samples).toBe(plain.stats.samples);
     expect(onnx.stats.policyLoss).toBeCloseTo(plain.stats.policyLoss, 5);
     expect(onnx.stats.valueLoss).toBeCloseTo(plain.stats.valueLoss, 5);
-    // Adam divides by the gradient's own scale, so a weight whose gradient is near 0 may move by
-    // up to 2 learning rates a step differently; nearly all others agree to rounding.
-    const steps = 2 * Math.ceil(200 / 64);
-    let close = 0;
-    let total = 0;
-    onnx.weights.forEach((w, i) => {
-      const p = plain.weights[i] as Float32Array;
-      for (let k = 0; k < w.length; k++) {
-        const d = Math.abs((w[k] as number) - (p[k] as number));
-        expect(d).toBeLessThanOrEqual(2 * learningRate * steps);
-        if (d < 1e-5) close++;
-        total++;
+    expectSameWeights(onnx.weights, plain.weights, 2 * learningRate * 2 * Math.ceil(200 / 64));
+  });
+
+  it.each(['ppo', 'reinforce'] as const)(
+    "%s's update with onnxruntime's gradients moves the weights as one with tfjs's",
+    (algorithm) => {
+      const settings = {
+        algorithm,
+        epochs: 3,
+        minibatchSize: 64,
+        clip: 0.2,
+        valueCoef: 0.5,
+        entropyCoef: 0.01,
+        maxGradNorm: 0.5,
+      };
+      const batch = randomMinibatch(13, 200);
+      const buffer = new RolloutBuffer(200, inputSize);
+      const masks = Uint8Array.from(batch.columns[mask] as Float32Array);
+      const actions = batch.columns[action] as Float32Array;
+      for (let i = 0; i < 200; i++) {
+        const taken = actions.subarray(i * NUM_ACTIONS, (i + 1) * NUM_ACTIONS).indexOf(1);
+        const k = buffer.add(
+          batch.columns[observation] as Float32Array,
+          i,
+          masks,
+          taken,
+          batch.columns[oldLogProb]?.[i] as number,
+          0,
+        );
+        buffer.advantages[k] = batch.columns[advantage]?.[i] as number;
+        buffer.returns[k] = batch.columns[valueTarget]?.[i] as number;
       }
+      const run = (withOnnx: boolean) => {
+        const model = createPolicyValueModel(tf, inputSize, updateNetwork, 4);
+        const optimizer = tf.train.adam(learningRate);
+        const onnx = withOnnx
+          ? new OnnxGradients(runtime as OnnxRuntime, inputSize, updateNetwork, {
+              kind: algorithm,
+              valueCoef: settings.valueCoef,
+              clip: settings.clip,
+              entropyCoef: settings.entropyCoef,
+            })
+          : null;
+        const updater = new PolicyUpdater(tf, model, optimizer, settings, inputSize, onnx);
+        expect(updater.gradientBackend).toBe(withOnnx ? 'onnx' : 'tfjs');
+        const stats = updater.update(buffer, Random.fromSeed(6));
+        const weights = model.getWeights().map((w) => Float32Array.from(w.dataSync()));
+        updater.dispose();
+        optimizer.dispose();
+        model.dispose();
+        return { stats, weights };
+      };
+      const onnx = run(true);
+      const plain = run(false);
+      expect(onnx.stats.samples).toBe(plain.stats.samples);
+      for (const stat of [
+        'policyLoss',
+        'valueLoss',
+        'entropy',
+        'approxKl',
+        'clipFraction',
+      ] as const) {
+        expect(onnx.stats[stat]).toBeCloseTo(plain.stats[stat], 4);
+      }
+      // Later epochs see a policy that has moved: PPO's clip must have cut in.
+      if (algorithm === 'ppo') expect(onnx.stats.clipFraction).toBeGreaterThan(0);
+      const steps = (algorithm === 'ppo' ? 3 : 1) * Math.ceil(200 / 64);
+      expectSameWeights(onnx.weights, plain.weights, 2 * learningRate * steps);
+    },
+  );
+
+  it('names the input a batch lacks or holds too few rows of', () => {
+    const network: NetworkConfig = { hidden: [16], activation: 'relu' };
+    const gradients = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, {
+      kind: 'reinforce',
+      valueCoef: 1,
+      clip: 0.2,
+      entropyCoef: 0,
     });
-    expect(close / total).toBeGreaterThan(0.99);
+    sessions.push(gradients);
+    const model = createPolicyValueModel(tf, inputSize, network, 1);
+    const weights = model.getWeights().map((w) => w.dataSync() as Float32Array);
+    const batch = randomMinibatch(14, 8);
+    const { [advantage]: _, ...withoutAdvantage } = batch.columns;
+    expect(() => gradients.compute({ size: 8, columns: withoutAdvantage }, weights)).toThrow(
+      "the gradient batch's advantage needs 8 floats (8 rows of 1), got none",
+    );
+    expect(() => gradients.compute({ size: 9, columns: batch.columns }, weights)).toThrow(
+      `the gradient batch's observation needs ${9 * inputSize} floats (9 rows of ${inputSize}), got ${8 * inputSize}`,
+    );
+    model.dispose();
   });
 
   it('refuses a gradient graph whose weights are not the model’s, naming both', () => {
@@ -181,11 +356,8 @@ describe.skipIf(runtime === null)('expert iteration gradients on onnxruntime-nod
     const other = new OnnxGradients(
       runtime as OnnxRuntime,
       inputSize,
-      {
-        hidden: [16, 16],
-        activation: 'relu',
-      },
-      1,
+      { hidden: [16, 16], activation: 'relu' },
+      { kind: 'search-targets', valueCoef: 1 },
     );
     sessions.push(other);
     const optimizer = tf.train.adam(1e-3);
@@ -201,6 +373,27 @@ describe.skipIf(runtime === null)('expert iteration gradients on onnxruntime-nod
         ),
     ).toThrow(
       /gradient graph's weights \(hidden_1\/kernel.*hidden_2\/kernel.*\) are not the model's/,
+    );
+    // And a graph of another loss than the updater's.
+    const ppoGraph = new OnnxGradients(
+      runtime as OnnxRuntime,
+      inputSize,
+      { hidden: [16], activation: 'relu' },
+      { kind: 'ppo', valueCoef: 1, clip: 0.2, entropyCoef: 0 },
+    );
+    sessions.push(ppoGraph);
+    const searchSettings = { epochs: 1, minibatchSize: 8, valueCoef: 1, maxGradNorm: 1 };
+    expect(
+      () => new SearchTargetUpdater(tf, model, optimizer, searchSettings, inputSize, ppoGraph),
+    ).toThrow("expert iteration needs the search-targets gradient graph, not ppo's");
+    const reinforce = {
+      ...searchSettings,
+      algorithm: 'reinforce' as const,
+      clip: 0.2,
+      entropyCoef: 0,
+    };
+    expect(() => new PolicyUpdater(tf, model, optimizer, reinforce, inputSize, ppoGraph)).toThrow(
+      "a reinforce update needs the reinforce gradient graph, not ppo's",
     );
     optimizer.dispose();
     model.dispose();

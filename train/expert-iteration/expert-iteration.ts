@@ -198,7 +198,10 @@ export function buildExpertIteration(
     // Where onnxruntime-node runs self-play it computes the update's gradients too.
     inference.runtime === null
       ? null
-      : new OnnxGradients(inference.runtime, obsSize, network, config.valueCoef),
+      : new OnnxGradients(inference.runtime, obsSize, network, {
+          kind: 'search-targets',
+          valueCoef: config.valueCoef,
+        }),
   );
   return new ExpertIteration(config, selfPlay, buffer, updater);
 }

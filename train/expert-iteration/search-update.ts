@@ -4,7 +4,9 @@ import type { Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
 import { applyClippedGradients, shuffledOrder } from '../gradient-step.ts';
-import type { OnnxGradients } from '../gradients/onnx-gradients.ts';
+import { GRADIENT_INPUTS } from '../gradients/gradient-graph.ts';
+import type { GradientBatch, OnnxGradients } from '../gradients/onnx-gradients.ts';
+import { OnnxGradientStep } from '../gradients/onnx-step.ts';
 import type { UpdateStats } from '../training-algorithm.ts';
 import type { ReplayBuffer } from './replay-buffer.ts';
 
@@ -27,6 +29,7 @@ export interface SearchUpdateSettings {
  */
 export class SearchTargetUpdater {
   private readonly variables: tfType.Variable[];
+  private readonly onnx: OnnxGradientStep | null;
   private readonly mbObs: Float32Array;
   private readonly mbMasks: Float32Array;
   private readonly mbPolicies: Float32Array;
@@ -39,10 +42,18 @@ export class SearchTargetUpdater {
     readonly optimizer: tfType.AdamOptimizer,
     private readonly settings: SearchUpdateSettings,
     private readonly obsSize: number,
-    private readonly gradients: OnnxGradients | null = null,
+    gradients: OnnxGradients | null = null,
   ) {
     this.variables = model.trainableWeights.map((w) => w.read() as tfType.Variable);
-    if (gradients !== null) checkWeightOrder(this.variables, gradients);
+    if (gradients !== null && gradients.loss.kind !== 'search-targets') {
+      throw new Error(
+        `expert iteration needs the search-targets gradient graph, not ${gradients.loss.kind}'s`,
+      );
+    }
+    this.onnx =
+      gradients === null
+        ? null
+        : new OnnxGradientStep(tf, this.variables, optimizer, gradients, settings.maxGradNorm);
     const m = settings.minibatchSize;
     this.mbObs = new Float32Array(m * obsSize);
     this.mbMasks = new Float32Array(m * NUM_ACTIONS);
@@ -94,41 +105,30 @@ export class SearchTargetUpdater {
 
   /** Releases the gradient session (the model and optimizer are the learner's). */
   dispose(): void {
-    this.gradients?.dispose();
+    this.onnx?.dispose();
   }
 
   /** What computes the gradients: `onnx` (onnxruntime-node) or `tfjs`. */
   get gradientBackend(): 'onnx' | 'tfjs' {
-    return this.gradients === null ? 'tfjs' : 'onnx';
+    return this.onnx === null ? 'tfjs' : 'onnx';
   }
 
   /** One gradient step; returns [policy cross-entropy, value loss, entropy]. */
   private step(size: number): ArrayLike<number> {
-    return this.gradients === null ? this.tfjsStep(size) : this.onnxStep(this.gradients, size);
+    return this.onnx === null ? this.tfjsStep(size) : this.onnx.step(this.minibatch(size));
   }
 
-  /** The step with onnxruntime's gradients of the current weights, applied by tfjs's Adam. */
-  private onnxStep(gradients: OnnxGradients, size: number): ArrayLike<number> {
-    const tf = this.tf;
-    const weights = this.variables.map((v) => v.dataSync() as Float32Array);
-    const result = gradients.compute(
-      {
-        observations: this.mbObs,
-        masks: this.mbMasks,
-        policies: this.mbPolicies,
-        values: this.mbValues,
-        size,
+  /** The minibatch as the gradient graph's inputs. */
+  private minibatch(size: number): GradientBatch {
+    return {
+      size,
+      columns: {
+        [GRADIENT_INPUTS.observation]: this.mbObs,
+        [GRADIENT_INPUTS.mask]: this.mbMasks,
+        [GRADIENT_INPUTS.policyTarget]: this.mbPolicies,
+        [GRADIENT_INPUTS.valueTarget]: this.mbValues,
       },
-      weights,
-    );
-    tf.tidy(() => {
-      const grads: tfType.NamedTensorMap = {};
-      this.variables.forEach((v, i) => {
-        grads[v.name] = tf.tensor(result.gradients[i] as Float32Array, v.shape);
-      });
-      applyClippedGradients(tf, this.optimizer, grads, this.settings.maxGradNorm);
-    });
-    return [result.policyLoss, result.valueLoss, result.entropy];
+    };
   }
 
   /** The step with tfjs's own gradients. */
@@ -145,16 +145,14 @@ export class SearchTargetUpdater {
       const valueTargets = tf.tensor1d(this.mbValues.subarray(0, size));
       let parts: tfType.Tensor[] = [];
       const { grads } = tf.variableGrads(() => {
-        const [logits, value] = this.model.apply(obs, { training: true }) as tfType.Tensor[];
-        const logProbs = tf.logSoftmax(maskedLogits(tf, logits as tfType.Tensor, mask));
-        // Targets are exactly 0 on illegal actions, whose masked log-probabilities are very negative but finite.
-        const policyLoss = tf.neg(tf.mean(tf.sum(tf.mul(targets, logProbs), 1)));
-        const valueLoss = tf.mean(
-          tf.square(tf.sub(tf.reshape(value as tfType.Tensor, [-1]), valueTargets)),
+        const loss = searchTargetLoss(
+          tf,
+          this.model,
+          { obs, mask, targets, valueTargets },
+          valueCoef,
         );
-        const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logProbs), logProbs), 1)));
-        parts = [policyLoss, valueLoss, entropy].map((t) => tf.keep(t));
-        return tf.add(policyLoss, tf.mul(valueCoef, valueLoss)) as tfType.Scalar;
+        parts = loss.parts.map((t) => tf.keep(t));
+        return loss.total;
       }, this.variables);
       applyClippedGradients(tf, this.optimizer, grads, maxGradNorm);
       const out = tf.stack(parts);
@@ -167,23 +165,34 @@ export class SearchTargetUpdater {
   }
 }
 
-/** The gradient graph's weights must be the model's trainable weights, in the same order and shapes. */
-function checkWeightOrder(variables: readonly tfType.Variable[], gradients: OnnxGradients): void {
-  const expected = gradients.weights;
-  const matches =
-    variables.length === expected.length &&
-    variables.every((v, i) => {
-      const w = expected[i];
-      return (
-        w !== undefined &&
-        v.name.startsWith(w.name) &&
-        v.shape.length === w.shape.length &&
-        v.shape.every((d, k) => d === w.shape[k])
-      );
-    });
-  if (!matches) {
-    throw new Error(
-      `the gradient graph's weights (${expected.map((w) => w.name).join(', ')}) are not the model's (${variables.map((v) => v.name).join(', ')})`,
-    );
-  }
+/** A minibatch as tensors: observations, legal masks, the search's policies and value targets ([batch]). */
+export interface SearchTargetTensors {
+  readonly obs: tfType.Tensor;
+  readonly mask: tfType.Tensor;
+  readonly targets: tfType.Tensor;
+  readonly valueTargets: tfType.Tensor;
+}
+
+/**
+ * Expert iteration's loss in tfjs (inside the caller's tf.variableGrads):
+ * the total, and [policy cross-entropy, value loss, entropy].
+ */
+export function searchTargetLoss(
+  tf: Tf,
+  model: tfType.LayersModel,
+  { obs, mask, targets, valueTargets }: SearchTargetTensors,
+  valueCoef: number,
+): { total: tfType.Scalar; parts: tfType.Tensor[] } {
+  const [logits, value] = model.apply(obs, { training: true }) as tfType.Tensor[];
+  const logProbs = tf.logSoftmax(maskedLogits(tf, logits as tfType.Tensor, mask));
+  // Targets are exactly 0 on illegal actions, whose masked log-probabilities are very negative but finite.
+  const policyLoss = tf.neg(tf.mean(tf.sum(tf.mul(targets, logProbs), 1)));
+  const valueLoss = tf.mean(
+    tf.square(tf.sub(tf.reshape(value as tfType.Tensor, [-1]), valueTargets)),
+  );
+  const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logProbs), logProbs), 1)));
+  return {
+    total: tf.add(policyLoss, tf.mul(valueCoef, valueLoss)) as tfType.Scalar,
+    parts: [policyLoss, valueLoss, entropy],
+  };
 }

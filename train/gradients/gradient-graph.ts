@@ -1,13 +1,14 @@
 /**
- * Expert iteration's loss and its gradient with respect to every weight of the
+ * A training loss and its gradient with respect to every weight of the
  * policy-value MLP, as one ONNX graph, so that onnxruntime computes a
  * minibatch's gradients with its native kernels (several times faster on a CPU
  * than tfjs on wasm). The backward pass is written out layer by layer, as
- * autodiff would derive it for this one network:
+ * autodiff would derive it for this one network; the policy's part of the
+ * loss is expert iteration's cross-entropy or PPO's / REINFORCE's surrogate
+ * (policy-terms.ts):
  *
- *   loss = policy cross-entropy + valueCoef * value squared error
- *   policy: logp = logSoftmax(where(mask > 0, logits, -1e9)), L = -mean(sum(t * logp))
- *           dL/dlogits = (softmax * sum(t) - t) / batch
+ *   loss = policy term + valueCoef * value squared error
+ *   policy: logp = logSoftmax(where(mask > 0, logits, -1e9)), the term's dL/dlogits
  *   value:  v = tanh(u), L = mean((v - target)^2)
  *           dL/du = 2 (v - target) (1 - v^2) / batch
  *   a dense layer y = x W + b: dW = x^T dy, db = sum over the batch of dy, dx = dy W^T
@@ -30,21 +31,16 @@ import {
 import { MASKED_LOGIT } from '../../models/export/onnx-model.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { NetworkConfig } from '../../models/policy-value-model.ts';
+import {
+  type AddNode,
+  GRADIENT_INPUTS,
+  type GradientLoss,
+  lossInputs,
+  lossStats,
+  policyTerm,
+} from './policy-terms.ts';
 
-/** The graph's data inputs (the weights are inputs too, named as the tfjs layers' variables). */
-export const GRADIENT_INPUTS = {
-  observation: 'observation',
-  mask: 'action_mask',
-  policyTarget: 'policy_target',
-  valueTarget: 'value_target',
-} as const;
-
-/** The graph's scalar outputs beside the gradients. */
-export const GRADIENT_STATS = {
-  policyLoss: 'policy_loss',
-  valueLoss: 'value_loss',
-  entropy: 'entropy',
-} as const;
+export { GRADIENT_INPUTS, type GradientLoss, lossInputs, lossStats } from './policy-terms.ts';
 
 /** One weight of the network: its name (tfjs layer name / kernel or bias) and shape. */
 export interface WeightShape {
@@ -73,22 +69,22 @@ export function gradientName(name: string): string {
   return `grad/${name}`;
 }
 
-/** The serialized gradient graph for a network of this shape. */
+/** The serialized gradient graph of `loss` for a network of this shape. */
 export function buildGradientGraph(
   inputSize: number,
   network: NetworkConfig,
-  valueCoef: number,
+  loss: GradientLoss,
 ): Uint8Array {
   const nodes: INodeProto[] = [];
   const inits: ITensorProto[] = [
     initializer('zero', [], new Float32Array([0])),
     initializer('one', [], new Float32Array([1])),
     initializer('masked_logit', [], new Float32Array([MASKED_LOGIT])),
-    initializer('value_scale', [], new Float32Array([2 * valueCoef])),
+    initializer('value_scale', [], new Float32Array([2 * loss.valueCoef])),
     int64Initializer('axis_0', [0]),
     int64Initializer('axis_1', [1]),
   ];
-  const add = (op: string, inputs: string[], output: string, attrs?: INodeProto['attribute']) => {
+  const add: AddNode = (op, inputs, output, attrs) => {
     nodes.push(node(op, inputs, output, attrs));
     return output;
   };
@@ -115,30 +111,23 @@ export function buildGradientGraph(
   add('Gemm', [trunk, 'value/kernel', 'value/bias'], 'value_linear');
   add('Tanh', ['value_linear'], 'value');
 
-  // The policy loss and entropy.
+  // The policy: masked log-probabilities, their entropy, and the term's loss and dL/dlogits.
   add('Greater', [GRADIENT_INPUTS.mask, 'zero'], 'legal');
   add('Where', ['legal', 'logits', 'masked_logit'], 'masked_logits');
   add('LogSoftmax', ['masked_logits'], 'log_probs', [intAttribute('axis', 1)]);
   add('Exp', ['log_probs'], 'probs');
-  add('Mul', [GRADIENT_INPUTS.policyTarget, 'log_probs'], 'target_log_probs');
-  add('ReduceSum', ['target_log_probs', 'axis_1'], 'row_cross', keep0);
-  add('ReduceMean', ['row_cross'], 'mean_cross', keep0);
-  add('Neg', ['mean_cross'], GRADIENT_STATS.policyLoss);
   add('Mul', ['probs', 'log_probs'], 'p_log_p');
   add('ReduceSum', ['p_log_p', 'axis_1'], 'row_entropy', keep0);
   add('ReduceMean', ['row_entropy'], 'mean_entropy', keep0);
-  add('Neg', ['mean_entropy'], GRADIENT_STATS.entropy);
+  add('Neg', ['mean_entropy'], 'entropy');
+  inits.push(...policyTerm(loss, add));
 
   // The value loss.
   add('Sub', ['value', GRADIENT_INPUTS.valueTarget], 'value_error');
   add('Mul', ['value_error', 'value_error'], 'value_error_2');
-  add('ReduceMean', ['value_error_2'], GRADIENT_STATS.valueLoss, keep0);
+  add('ReduceMean', ['value_error_2'], 'value_loss', keep0);
 
-  // Backward: the heads.
-  add('ReduceSum', [GRADIENT_INPUTS.policyTarget, 'axis_1'], 'target_mass'); // [batch, 1]
-  add('Mul', ['probs', 'target_mass'], 'probs_mass');
-  add('Sub', ['probs_mass', GRADIENT_INPUTS.policyTarget], 'logits_error');
-  add('Mul', ['logits_error', 'inv_batch'], 'd_logits');
+  // Backward: the value head, then both heads into the trunk.
   add('Mul', ['value', 'value'], 'value_2');
   add('Sub', ['one', 'value_2'], 'tanh_slope');
   add('Mul', ['value_error', 'tanh_slope'], 'value_slope_error');
@@ -174,17 +163,17 @@ export function buildGradientGraph(
   const graphInputs: IValueInfoProto[] = [
     tensorInput(GRADIENT_INPUTS.observation, inputSize, 'encoded positions'),
     tensorInput(GRADIENT_INPUTS.mask, NUM_ACTIONS, '1 where the action is legal, else 0'),
-    tensorInput(GRADIENT_INPUTS.policyTarget, NUM_ACTIONS, 'policy targets, 0 on illegal actions'),
     tensorInput(GRADIENT_INPUTS.valueTarget, 1, 'value targets in [-1, 1]'),
+    ...lossInputs(loss).map((input) => tensorInput(input.name, input.width, input.doc)),
     ...weights.map((w) => tensorInput(w.name, w.shape, 'network weight', false)),
   ];
   const graphOutputs: IValueInfoProto[] = [
     ...weights.map((w) => tensorInput(gradientName(w.name), w.shape, 'dLoss/dWeight', false)),
-    ...Object.values(GRADIENT_STATS).map((name) => tensorInput(name, [], name, false)),
+    ...lossStats(loss).map((name) => tensorInput(name, [], name, false)),
   ];
   return serializeModel({
     graphName: 'ayoayo_policy_value_gradients',
-    description: 'expert iteration loss gradients of the ayoayo policy-value MLP (in memory)',
+    description: `${loss.kind} loss gradients of the ayoayo policy-value MLP (in memory)`,
     metadata: {},
     producerVersion: '1',
     nodes,

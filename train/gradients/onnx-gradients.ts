@@ -9,39 +9,39 @@ import type { NetworkConfig } from '../../models/policy-value-model.ts';
 import {
   buildGradientGraph,
   GRADIENT_INPUTS,
-  GRADIENT_STATS,
+  type GradientLoss,
   gradientName,
+  lossInputs,
+  lossStats,
   type WeightShape,
   weightShapes,
 } from './gradient-graph.ts';
 
-/** A minibatch in the updater's arrays: rows 0..size-1 are used. */
-export interface Minibatch {
-  readonly observations: Float32Array;
-  readonly masks: Float32Array;
-  readonly policies: Float32Array;
-  readonly values: Float32Array;
+/**
+ * A minibatch as the gradient graph's data inputs: each input's rows in one
+ * array (rows 0..size-1 used), named as in GRADIENT_INPUTS.
+ */
+export interface GradientBatch {
   readonly size: number;
+  readonly columns: Readonly<Record<string, Float32Array>>;
 }
 
-/** One step's gradients (in weight order) and its losses. */
+/** One step's gradients (in weight order) and the loss's statistics (in `lossStats` order). */
 export interface Gradients {
   readonly gradients: readonly Float32Array[];
-  readonly policyLoss: number;
-  readonly valueLoss: number;
-  readonly entropy: number;
+  readonly stats: Float32Array;
 }
 
 interface Binding {
-  readonly minibatch: Minibatch;
+  readonly observations: Float32Array;
   readonly feeds: Record<string, OrtTensor>;
 }
 
 /**
  * A minibatch's loss gradients computed by onnxruntime-node from the gradient
- * graph (gradient-graph.ts), for a network whose weights the caller passes in
- * at each step (the optimizer stays the caller's). Outputs are written into
- * arrays this object owns, reused from step to step.
+ * graph of one loss (gradient-graph.ts), for a network whose weights the
+ * caller passes in at each step (the optimizer stays the caller's). Outputs are
+ * written into arrays this object owns, reused from step to step.
  */
 export class OnnxGradients {
   /** Sessions not yet released (for tests and leak checks). */
@@ -49,22 +49,28 @@ export class OnnxGradients {
   readonly weights: readonly WeightShape[];
   readonly #runtime: OnnxRuntime;
   readonly #session: OrtNativeSession;
-  readonly #inputSize: number;
+  readonly #inputs: readonly { name: string; width: number }[];
   readonly #gradients: Float32Array[];
-  readonly #stats = {
-    policyLoss: new Float32Array(1),
-    valueLoss: new Float32Array(1),
-    entropy: new Float32Array(1),
-  };
-  readonly #fetches: Record<string, OrtTensor>;
+  readonly #stats: Float32Array;
+  readonly #fetches: Record<string, OrtTensor> = {};
   readonly #bindings = new Map<number, Binding>();
   #disposed = false;
 
-  constructor(runtime: OnnxRuntime, inputSize: number, network: NetworkConfig, valueCoef: number) {
+  constructor(
+    runtime: OnnxRuntime,
+    inputSize: number,
+    network: NetworkConfig,
+    readonly loss: GradientLoss,
+  ) {
     this.#runtime = runtime;
-    this.#inputSize = inputSize;
     this.weights = weightShapes(inputSize, network);
-    const graph = buildGradientGraph(inputSize, network, valueCoef);
+    this.#inputs = [
+      { name: GRADIENT_INPUTS.observation, width: inputSize },
+      { name: GRADIENT_INPUTS.mask, width: NUM_ACTIONS },
+      { name: GRADIENT_INPUTS.valueTarget, width: 1 },
+      ...lossInputs(loss),
+    ];
+    const graph = buildGradientGraph(inputSize, network, loss);
     this.#session = runtime.newSession();
     this.#session.loadModel(
       graph.buffer as ArrayBuffer,
@@ -74,11 +80,11 @@ export class OnnxGradients {
     );
     OnnxGradients.live++;
     this.#gradients = this.weights.map((w) => new Float32Array(w.shape.reduce((a, b) => a * b, 1)));
-    this.#fetches = {
-      [GRADIENT_STATS.policyLoss]: new runtime.Tensor('float32', this.#stats.policyLoss, []),
-      [GRADIENT_STATS.valueLoss]: new runtime.Tensor('float32', this.#stats.valueLoss, []),
-      [GRADIENT_STATS.entropy]: new runtime.Tensor('float32', this.#stats.entropy, []),
-    };
+    const stats = lossStats(loss);
+    this.#stats = new Float32Array(stats.length);
+    stats.forEach((name, i) => {
+      this.#fetches[name] = new runtime.Tensor('float32', this.#stats.subarray(i, i + 1), []);
+    });
     this.weights.forEach((w, i) => {
       this.#fetches[gradientName(w.name)] = new runtime.Tensor(
         'float32',
@@ -88,43 +94,43 @@ export class OnnxGradients {
     });
   }
 
-  /** The gradients of the loss over `minibatch` at `weights` (one array per weight, in order). */
-  compute(minibatch: Minibatch, weights: readonly Float32Array[]): Gradients {
+  /**
+   * The gradients of the loss over `batch` at `weights` (one array per weight,
+   * in order). The arrays returned are this object's, overwritten by the next call.
+   */
+  compute(batch: GradientBatch, weights: readonly Float32Array[]): Gradients {
     if (this.#disposed) throw new Error('the onnxruntime gradient session was released');
     if (weights.length !== this.weights.length) {
       throw new Error(`expected ${this.weights.length} weight arrays, got ${weights.length}`);
     }
-    let binding = this.#bindings.get(minibatch.size);
-    if (binding === undefined || binding.minibatch.observations !== minibatch.observations) {
-      binding = this.#bind(minibatch);
-      this.#bindings.set(minibatch.size, binding);
+    const observations = batch.columns[GRADIENT_INPUTS.observation];
+    let binding = this.#bindings.get(batch.size);
+    if (binding === undefined || binding.observations !== observations) {
+      binding = this.#bind(batch);
+      this.#bindings.set(batch.size, binding);
     }
     const feeds = { ...binding.feeds };
     this.weights.forEach((w, i) => {
       feeds[w.name] = new this.#runtime.Tensor('float32', weights[i] as Float32Array, w.shape);
     });
     this.#session.run(feeds, this.#fetches, {});
-    return {
-      gradients: this.#gradients,
-      policyLoss: this.#stats.policyLoss[0] as number,
-      valueLoss: this.#stats.valueLoss[0] as number,
-      entropy: this.#stats.entropy[0] as number,
-    };
+    return { gradients: this.#gradients, stats: this.#stats };
   }
 
-  #bind(minibatch: Minibatch): Binding {
-    const n = minibatch.size;
-    const view = (array: Float32Array, width: number) =>
-      new this.#runtime.Tensor('float32', array.subarray(0, n * width), [n, width]);
-    return {
-      minibatch,
-      feeds: {
-        [GRADIENT_INPUTS.observation]: view(minibatch.observations, this.#inputSize),
-        [GRADIENT_INPUTS.mask]: view(minibatch.masks, NUM_ACTIONS),
-        [GRADIENT_INPUTS.policyTarget]: view(minibatch.policies, NUM_ACTIONS),
-        [GRADIENT_INPUTS.valueTarget]: view(minibatch.values, 1),
-      },
-    };
+  /** Tensors over the batch's arrays, reused while the caller keeps the same arrays. */
+  #bind(batch: GradientBatch): Binding {
+    const n = batch.size;
+    const feeds: Record<string, OrtTensor> = {};
+    for (const { name, width } of this.#inputs) {
+      const array = batch.columns[name];
+      if (array === undefined || array.length < n * width) {
+        throw new Error(
+          `the gradient batch's ${name} needs ${n * width} floats (${n} rows of ${width}), got ${array?.length ?? 'none'}`,
+        );
+      }
+      feeds[name] = new this.#runtime.Tensor('float32', array.subarray(0, n * width), [n, width]);
+    }
+    return { observations: batch.columns[GRADIENT_INPUTS.observation] as Float32Array, feeds };
   }
 
   /** Releases the native session. */

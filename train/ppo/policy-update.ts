@@ -4,6 +4,9 @@ import type { Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
 import { applyClippedGradients, shuffledOrder } from '../gradient-step.ts';
+import { GRADIENT_INPUTS } from '../gradients/gradient-graph.ts';
+import type { GradientBatch, OnnxGradients } from '../gradients/onnx-gradients.ts';
+import { OnnxGradientStep } from '../gradients/onnx-step.ts';
 import type { UpdateStats } from '../training-algorithm.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
 
@@ -27,13 +30,18 @@ export interface PolicyUpdateStats extends UpdateStats {
  * Gradient steps on a rollout: PPO's clipped surrogate (several epochs) or plain
  * REINFORCE with the value as baseline (one epoch, no clipping). Minibatches are
  * sliced from the buffer's typed arrays in JS, not gathered with tfjs, which is
- * slow on the wasm backend.
+ * slow on the wasm backend. The gradients come from onnxruntime-node when the
+ * updater is given its gradient session (train/gradients/), else from tfjs;
+ * Adam and the clipping are tfjs's either way.
  */
 export class PolicyUpdater {
   private readonly variables: tfType.Variable[];
+  private readonly onnx: OnnxGradientStep | null;
   private readonly mbObs: Float32Array;
   private readonly mbMasks: Float32Array;
   private readonly mbActions: Int32Array;
+  /** The actions one-hot, as the gradient graph takes them. */
+  private readonly mbActionOneHot: Float32Array;
   private readonly mbLogProbs: Float32Array;
   private readonly mbAdvantages: Float32Array;
   private readonly mbReturns: Float32Array;
@@ -45,12 +53,23 @@ export class PolicyUpdater {
     readonly optimizer: tfType.AdamOptimizer,
     private readonly settings: UpdateSettings,
     private readonly obsSize: number,
+    gradients: OnnxGradients | null = null,
   ) {
     this.variables = model.trainableWeights.map((w) => w.read() as tfType.Variable);
+    if (gradients !== null && gradients.loss.kind !== settings.algorithm) {
+      throw new Error(
+        `a ${settings.algorithm} update needs the ${settings.algorithm} gradient graph, not ${gradients.loss.kind}'s`,
+      );
+    }
+    this.onnx =
+      gradients === null
+        ? null
+        : new OnnxGradientStep(tf, this.variables, optimizer, gradients, settings.maxGradNorm);
     const m = settings.minibatchSize;
     this.mbObs = new Float32Array(m * obsSize);
     this.mbMasks = new Float32Array(m * NUM_ACTIONS);
     this.mbActions = new Int32Array(m);
+    this.mbActionOneHot = new Float32Array(m * NUM_ACTIONS);
     this.mbLogProbs = new Float32Array(m);
     this.mbAdvantages = new Float32Array(m);
     this.mbReturns = new Float32Array(m);
@@ -114,17 +133,50 @@ export class PolicyUpdater {
       for (let a = 0; a < NUM_ACTIONS; a++) {
         this.mbMasks[r * NUM_ACTIONS + a] = buffer.masks[k * NUM_ACTIONS + a] as number;
       }
-      this.mbActions[r] = buffer.actions[k] as number;
+      const action = buffer.actions[k] as number;
+      this.mbActions[r] = action;
+      this.mbActionOneHot.fill(0, r * NUM_ACTIONS, (r + 1) * NUM_ACTIONS);
+      this.mbActionOneHot[r * NUM_ACTIONS + action] = 1;
       this.mbLogProbs[r] = buffer.logProbs[k] as number;
       this.mbAdvantages[r] = ((buffer.advantages[k] as number) - mean) / std;
       this.mbReturns[r] = buffer.returns[k] as number;
     }
   }
 
+  /** Releases the gradient session (the model and optimizer are the learner's). */
+  dispose(): void {
+    this.onnx?.dispose();
+  }
+
+  /** What computes the gradients: `onnx` (onnxruntime-node) or `tfjs`. */
+  get gradientBackend(): 'onnx' | 'tfjs' {
+    return this.onnx === null ? 'tfjs' : 'onnx';
+  }
+
   /** One gradient step; returns [policy loss, value loss, entropy, approx KL, clip fraction]. */
-  private step(size: number): Float32Array {
+  private step(size: number): ArrayLike<number> {
+    return this.onnx === null ? this.tfjsStep(size) : this.onnx.step(this.minibatch(size));
+  }
+
+  /** The minibatch as the gradient graph's inputs. */
+  private minibatch(size: number): GradientBatch {
+    return {
+      size,
+      columns: {
+        [GRADIENT_INPUTS.observation]: this.mbObs,
+        [GRADIENT_INPUTS.mask]: this.mbMasks,
+        [GRADIENT_INPUTS.action]: this.mbActionOneHot,
+        [GRADIENT_INPUTS.oldLogProb]: this.mbLogProbs,
+        [GRADIENT_INPUTS.advantage]: this.mbAdvantages,
+        [GRADIENT_INPUTS.valueTarget]: this.mbReturns,
+      },
+    };
+  }
+
+  /** The step with tfjs's own gradients. */
+  private tfjsStep(size: number): Float32Array {
     const tf = this.tf;
-    const { clip, valueCoef, entropyCoef, maxGradNorm, algorithm } = this.settings;
+    const { maxGradNorm } = this.settings;
     const stats = tf.tidy(() => {
       const obs = tf.tensor2d(this.mbObs.subarray(0, size * this.obsSize), [size, this.obsSize]);
       const mask = tf.tensor2d(this.mbMasks.subarray(0, size * NUM_ACTIONS), [size, NUM_ACTIONS]);
@@ -137,36 +189,14 @@ export class PolicyUpdater {
       const returns = tf.tensor1d(this.mbReturns.subarray(0, size));
       let parts: tfType.Tensor[] = [];
       const { grads } = tf.variableGrads(() => {
-        const [logits, value] = this.model.apply(obs, { training: true }) as tfType.Tensor[];
-        const logProbsAll = tf.logSoftmax(maskedLogits(tf, logits as tfType.Tensor, mask));
-        const logProbs = tf.sum(tf.mul(logProbsAll, actions), 1);
-        const ratio = tf.exp(tf.sub(logProbs, oldLogProbs));
-        const policyLoss =
-          algorithm === 'ppo'
-            ? tf.neg(
-                tf.mean(
-                  tf.minimum(
-                    tf.mul(ratio, advantages),
-                    tf.mul(tf.clipByValue(ratio, 1 - clip, 1 + clip), advantages),
-                  ),
-                ),
-              )
-            : tf.neg(tf.mean(tf.mul(logProbs, advantages)));
-        const valueLoss = tf.mean(
-          tf.square(tf.sub(tf.reshape(value as tfType.Tensor, [-1]), returns)),
+        const loss = policyGradientLoss(
+          tf,
+          this.model,
+          { obs, mask, actions, oldLogProbs, advantages, returns },
+          this.settings,
         );
-        // Illegal actions have probability exactly 0, so they add nothing here.
-        const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logProbsAll), logProbsAll), 1)));
-        const logRatio = tf.sub(logProbs, oldLogProbs);
-        const approxKl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
-        const clipFraction = tf.mean(
-          tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), clip), 'float32'),
-        );
-        parts = [policyLoss, valueLoss, entropy, approxKl, clipFraction].map((t) => tf.keep(t));
-        return tf.add(
-          tf.add(policyLoss, tf.mul(valueCoef, valueLoss)),
-          tf.mul(-entropyCoef, entropy),
-        ) as tfType.Scalar;
+        parts = loss.parts.map((t) => tf.keep(t));
+        return loss.total;
       }, this.variables);
       applyClippedGradients(tf, this.optimizer, grads, maxGradNorm);
       const out = tf.stack(parts);
@@ -177,4 +207,56 @@ export class PolicyUpdater {
     stats.dispose();
     return values;
   }
+}
+
+/** A minibatch as tensors: observations, legal masks, actions one-hot, and the rollout's log-probabilities, advantages and returns ([batch]). */
+export interface PolicyGradientTensors {
+  readonly obs: tfType.Tensor;
+  readonly mask: tfType.Tensor;
+  readonly actions: tfType.Tensor;
+  readonly oldLogProbs: tfType.Tensor;
+  readonly advantages: tfType.Tensor;
+  readonly returns: tfType.Tensor;
+}
+
+/**
+ * PPO's clipped surrogate or REINFORCE's policy gradient, plus the value loss
+ * and the entropy bonus, in tfjs (inside the caller's tf.variableGrads): the
+ * total, and [policy loss, value loss, entropy, approx KL, clip fraction].
+ */
+export function policyGradientLoss(
+  tf: Tf,
+  model: tfType.LayersModel,
+  { obs, mask, actions, oldLogProbs, advantages, returns }: PolicyGradientTensors,
+  settings: Pick<UpdateSettings, 'algorithm' | 'clip' | 'valueCoef' | 'entropyCoef'>,
+): { total: tfType.Scalar; parts: tfType.Tensor[] } {
+  const { clip, valueCoef, entropyCoef, algorithm } = settings;
+  const [logits, value] = model.apply(obs, { training: true }) as tfType.Tensor[];
+  const logProbsAll = tf.logSoftmax(maskedLogits(tf, logits as tfType.Tensor, mask));
+  const logProbs = tf.sum(tf.mul(logProbsAll, actions), 1);
+  const ratio = tf.exp(tf.sub(logProbs, oldLogProbs));
+  const policyLoss =
+    algorithm === 'ppo'
+      ? tf.neg(
+          tf.mean(
+            tf.minimum(
+              tf.mul(ratio, advantages),
+              tf.mul(tf.clipByValue(ratio, 1 - clip, 1 + clip), advantages),
+            ),
+          ),
+        )
+      : tf.neg(tf.mean(tf.mul(logProbs, advantages)));
+  const valueLoss = tf.mean(tf.square(tf.sub(tf.reshape(value as tfType.Tensor, [-1]), returns)));
+  // Illegal actions have probability exactly 0, so they add nothing here.
+  const entropy = tf.neg(tf.mean(tf.sum(tf.mul(tf.exp(logProbsAll), logProbsAll), 1)));
+  const logRatio = tf.sub(logProbs, oldLogProbs);
+  const approxKl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio));
+  const clipFraction = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), clip), 'float32'));
+  return {
+    total: tf.add(
+      tf.add(policyLoss, tf.mul(valueCoef, valueLoss)),
+      tf.mul(-entropyCoef, entropy),
+    ) as tfType.Scalar,
+    parts: [policyLoss, valueLoss, entropy, approxKl, clipFraction],
+  };
 }

@@ -3,6 +3,7 @@ import { createAgent } from '../../agents/spec.ts';
 import type { Random } from '../../env/random.ts';
 import type { PpoConfig } from '../config/schema.ts';
 import type { ReplayContents } from '../expert-iteration/replay-buffer.ts';
+import { OnnxGradients } from '../gradients/onnx-gradients.ts';
 import type { LearnerParts, OwnMetrics, TrainingAlgorithm } from '../training-algorithm.ts';
 import { estimateAdvantages } from './advantages.ts';
 import { OpponentPool } from './opponent-pool.ts';
@@ -26,8 +27,6 @@ import { PolicyRollouts, type RolloutStats } from './rollouts.ts';
  *    the pool and the baselines, as metrics.csv columns.
  */
 export class PolicyGradient implements TrainingAlgorithm {
-  /** PPO's clipped objective is differentiated by tfjs. */
-  readonly gradientBackend = 'tfjs';
   #rollout: RolloutStats | null = null;
   #update: PolicyUpdateStats | null = null;
 
@@ -88,7 +87,13 @@ export class PolicyGradient implements TrainingAlgorithm {
       throw new RangeError('holds a replay window, which PPO and REINFORCE never keep');
   }
 
+  /** What computes the update's gradients: `onnx` (onnxruntime-node) or `tfjs`. */
+  get gradientBackend(): 'onnx' | 'tfjs' {
+    return this.updater.gradientBackend;
+  }
+
   dispose(): Promise<void> {
+    this.updater.dispose();
     this.rollouts.dispose();
     this.opponents.dispose();
     return Promise.resolve();
@@ -119,6 +124,20 @@ export async function buildPolicyGradient(
       maxGradNorm: config.maxGradNorm,
     },
     obsSize,
+    // Where onnxruntime-node runs the rollouts' network it computes the update's gradients too.
+    inference.runtime === null
+      ? null
+      : new OnnxGradients(
+          inference.runtime,
+          obsSize,
+          { hidden: config.hidden, activation: config.activation },
+          {
+            kind: config.algorithm,
+            valueCoef: config.valueCoef,
+            clip: ppo.clip,
+            entropyCoef: ppo.entropyCoef,
+          },
+        ),
   );
   const baselines: Agent[] = [];
   if (ppo.baselineShare > 0) {

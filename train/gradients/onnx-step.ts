@@ -1,0 +1,63 @@
+import type * as tfType from '@tensorflow/tfjs';
+import type { Tf } from '../../models/backend.ts';
+import { applyClippedGradients } from '../gradient-step.ts';
+import type { GradientBatch, OnnxGradients } from './onnx-gradients.ts';
+
+/**
+ * A gradient step whose gradients come from onnxruntime-node and whose
+ * optimizer (Adam, with clipping by global norm) stays tfjs's, so that the
+ * optimizer's state and checkpoints do not depend on where the gradients were
+ * computed. Used by both updaters when onnxruntime-node loads.
+ */
+export class OnnxGradientStep {
+  constructor(
+    private readonly tf: Tf,
+    private readonly variables: readonly tfType.Variable[],
+    private readonly optimizer: tfType.Optimizer,
+    readonly gradients: OnnxGradients,
+    private readonly maxGradNorm: number,
+  ) {
+    checkWeightOrder(variables, gradients);
+  }
+
+  /** Applies one step over `batch` at the current weights; returns the loss's statistics. */
+  step(batch: GradientBatch): Float32Array {
+    const tf = this.tf;
+    const weights = this.variables.map((v) => v.dataSync() as Float32Array);
+    const result = this.gradients.compute(batch, weights);
+    tf.tidy(() => {
+      const grads: tfType.NamedTensorMap = {};
+      this.variables.forEach((v, i) => {
+        grads[v.name] = tf.tensor(result.gradients[i] as Float32Array, v.shape);
+      });
+      applyClippedGradients(tf, this.optimizer, grads, this.maxGradNorm);
+    });
+    return result.stats;
+  }
+
+  /** Releases the gradient session. */
+  dispose(): void {
+    this.gradients.dispose();
+  }
+}
+
+/** The gradient graph's weights must be the model's trainable weights, in the same order and shapes. */
+function checkWeightOrder(variables: readonly tfType.Variable[], gradients: OnnxGradients): void {
+  const expected = gradients.weights;
+  const matches =
+    variables.length === expected.length &&
+    variables.every((v, i) => {
+      const w = expected[i];
+      return (
+        w !== undefined &&
+        v.name.startsWith(w.name) &&
+        v.shape.length === w.shape.length &&
+        v.shape.every((d, k) => d === w.shape[k])
+      );
+    });
+  if (!matches) {
+    throw new Error(
+      `the gradient graph's weights (${expected.map((w) => w.name).join(', ')}) are not the model's (${variables.map((v) => v.name).join(', ')})`,
+    );
+  }
+}
