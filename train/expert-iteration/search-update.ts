@@ -3,10 +3,10 @@ import type { Random } from '../../env/random.ts';
 import type { Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
-import { applyClippedGradients, shuffledOrder } from '../gradient-step.ts';
+import { shuffledOrder, tfjsGradientStep } from '../gradient-step.ts';
 import { GRADIENT_INPUTS } from '../gradients/gradient-graph.ts';
+import { MinibatchUpdater } from '../gradients/minibatch-updater.ts';
 import type { GradientBatch, OnnxGradients } from '../gradients/onnx-gradients.ts';
-import { OnnxGradientStep } from '../gradients/onnx-step.ts';
 import type { UpdateStats } from '../training-algorithm.ts';
 import type { ReplayBuffer } from './replay-buffer.ts';
 
@@ -27,9 +27,7 @@ export interface SearchUpdateSettings {
  * faster than tfjs on wasm), else from tfjs; Adam and the clipping are tfjs's
  * either way, so the optimizer's state and checkpoints do not depend on it.
  */
-export class SearchTargetUpdater {
-  private readonly variables: tfType.Variable[];
-  private readonly onnx: OnnxGradientStep | null;
+export class SearchTargetUpdater extends MinibatchUpdater {
   private readonly mbObs: Float32Array;
   private readonly mbMasks: Float32Array;
   private readonly mbPolicies: Float32Array;
@@ -37,23 +35,17 @@ export class SearchTargetUpdater {
   private order = new Int32Array(0);
 
   constructor(
-    private readonly tf: Tf,
-    private readonly model: tfType.LayersModel,
-    readonly optimizer: tfType.AdamOptimizer,
+    tf: Tf,
+    model: tfType.LayersModel,
+    optimizer: tfType.AdamOptimizer,
     private readonly settings: SearchUpdateSettings,
     private readonly obsSize: number,
     gradients: OnnxGradients | null = null,
   ) {
-    this.variables = model.trainableWeights.map((w) => w.read() as tfType.Variable);
-    if (gradients !== null && gradients.loss.kind !== 'search-targets') {
-      throw new Error(
-        `expert iteration needs the search-targets gradient graph, not ${gradients.loss.kind}'s`,
-      );
-    }
-    this.onnx =
-      gradients === null
-        ? null
-        : new OnnxGradientStep(tf, this.variables, optimizer, gradients, settings.maxGradNorm);
+    super(tf, model, optimizer, settings.maxGradNorm, gradients, {
+      kind: 'search-targets',
+      update: 'expert iteration',
+    });
     const m = settings.minibatchSize;
     this.mbObs = new Float32Array(m * obsSize);
     this.mbMasks = new Float32Array(m * NUM_ACTIONS);
@@ -103,23 +95,8 @@ export class SearchTargetUpdater {
     }
   }
 
-  /** Releases the gradient session (the model and optimizer are the learner's). */
-  dispose(): void {
-    this.onnx?.dispose();
-  }
-
-  /** What computes the gradients: `onnx` (onnxruntime-node) or `tfjs`. */
-  get gradientBackend(): 'onnx' | 'tfjs' {
-    return this.onnx === null ? 'tfjs' : 'onnx';
-  }
-
-  /** One gradient step; returns [policy cross-entropy, value loss, entropy]. */
-  private step(size: number): ArrayLike<number> {
-    return this.onnx === null ? this.tfjsStep(size) : this.onnx.step(this.minibatch(size));
-  }
-
   /** The minibatch as the gradient graph's inputs. */
-  private minibatch(size: number): GradientBatch {
+  protected minibatch(size: number): GradientBatch {
     return {
       size,
       columns: {
@@ -132,10 +109,10 @@ export class SearchTargetUpdater {
   }
 
   /** The step with tfjs's own gradients. */
-  private tfjsStep(size: number): Float32Array {
+  protected tfjsStep(size: number): Float32Array {
     const tf = this.tf;
     const { valueCoef, maxGradNorm } = this.settings;
-    const stats = tf.tidy(() => {
+    return tfjsGradientStep(tf, this.variables, this.optimizer, maxGradNorm, () => {
       const obs = tf.tensor2d(this.mbObs.subarray(0, size * this.obsSize), [size, this.obsSize]);
       const mask = tf.tensor2d(this.mbMasks.subarray(0, size * NUM_ACTIONS), [size, NUM_ACTIONS]);
       const targets = tf.tensor2d(this.mbPolicies.subarray(0, size * NUM_ACTIONS), [
@@ -143,25 +120,8 @@ export class SearchTargetUpdater {
         NUM_ACTIONS,
       ]);
       const valueTargets = tf.tensor1d(this.mbValues.subarray(0, size));
-      let parts: tfType.Tensor[] = [];
-      const { grads } = tf.variableGrads(() => {
-        const loss = searchTargetLoss(
-          tf,
-          this.model,
-          { obs, mask, targets, valueTargets },
-          valueCoef,
-        );
-        parts = loss.parts.map((t) => tf.keep(t));
-        return loss.total;
-      }, this.variables);
-      applyClippedGradients(tf, this.optimizer, grads, maxGradNorm);
-      const out = tf.stack(parts);
-      for (const p of parts) p.dispose();
-      return out;
+      return searchTargetLoss(tf, this.model, { obs, mask, targets, valueTargets }, valueCoef);
     });
-    const values = stats.dataSync() as Float32Array;
-    stats.dispose();
-    return values;
   }
 }
 

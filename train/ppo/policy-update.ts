@@ -3,10 +3,10 @@ import type { Random } from '../../env/random.ts';
 import type { Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
-import { applyClippedGradients, shuffledOrder } from '../gradient-step.ts';
+import { shuffledOrder, tfjsGradientStep } from '../gradient-step.ts';
 import { GRADIENT_INPUTS } from '../gradients/gradient-graph.ts';
+import { MinibatchUpdater } from '../gradients/minibatch-updater.ts';
 import type { GradientBatch, OnnxGradients } from '../gradients/onnx-gradients.ts';
-import { OnnxGradientStep } from '../gradients/onnx-step.ts';
 import type { UpdateStats } from '../training-algorithm.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
 
@@ -34,9 +34,7 @@ export interface PolicyUpdateStats extends UpdateStats {
  * updater is given its gradient session (train/gradients/), else from tfjs;
  * Adam and the clipping are tfjs's either way.
  */
-export class PolicyUpdater {
-  private readonly variables: tfType.Variable[];
-  private readonly onnx: OnnxGradientStep | null;
+export class PolicyUpdater extends MinibatchUpdater {
   private readonly mbObs: Float32Array;
   private readonly mbMasks: Float32Array;
   private readonly mbActions: Int32Array;
@@ -48,23 +46,17 @@ export class PolicyUpdater {
   private order = new Int32Array(0);
 
   constructor(
-    private readonly tf: Tf,
-    private readonly model: tfType.LayersModel,
-    readonly optimizer: tfType.AdamOptimizer,
+    tf: Tf,
+    model: tfType.LayersModel,
+    optimizer: tfType.AdamOptimizer,
     private readonly settings: UpdateSettings,
     private readonly obsSize: number,
     gradients: OnnxGradients | null = null,
   ) {
-    this.variables = model.trainableWeights.map((w) => w.read() as tfType.Variable);
-    if (gradients !== null && gradients.loss.kind !== settings.algorithm) {
-      throw new Error(
-        `a ${settings.algorithm} update needs the ${settings.algorithm} gradient graph, not ${gradients.loss.kind}'s`,
-      );
-    }
-    this.onnx =
-      gradients === null
-        ? null
-        : new OnnxGradientStep(tf, this.variables, optimizer, gradients, settings.maxGradNorm);
+    super(tf, model, optimizer, settings.maxGradNorm, gradients, {
+      kind: settings.algorithm,
+      update: `a ${settings.algorithm} update`,
+    });
     const m = settings.minibatchSize;
     this.mbObs = new Float32Array(m * obsSize);
     this.mbMasks = new Float32Array(m * NUM_ACTIONS);
@@ -143,23 +135,8 @@ export class PolicyUpdater {
     }
   }
 
-  /** Releases the gradient session (the model and optimizer are the learner's). */
-  dispose(): void {
-    this.onnx?.dispose();
-  }
-
-  /** What computes the gradients: `onnx` (onnxruntime-node) or `tfjs`. */
-  get gradientBackend(): 'onnx' | 'tfjs' {
-    return this.onnx === null ? 'tfjs' : 'onnx';
-  }
-
-  /** One gradient step; returns [policy loss, value loss, entropy, approx KL, clip fraction]. */
-  private step(size: number): ArrayLike<number> {
-    return this.onnx === null ? this.tfjsStep(size) : this.onnx.step(this.minibatch(size));
-  }
-
   /** The minibatch as the gradient graph's inputs. */
-  private minibatch(size: number): GradientBatch {
+  protected minibatch(size: number): GradientBatch {
     return {
       size,
       columns: {
@@ -174,10 +151,9 @@ export class PolicyUpdater {
   }
 
   /** The step with tfjs's own gradients. */
-  private tfjsStep(size: number): Float32Array {
+  protected tfjsStep(size: number): Float32Array {
     const tf = this.tf;
-    const { maxGradNorm } = this.settings;
-    const stats = tf.tidy(() => {
+    return tfjsGradientStep(tf, this.variables, this.optimizer, this.settings.maxGradNorm, () => {
       const obs = tf.tensor2d(this.mbObs.subarray(0, size * this.obsSize), [size, this.obsSize]);
       const mask = tf.tensor2d(this.mbMasks.subarray(0, size * NUM_ACTIONS), [size, NUM_ACTIONS]);
       const actions = tf.oneHot(
@@ -187,25 +163,13 @@ export class PolicyUpdater {
       const oldLogProbs = tf.tensor1d(this.mbLogProbs.subarray(0, size));
       const advantages = tf.tensor1d(this.mbAdvantages.subarray(0, size));
       const returns = tf.tensor1d(this.mbReturns.subarray(0, size));
-      let parts: tfType.Tensor[] = [];
-      const { grads } = tf.variableGrads(() => {
-        const loss = policyGradientLoss(
-          tf,
-          this.model,
-          { obs, mask, actions, oldLogProbs, advantages, returns },
-          this.settings,
-        );
-        parts = loss.parts.map((t) => tf.keep(t));
-        return loss.total;
-      }, this.variables);
-      applyClippedGradients(tf, this.optimizer, grads, maxGradNorm);
-      const out = tf.stack(parts);
-      for (const p of parts) p.dispose();
-      return out;
+      return policyGradientLoss(
+        tf,
+        this.model,
+        { obs, mask, actions, oldLogProbs, advantages, returns },
+        this.settings,
+      );
     });
-    const values = stats.dataSync() as Float32Array;
-    stats.dispose();
-    return values;
   }
 }
 
