@@ -173,7 +173,13 @@ describe('a run saved with the flat config of earlier versions', () => {
     expect(parseTrainConfig(shipped)).toEqual(
       buildConfig([
         PRESETS.long,
-        { name: shipped.name, runsDir: shipped.runsDir, progress: false, iterations: 940 },
+        {
+          name: shipped.name,
+          runsDir: shipped.runsDir,
+          progress: false,
+          iterations: 940,
+          hidden: [256, 256, 256],
+        },
       ]),
     );
   });
