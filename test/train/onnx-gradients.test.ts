@@ -12,6 +12,7 @@ import {
   searchTargetLoss,
 } from '../../train/expert-iteration/search-update.ts';
 import { GRADIENT_INPUTS, type GradientLoss } from '../../train/gradients/gradient-graph.ts';
+import type { MinibatchUpdater } from '../../train/gradients/minibatch-updater.ts';
 import { type GradientBatch, OnnxGradients } from '../../train/gradients/onnx-gradients.ts';
 import { PolicyUpdater, policyGradientLoss } from '../../train/ppo/policy-update.ts';
 import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
@@ -220,6 +221,36 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
   const learningRate = 1e-3;
   const updateNetwork: NetworkConfig = { hidden: [64, 64], activation: 'relu' };
 
+  /**
+   * One update from a fresh model of `seed`, with onnxruntime's gradients for
+   * `loss` or with tfjs's: its statistics and the weights it leaves.
+   */
+  function updateOnce<U extends MinibatchUpdater, S>(
+    seed: number,
+    loss: GradientLoss,
+    withOnnx: boolean,
+    makeUpdater: (
+      model: tfType.LayersModel,
+      optimizer: tfType.AdamOptimizer,
+      onnx: OnnxGradients | null,
+    ) => U,
+    update: (updater: U) => S,
+  ): { stats: S; weights: Float32Array[] } {
+    const model = createPolicyValueModel(tf, inputSize, updateNetwork, seed);
+    const optimizer = tf.train.adam(learningRate);
+    const onnx = withOnnx
+      ? new OnnxGradients(runtime as OnnxRuntime, inputSize, updateNetwork, loss)
+      : null;
+    const updater = makeUpdater(model, optimizer, onnx);
+    expect(updater.gradientBackend).toBe(withOnnx ? 'onnx' : 'tfjs');
+    const stats = update(updater);
+    const weights = model.getWeights().map((w) => Float32Array.from(w.dataSync()));
+    updater.dispose();
+    optimizer.dispose();
+    model.dispose();
+    return { stats, weights };
+  }
+
   it("expert iteration's update with onnxruntime's gradients moves the weights as one with tfjs's", () => {
     const settings = { epochs: 2, minibatchSize: 64, valueCoef: 1, maxGradNorm: 0.5 };
     const batch = randomMinibatch(12, 200);
@@ -235,24 +266,15 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
         batch.columns[valueTarget]?.[i] as number,
       );
     });
-    const run = (withOnnx: boolean) => {
-      const model = createPolicyValueModel(tf, inputSize, updateNetwork, 3);
-      const optimizer = tf.train.adam(learningRate);
-      const onnx = withOnnx
-        ? new OnnxGradients(runtime as OnnxRuntime, inputSize, updateNetwork, {
-            kind: 'search-targets',
-            valueCoef: settings.valueCoef,
-          })
-        : null;
-      const updater = new SearchTargetUpdater(tf, model, optimizer, settings, inputSize, onnx);
-      expect(updater.gradientBackend).toBe(withOnnx ? 'onnx' : 'tfjs');
-      const stats = updater.update(buffer, Random.fromSeed(5));
-      const weights = model.getWeights().map((w) => Float32Array.from(w.dataSync()));
-      updater.dispose();
-      optimizer.dispose();
-      model.dispose();
-      return { stats, weights };
-    };
+    const run = (withOnnx: boolean) =>
+      updateOnce(
+        3,
+        { kind: 'search-targets', valueCoef: settings.valueCoef },
+        withOnnx,
+        (model, optimizer, onnx) =>
+          new SearchTargetUpdater(tf, model, optimizer, settings, inputSize, onnx),
+        (updater) => updater.update(buffer, Random.fromSeed(5)),
+      );
     const onnx = run(true);
     const plain = run(false);
     expect(onnx.stats.samples).toBe(plain.stats.samples);
@@ -290,26 +312,21 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
         buffer.advantages[k] = batch.columns[advantage]?.[i] as number;
         buffer.returns[k] = batch.columns[valueTarget]?.[i] as number;
       }
-      const run = (withOnnx: boolean) => {
-        const model = createPolicyValueModel(tf, inputSize, updateNetwork, 4);
-        const optimizer = tf.train.adam(learningRate);
-        const onnx = withOnnx
-          ? new OnnxGradients(runtime as OnnxRuntime, inputSize, updateNetwork, {
-              kind: algorithm,
-              valueCoef: settings.valueCoef,
-              clip: settings.clip,
-              entropyCoef: settings.entropyCoef,
-            })
-          : null;
-        const updater = new PolicyUpdater(tf, model, optimizer, settings, inputSize, onnx);
-        expect(updater.gradientBackend).toBe(withOnnx ? 'onnx' : 'tfjs');
-        const stats = updater.update(buffer, Random.fromSeed(6));
-        const weights = model.getWeights().map((w) => Float32Array.from(w.dataSync()));
-        updater.dispose();
-        optimizer.dispose();
-        model.dispose();
-        return { stats, weights };
+      const loss: GradientLoss = {
+        kind: algorithm,
+        valueCoef: settings.valueCoef,
+        clip: settings.clip,
+        entropyCoef: settings.entropyCoef,
       };
+      const run = (withOnnx: boolean) =>
+        updateOnce(
+          4,
+          loss,
+          withOnnx,
+          (model, optimizer, onnx) =>
+            new PolicyUpdater(tf, model, optimizer, settings, inputSize, onnx),
+          (updater) => updater.update(buffer, Random.fromSeed(6)),
+        );
       const onnx = run(true);
       const plain = run(false);
       expect(onnx.stats.samples).toBe(plain.stats.samples);

@@ -33,14 +33,14 @@ import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { NetworkConfig } from '../../models/policy-value-model.ts';
 import {
   type AddNode,
+  dataInputs,
   GRADIENT_INPUTS,
   type GradientLoss,
-  lossInputs,
   lossStats,
   policyTerm,
 } from './policy-terms.ts';
 
-export { GRADIENT_INPUTS, type GradientLoss, lossInputs, lossStats } from './policy-terms.ts';
+export { dataInputs, GRADIENT_INPUTS, type GradientLoss, lossStats } from './policy-terms.ts';
 
 /** One weight of the network: its name (tfjs layer name / kernel or bias) and shape. */
 export interface WeightShape {
@@ -161,10 +161,7 @@ export function buildGradientGraph(
   }
 
   const graphInputs: IValueInfoProto[] = [
-    tensorInput(GRADIENT_INPUTS.observation, inputSize, 'encoded positions'),
-    tensorInput(GRADIENT_INPUTS.mask, NUM_ACTIONS, '1 where the action is legal, else 0'),
-    tensorInput(GRADIENT_INPUTS.valueTarget, 1, 'value targets in [-1, 1]'),
-    ...lossInputs(loss).map((input) => tensorInput(input.name, input.width, input.doc)),
+    ...dataInputs(inputSize, loss).map((input) => tensorInput(input.name, input.width, input.doc)),
     ...weights.map((w) => tensorInput(w.name, w.shape, 'network weight', false)),
   ];
   const graphOutputs: IValueInfoProto[] = [

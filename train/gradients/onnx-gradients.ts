@@ -4,14 +4,13 @@ import {
   type OrtNativeSession,
   type OrtTensor,
 } from '../../models/inference/onnx-runtime.ts';
-import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { NetworkConfig } from '../../models/policy-value-model.ts';
 import {
   buildGradientGraph,
+  dataInputs,
   GRADIENT_INPUTS,
   type GradientLoss,
   gradientName,
-  lossInputs,
   lossStats,
   type WeightShape,
   weightShapes,
@@ -64,12 +63,7 @@ export class OnnxGradients {
   ) {
     this.#runtime = runtime;
     this.weights = weightShapes(inputSize, network);
-    this.#inputs = [
-      { name: GRADIENT_INPUTS.observation, width: inputSize },
-      { name: GRADIENT_INPUTS.mask, width: NUM_ACTIONS },
-      { name: GRADIENT_INPUTS.valueTarget, width: 1 },
-      ...lossInputs(loss),
-    ];
+    this.#inputs = dataInputs(inputSize, loss);
     const graph = buildGradientGraph(inputSize, network, loss);
     this.#session = runtime.newSession();
     this.#session.loadModel(

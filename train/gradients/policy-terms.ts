@@ -48,7 +48,7 @@ export const GRADIENT_INPUTS = {
   advantage: 'advantage',
 } as const;
 
-/** A data input of the policy term: its name and row width. */
+/** A data input of the gradient graph: its name, row width and description. */
 export interface LossInput {
   readonly name: string;
   readonly width: number;
@@ -56,7 +56,7 @@ export interface LossInput {
 }
 
 /** The policy term's own inputs, beside the observation, mask and value target. */
-export function lossInputs(loss: GradientLoss): LossInput[] {
+function lossInputs(loss: GradientLoss): LossInput[] {
   if (loss.kind === 'search-targets') {
     return [
       {
@@ -70,6 +70,16 @@ export function lossInputs(loss: GradientLoss): LossInput[] {
     { name: GRADIENT_INPUTS.action, width: NUM_ACTIONS, doc: 'the action taken, one-hot' },
     { name: GRADIENT_INPUTS.oldLogProb, width: 1, doc: 'its log-probability in the rollout' },
     { name: GRADIENT_INPUTS.advantage, width: 1, doc: 'its advantage, normalised' },
+  ];
+}
+
+/** Every data input of the graph of `loss`: the observation, mask and value target, then the policy term's. */
+export function dataInputs(inputSize: number, loss: GradientLoss): LossInput[] {
+  return [
+    { name: GRADIENT_INPUTS.observation, width: inputSize, doc: 'encoded positions' },
+    { name: GRADIENT_INPUTS.mask, width: NUM_ACTIONS, doc: '1 where the action is legal, else 0' },
+    { name: GRADIENT_INPUTS.valueTarget, width: 1, doc: 'value targets in [-1, 1]' },
+    ...lossInputs(loss),
   ];
 }
 
@@ -88,8 +98,8 @@ export type AddNode = (
 ) => string;
 
 /**
- * Adds the policy term's nodes: from `log_probs`, `probs`, `row_entropy` (per
- * row, -H) and the graph's `zero`, `one`, `inv_batch`, `axis_1`, it writes
+ * Adds the policy term's nodes: from `log_probs`, `probs`, `p_log_p` (per
+ * action, p logp) and the graph's `one`, `inv_batch`, `axis_1`, it writes
  * `policy_loss`, `d_logits` and any statistics of its own. Returns the
  * initializers it needs.
  */

@@ -37,8 +37,7 @@ export interface PolicyUpdateStats extends UpdateStats {
 export class PolicyUpdater extends MinibatchUpdater {
   private readonly mbObs: Float32Array;
   private readonly mbMasks: Float32Array;
-  private readonly mbActions: Int32Array;
-  /** The actions one-hot, as the gradient graph takes them. */
+  /** The actions taken, one-hot (as the gradient graph and the tfjs loss both take them). */
   private readonly mbActionOneHot: Float32Array;
   private readonly mbLogProbs: Float32Array;
   private readonly mbAdvantages: Float32Array;
@@ -60,7 +59,6 @@ export class PolicyUpdater extends MinibatchUpdater {
     const m = settings.minibatchSize;
     this.mbObs = new Float32Array(m * obsSize);
     this.mbMasks = new Float32Array(m * NUM_ACTIONS);
-    this.mbActions = new Int32Array(m);
     this.mbActionOneHot = new Float32Array(m * NUM_ACTIONS);
     this.mbLogProbs = new Float32Array(m);
     this.mbAdvantages = new Float32Array(m);
@@ -126,7 +124,6 @@ export class PolicyUpdater extends MinibatchUpdater {
         this.mbMasks[r * NUM_ACTIONS + a] = buffer.masks[k * NUM_ACTIONS + a] as number;
       }
       const action = buffer.actions[k] as number;
-      this.mbActions[r] = action;
       this.mbActionOneHot.fill(0, r * NUM_ACTIONS, (r + 1) * NUM_ACTIONS);
       this.mbActionOneHot[r * NUM_ACTIONS + action] = 1;
       this.mbLogProbs[r] = buffer.logProbs[k] as number;
@@ -156,10 +153,10 @@ export class PolicyUpdater extends MinibatchUpdater {
     return tfjsGradientStep(tf, this.variables, this.optimizer, this.settings.maxGradNorm, () => {
       const obs = tf.tensor2d(this.mbObs.subarray(0, size * this.obsSize), [size, this.obsSize]);
       const mask = tf.tensor2d(this.mbMasks.subarray(0, size * NUM_ACTIONS), [size, NUM_ACTIONS]);
-      const actions = tf.oneHot(
-        tf.tensor1d(this.mbActions.subarray(0, size), 'int32'),
+      const actions = tf.tensor2d(this.mbActionOneHot.subarray(0, size * NUM_ACTIONS), [
+        size,
         NUM_ACTIONS,
-      );
+      ]);
       const oldLogProbs = tf.tensor1d(this.mbLogProbs.subarray(0, size));
       const advantages = tf.tensor1d(this.mbAdvantages.subarray(0, size));
       const returns = tf.tensor1d(this.mbReturns.subarray(0, size));
