@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type * as vega from 'vega';
+import { chartFrame } from './chart-frame.ts';
 import { writeChart } from './chart-render.ts';
 import type { TournamentResult } from './tournament.ts';
 
@@ -43,8 +44,6 @@ export function eloIntervals(result: TournamentResult): EloInterval[] {
     });
 }
 
-const FONT = 'DejaVu Sans, Arial, sans-serif';
-
 /** A dot per agent at its Elo, with its 95% interval as a bar, highest first. */
 export function eloChartSpec(result: TournamentResult): vega.Spec {
   const rows = eloIntervals(result).map((r) => ({
@@ -55,16 +54,7 @@ export function eloChartSpec(result: TournamentResult): vega.Spec {
     label: `${Math.round(r.elo)}`,
   }));
   return {
-    $schema: 'https://vega.github.io/schema/vega/v5.json',
-    width: 560,
-    height: Math.max(120, 36 * rows.length),
-    padding: 12,
-    background: 'white',
-    config: {
-      text: { font: FONT },
-      axis: { labelFont: FONT, titleFont: FONT },
-      title: { font: FONT },
-    },
+    ...chartFrame({ width: 560, height: Math.max(120, 36 * rows.length) }),
     title: {
       text: 'Elo ratings with 95% intervals',
       subtitle: `${result.anchor} = 0; ${result.settings.gamesPerPairing} games per pairing`,
@@ -164,17 +154,7 @@ export function scoreMatrixSpec(result: TournamentResult): vega.Spec {
   ]);
   const size = Math.max(200, 70 * order.length);
   return {
-    $schema: 'https://vega.github.io/schema/vega/v5.json',
-    width: size,
-    height: size,
-    padding: 12,
-    background: 'white',
-    config: {
-      text: { font: FONT },
-      axis: { labelFont: FONT, titleFont: FONT },
-      title: { font: FONT },
-      legend: { labelFont: FONT, titleFont: FONT },
-    },
+    ...chartFrame({ width: size, height: size }),
     title: {
       text: 'Score of each agent (row) against each other (column)',
       subtitle: 'win = 1, draw = 0.5; strongest first',

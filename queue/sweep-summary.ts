@@ -4,6 +4,7 @@ import { createObjectCsvStringifier } from 'csv-writer';
 import type * as vega from 'vega';
 import { z } from 'zod';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { chartFrame } from '../eval/chart-frame.ts';
 import { writeChart } from '../eval/chart-render.ts';
 import { table } from '../eval/report.ts';
 import type { PlannedRun, SweepConfig } from './sweep-plan.ts';
@@ -65,11 +66,7 @@ function summarySpec(rows: readonly SweepRow[], title: string): vega.Spec {
     Object.entries(r.scores).map(([opponent, score]) => ({ run: r.name, opponent, score })),
   );
   return {
-    $schema: 'https://vega.github.io/schema/vega/v5.json',
-    width: Math.max(240, 48 * rows.length),
-    height: 280,
-    padding: 8,
-    background: 'white',
+    ...chartFrame({ width: Math.max(240, 48 * rows.length), height: 280, padding: 8 }),
     title: { text: title, fontSize: 14 },
     data: [{ name: 'points', values }],
     scales: [

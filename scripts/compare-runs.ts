@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vega from 'vega';
+import { chartFrame } from '../eval/chart-frame.ts';
 import { lineWithPoints, referenceLine } from '../eval/chart-marks.ts';
 import { writeChart } from '../eval/chart-render.ts';
 
@@ -76,11 +77,7 @@ const sizes = [...new Set(parsed.map(({ dir }) => sampleSize(dir)))].sort((a, b)
 const positions = sizes.length === 1 ? `${sizes[0]}` : `${sizes[0]}-${sizes.at(-1)}`;
 
 const spec: vega.Spec = {
-  $schema: 'https://vega.github.io/schema/vega/v5.json',
-  width: 640,
-  height: 360,
-  padding: 8,
-  background: 'white',
+  ...chartFrame({ width: 640, height: 360, padding: 8 }),
   title: {
     text: `Errors of the policy alone against perfect play (${positions} benchmark positions)`,
   },

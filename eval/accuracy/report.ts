@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vega from 'vega';
 import { writeFileAtomic } from '../atomic-write.ts';
+import { chartFrame } from '../chart-frame.ts';
 import { lineWithPoints } from '../chart-marks.ts';
 import { writeChart } from '../chart-render.ts';
 import { csv, table } from '../report.ts';
@@ -100,8 +101,6 @@ export function accuracyJson(report: AccuracyReport): string {
   return `${JSON.stringify(report, (_key, value: unknown) => (typeof value === 'number' && Number.isNaN(value) ? null : value), 2)}\n`;
 }
 
-const FONT = 'DejaVu Sans, Arial, sans-serif';
-
 /** Error rate by phase, a line per agent, with 95% intervals (a square-root scale, so small rates stay apart). */
 export function accuracyChartSpec(report: AccuracyReport): vega.Spec {
   const [line, points] = lineWithPoints({
@@ -126,17 +125,7 @@ export function accuracyChartSpec(report: AccuracyReport): vega.Spec {
   );
   const top = Math.min(1, Math.max(0.05, ...values.map((v) => v.high)));
   return {
-    $schema: 'https://vega.github.io/schema/vega/v5.json',
-    width: 560,
-    height: 340,
-    padding: 12,
-    background: 'white',
-    config: {
-      text: { font: FONT },
-      axis: { labelFont: FONT, titleFont: FONT },
-      legend: { labelFont: FONT, titleFont: FONT },
-      title: { font: FONT, subtitleFont: FONT },
-    },
+    ...chartFrame({ width: 560, height: 340 }),
     title: {
       text: 'Errors against perfect play, by game phase',
       subtitle: `${report.set.positions} critical positions of ${report.set.path}; bars: 95% intervals`,

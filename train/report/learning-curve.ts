@@ -1,4 +1,5 @@
 import type * as vega from 'vega';
+import { chartFrame } from '../../eval/chart-frame.ts';
 import { lineWithPoints, referenceLine } from '../../eval/chart-marks.ts';
 import { writeChart } from '../../eval/chart-render.ts';
 import { wilsonInterval } from '../../eval/stats.ts';
@@ -22,8 +23,6 @@ export interface FinalMark {
     readonly games: number;
   }[];
 }
-
-const FONT = 'DejaVu Sans, Arial, sans-serif';
 
 /**
  * The curve's series of the policy's error rate against perfect play (the
@@ -60,17 +59,7 @@ export function curveSpec(
     ? `; '${ERRORS_SERIES}': share of moves that lose value (lower is better)`
     : '';
   return {
-    $schema: 'https://vega.github.io/schema/vega/v5.json',
-    width: 640,
-    height: 320,
-    padding: 10,
-    background: 'white',
-    config: {
-      text: { font: FONT },
-      axis: { labelFont: FONT, titleFont: FONT },
-      legend: { labelFont: FONT, titleFont: FONT },
-      title: { font: FONT, subtitleFont: FONT },
-    },
+    ...chartFrame({ width: 640, height: 320, padding: 10 }),
     title: {
       text: title,
       offset: 14,
