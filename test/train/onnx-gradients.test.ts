@@ -198,6 +198,40 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
     },
   );
 
+  it.each(networks.filter(([, , loss], i) => i === 0 || loss.kind !== 'search-targets'))(
+    "%s, %j: an illegal action's logit gets no gradient, as in tfjs, even where a target weighs it or no action is legal",
+    (_, network, loss) => {
+      const model = createPolicyValueModel(tf, inputSize, network, 8);
+      const gradients = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss);
+      sessions.push(gradients);
+      const weights = model.trainableWeights.map(
+        (w) => (w.read() as tfType.Variable).dataSync() as Float32Array,
+      );
+      const batch = randomMinibatch(12, 64);
+      const legal = batch.columns[mask] as Float32Array;
+      const targets = batch.columns[policyTarget] as Float32Array;
+      let touched = 0;
+      for (let row = 0; row < batch.size; row += 5) {
+        const at = row * NUM_ACTIONS;
+        const illegal = [0, 1, 2, 3, 4, 5].find((a) => legal[at + a] === 0);
+        if (loss.kind === 'search-targets') {
+          if (illegal === undefined) continue;
+          targets[at + illegal] = 0.25; // a target that weighs an illegal action
+        } else {
+          legal.fill(0, at, at + NUM_ACTIONS); // a row with no legal action
+        }
+        touched++;
+      }
+      expect(touched).toBeGreaterThan(3);
+      const expected = tfjsGradients(model, batch, loss);
+      const got = gradients.compute(batch, weights);
+      got.gradients.forEach((g, i) => {
+        expect(relativeDifference(expected.gradients[i] as Float32Array, g)).toBeLessThan(1e-5);
+      });
+      model.dispose();
+    },
+  );
+
   /**
    * Weights after an update with onnxruntime's gradients agree with those after
    * one with tfjs's. Adam divides by the gradient's own scale, so a weight whose

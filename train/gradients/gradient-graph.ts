@@ -122,6 +122,10 @@ export function buildGradientGraph(
   add('Neg', ['mean_entropy'], 'entropy');
   inits.push(...policyTerm(loss, add));
 
+  // The mask passes no gradient to an illegal action's logit, as tfjs's where
+  // does: it matters where a target weighs an illegal action or a row has none legal.
+  add('Where', ['legal', 'd_masked_logits', 'zero'], 'd_logits');
+
   // The value loss.
   add('Sub', ['value', GRADIENT_INPUTS.valueTarget], 'value_error');
   add('Mul', ['value_error', 'value_error'], 'value_error_2');

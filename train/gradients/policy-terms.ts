@@ -100,7 +100,8 @@ export type AddNode = (
 /**
  * Adds the policy term's nodes: from `log_probs`, `probs`, `p_log_p` (per
  * action, p logp) and the graph's `one`, `inv_batch`, `axis_1`, it writes
- * `policy_loss`, `d_logits` and any statistics of its own. Returns the
+ * `policy_loss`, `d_masked_logits` (the gradient with respect to the masked
+ * logits) and any statistics of its own. Returns the
  * initializers it needs.
  */
 export function policyTerm(loss: GradientLoss, add: AddNode): ITensorProto[] {
@@ -114,7 +115,7 @@ export function policyTerm(loss: GradientLoss, add: AddNode): ITensorProto[] {
     add('ReduceSum', [t, 'axis_1'], 'target_mass'); // [batch, 1]
     add('Mul', ['probs', 'target_mass'], 'probs_mass');
     add('Sub', ['probs_mass', t], 'logits_error');
-    add('Mul', ['logits_error', 'inv_batch'], 'd_logits');
+    add('Mul', ['logits_error', 'inv_batch'], 'd_masked_logits');
     return [];
   }
   const { action, oldLogProb, advantage } = GRADIENT_INPUTS;
@@ -161,7 +162,7 @@ export function policyTerm(loss: GradientLoss, add: AddNode): ITensorProto[] {
   add('Mul', ['probs', 'log_probs_plus_h'], 'entropy_slope');
   add('Mul', ['entropy_coef', 'inv_batch'], 'entropy_scale');
   add('Mul', ['entropy_slope', 'entropy_scale'], 'd_logits_entropy');
-  add('Add', ['d_logits_policy', 'd_logits_entropy'], 'd_logits');
+  add('Add', ['d_logits_policy', 'd_logits_entropy'], 'd_masked_logits');
   const inits = [
     initializer('clip', [], new Float32Array([loss.clip])),
     initializer('entropy_coef', [], new Float32Array([loss.entropyCoef])),
