@@ -54,6 +54,21 @@ describe('PolicyUpdater', () => {
     model.dispose();
   });
 
+  it('counts only the rows it trained on: a short tail of the rollout is left out', () => {
+    const model = createPolicyValueModel(tf, OBS, { hidden: [16], activation: 'relu' }, 3);
+    const updater = new PolicyUpdater(
+      tf,
+      model,
+      tf.train.adam(1e-3),
+      { ...settings, epochs: 3 },
+      OBS,
+    );
+    // 300 rows in minibatches of 128: 128 + 128 trained, a tail of 44 (< 64) dropped, each epoch.
+    const stats = updater.update(fixedBatch(300), Random.fromSeed(4));
+    expect(stats.samples).toBe(3 * 256);
+    model.dispose();
+  });
+
   it.each(['ppo', 'reinforce'] as const)(
     '%s: the loss falls when fitting a fixed batch',
     (algorithm) => {

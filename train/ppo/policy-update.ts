@@ -73,6 +73,7 @@ export class PolicyUpdater extends MinibatchUpdater {
     const epochs = this.settings.algorithm === 'ppo' ? this.settings.epochs : 1;
     const totals = { policyLoss: 0, valueLoss: 0, entropy: 0, approxKl: 0, clipFraction: 0 };
     let steps = 0;
+    let samples = 0;
     for (let epoch = 0; epoch < epochs; epoch++) {
       shuffledOrder(order, n, rng);
       for (let startRow = 0; startRow < n; startRow += this.settings.minibatchSize) {
@@ -87,6 +88,7 @@ export class PolicyUpdater extends MinibatchUpdater {
         totals.approxKl += stats[3] as number;
         totals.clipFraction += stats[4] as number;
         steps++;
+        samples += size;
       }
     }
     const d = Math.max(1, steps);
@@ -96,7 +98,7 @@ export class PolicyUpdater extends MinibatchUpdater {
       entropy: totals.entropy / d,
       approxKl: totals.approxKl / d,
       clipFraction: totals.clipFraction / d,
-      samples: n * epochs,
+      samples,
       seconds: (performance.now() - start) / 1000,
     };
   }
