@@ -6,6 +6,7 @@ import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts
 import { buildLearner, disposeLearner } from './learner.ts';
 import type { EvaluationResult } from './report/evaluate.ts';
 import { finishRun } from './report/final-evaluation.ts';
+import type { MetricsRow } from './report/metrics.ts';
 import { openRun } from './run/open-run.ts';
 import { runPaths } from './run/paths.ts';
 import { freshState, restoreRun } from './run/run-state.ts';
@@ -94,6 +95,7 @@ async function trainLocked(requested: TrainConfig, options: TrainOptions): Promi
     const state = resumeFrom
       ? await restoreRun(learner, resumeFrom, paths.dir)
       : freshState(config);
+    noteGradientBackendChange(state.metrics, learner.algorithm.gradientBackend, log);
     const clock = new RunClock(state.counters.elapsedSeconds, config.timeLimitMinutes);
     const run = { config, paths, learner, state, clock, workers };
     await trainingLoop(run, options.stopAfter);
@@ -108,4 +110,22 @@ async function trainLocked(requested: TrainConfig, options: TrainOptions): Promi
   } finally {
     await disposeLearner(learner);
   }
+}
+
+/**
+ * One line when a resumed run's updates compute their gradients elsewhere than
+ * before (onnxruntime-node there and not here, or `--inference` changed): the
+ * run goes on, but its floats no longer follow an uninterrupted run's.
+ */
+function noteGradientBackendChange(
+  metrics: readonly MetricsRow[],
+  now: 'onnx' | 'tfjs',
+  log: (line: string) => void,
+): void {
+  const last = metrics.at(-1);
+  const before = last?.['update/gradient_backend'];
+  if (last === undefined || (before !== 'onnx' && before !== 'tfjs') || before === now) return;
+  log(
+    `ayoayo train: the updates computed their gradients on ${before} up to iteration ${last.iteration} and on ${now} from here: from here the run differs from an uninterrupted one in float rounding`,
+  );
 }

@@ -194,6 +194,7 @@ function logIteration(
     samples: state.counters.samples,
     'perf/plies_per_s': rollout.plies / rollout.seconds,
     'perf/update_samples_per_s': update.samples / update.seconds,
+    'update/gradient_backend': run.learner.algorithm.gradientBackend,
     'losses/policy': update.policyLoss,
     'losses/value': update.valueLoss,
     'losses/entropy': update.entropy,

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { DEFAULT_RULES, Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
-import { loadOnnxRuntime, type OnnxRuntime } from '../../models/inference/onnx-runtime.ts';
+import {
+  loadOnnxRuntime,
+  type OnnxRuntime,
+  type OrtNativeSession,
+} from '../../models/inference/onnx-runtime.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { createPolicyValueModel, type NetworkConfig } from '../../models/policy-value-model.ts';
 import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
@@ -12,7 +16,10 @@ import {
   searchTargetLoss,
 } from '../../train/expert-iteration/search-update.ts';
 import { GRADIENT_INPUTS, type GradientLoss } from '../../train/gradients/gradient-graph.ts';
-import type { MinibatchUpdater } from '../../train/gradients/minibatch-updater.ts';
+import type {
+  MinibatchUpdater,
+  OnnxGradientOptions,
+} from '../../train/gradients/minibatch-updater.ts';
 import { type GradientBatch, OnnxGradients } from '../../train/gradients/onnx-gradients.ts';
 import { PolicyUpdater, policyGradientLoss } from '../../train/ppo/policy-update.ts';
 import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
@@ -261,20 +268,17 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
    */
   function updateOnce<U extends MinibatchUpdater, S>(
     seed: number,
-    loss: GradientLoss,
     withOnnx: boolean,
     makeUpdater: (
       model: tfType.LayersModel,
       optimizer: tfType.AdamOptimizer,
-      onnx: OnnxGradients | null,
+      onnx: OnnxGradientOptions | null,
     ) => U,
     update: (updater: U) => S,
   ): { stats: S; weights: Float32Array[] } {
     const model = createPolicyValueModel(tf, inputSize, updateNetwork, seed);
     const optimizer = tf.train.adam(learningRate);
-    const onnx = withOnnx
-      ? new OnnxGradients(runtime as OnnxRuntime, inputSize, updateNetwork, loss)
-      : null;
+    const onnx = withOnnx ? { runtime: runtime as OnnxRuntime, network: updateNetwork } : null;
     const updater = makeUpdater(model, optimizer, onnx);
     expect(updater.gradientBackend).toBe(withOnnx ? 'onnx' : 'tfjs');
     const stats = update(updater);
@@ -303,7 +307,6 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
     const run = (withOnnx: boolean) =>
       updateOnce(
         3,
-        { kind: 'search-targets', valueCoef: settings.valueCoef },
         withOnnx,
         (model, optimizer, onnx) =>
           new SearchTargetUpdater(tf, model, optimizer, settings, inputSize, onnx),
@@ -346,16 +349,9 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
         buffer.advantages[k] = batch.columns[advantage]?.[i] as number;
         buffer.returns[k] = batch.columns[valueTarget]?.[i] as number;
       }
-      const loss: GradientLoss = {
-        kind: algorithm,
-        valueCoef: settings.valueCoef,
-        clip: settings.clip,
-        entropyCoef: settings.entropyCoef,
-      };
       const run = (withOnnx: boolean) =>
         updateOnce(
           4,
-          loss,
           withOnnx,
           (model, optimizer, onnx) =>
             new PolicyUpdater(tf, model, optimizer, settings, inputSize, onnx),
@@ -402,16 +398,10 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
     model.dispose();
   });
 
-  it('refuses a gradient graph whose weights are not the model’s, naming both', () => {
+  it("refuses a network that is not the model's, naming both, and releases the session", () => {
     const model = createPolicyValueModel(tf, inputSize, { hidden: [16], activation: 'relu' }, 1);
-    const other = new OnnxGradients(
-      runtime as OnnxRuntime,
-      inputSize,
-      { hidden: [16, 16], activation: 'relu' },
-      { kind: 'search-targets', valueCoef: 1 },
-    );
-    sessions.push(other);
     const optimizer = tf.train.adam(1e-3);
+    const live = OnnxGradients.live;
     expect(
       () =>
         new SearchTargetUpdater(
@@ -420,33 +410,84 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
           optimizer,
           { epochs: 1, minibatchSize: 8, valueCoef: 1, maxGradNorm: 1 },
           inputSize,
-          other,
+          { runtime: runtime as OnnxRuntime, network: { hidden: [16, 16], activation: 'relu' } },
         ),
     ).toThrow(
       /gradient graph's weights \(hidden_1\/kernel.*hidden_2\/kernel.*\) are not the model's/,
     );
-    // And a graph of another loss than the updater's.
-    const ppoGraph = new OnnxGradients(
-      runtime as OnnxRuntime,
-      inputSize,
-      { hidden: [16], activation: 'relu' },
-      { kind: 'ppo', valueCoef: 1, clip: 0.2, entropyCoef: 0 },
-    );
-    sessions.push(ppoGraph);
-    const searchSettings = { epochs: 1, minibatchSize: 8, valueCoef: 1, maxGradNorm: 1 };
-    expect(
-      () => new SearchTargetUpdater(tf, model, optimizer, searchSettings, inputSize, ppoGraph),
-    ).toThrow("expert iteration needs the search-targets gradient graph, not ppo's");
-    const reinforce = {
-      ...searchSettings,
-      algorithm: 'reinforce' as const,
-      clip: 0.2,
-      entropyCoef: 0,
-    };
-    expect(() => new PolicyUpdater(tf, model, optimizer, reinforce, inputSize, ppoGraph)).toThrow(
-      "a reinforce update needs the reinforce gradient graph, not ppo's",
-    );
+    expect(OnnxGradients.live).toBe(live);
     optimizer.dispose();
     model.dispose();
   });
+
+  /** The real runtime, but its gradient sessions fail to load, or fail at their `failAt`-th run. */
+  function failingRuntime(fault: { load: boolean; failAt: number }): OnnxRuntime {
+    const real = runtime as OnnxRuntime;
+    let runs = 0;
+    return {
+      version: real.version,
+      Tensor: real.Tensor,
+      newSession: () => {
+        const session = real.newSession();
+        return {
+          loadModel: (...args: Parameters<OrtNativeSession['loadModel']>) => {
+            if (fault.load) throw new Error('Load model from buffer failed (injected)');
+            session.loadModel(...args);
+          },
+          run: (...args: Parameters<OrtNativeSession['run']>) => {
+            if (++runs === fault.failAt) throw new Error('RUNTIME_EXCEPTION (injected)');
+            return session.run(...args);
+          },
+          dispose: () => session.dispose(),
+        };
+      },
+    };
+  }
+
+  it.each([
+    ['fails to load', { load: true, failAt: 0 }],
+    ['fails at its third step', { load: false, failAt: 3 }],
+  ])(
+    'a gradient session that %s hands over to tfjs with one line, and the update goes on',
+    (_, fault) => {
+      const settings = { epochs: 2, minibatchSize: 32, valueCoef: 1, maxGradNorm: 0.5 };
+      const network: NetworkConfig = { hidden: [16], activation: 'relu' };
+      const model = createPolicyValueModel(tf, inputSize, network, 2);
+      const optimizer = tf.train.adam(1e-3);
+      const live = OnnxGradients.live;
+      const notes: string[] = [];
+      const updater = new SearchTargetUpdater(tf, model, optimizer, settings, inputSize, {
+        runtime: failingRuntime(fault),
+        network,
+        note: (line) => notes.push(line),
+      });
+      expect(updater.gradientBackend).toBe(fault.load ? 'tfjs' : 'onnx');
+      const batch = randomMinibatch(15, 128);
+      const buffer = new ReplayBuffer(128, encoder);
+      buffer.startIteration();
+      randomPositions(15, 128).forEach((p, i) => {
+        const targets = batch.columns[policyTarget] as Float32Array;
+        buffer.add(p.toState(), targets.subarray(i * NUM_ACTIONS, (i + 1) * NUM_ACTIONS), 0, 0.5);
+      });
+      const before = model.getWeights().map((w) => Float32Array.from(w.dataSync()));
+      const stats = updater.update(buffer, Random.fromSeed(7));
+      // All 2 x 4 steps were taken, the failed one by tfjs, and the weights moved.
+      expect(stats.samples).toBe(2 * 128);
+      expect(Number.isFinite(stats.policyLoss) && Number.isFinite(stats.valueLoss)).toBe(true);
+      const after = model.getWeights().map((w) => w.dataSync());
+      expect(after.some((w, i) => w.some((x, k) => x !== before[i]?.[k]))).toBe(true);
+      expect(updater.gradientBackend).toBe('tfjs');
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toMatch(
+        fault.load
+          ? /onnxruntime-node's gradients stopped: its gradient session did not load \(Load model from buffer failed \(injected\)\); the updates compute their gradients in tfjs from here/
+          : /onnxruntime-node's gradients stopped: a gradient step failed \(RUNTIME_EXCEPTION \(injected\)\)/,
+      );
+      // The failed session is released: nothing is left to dispose.
+      expect(OnnxGradients.live).toBe(live);
+      updater.dispose();
+      optimizer.dispose();
+      model.dispose();
+    },
+  );
 });

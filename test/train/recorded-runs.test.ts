@@ -95,6 +95,7 @@ const ADDED_SINCE = [
   'eval/errors_vs_perfect_play',
   'eval/value_sign_accuracy',
   'self_play/proven_share',
+  'update/gradient_backend',
 ];
 
 /** Metrics rows without the wall-clock columns and those added since. */
@@ -145,6 +146,10 @@ describe('runs recorded before the regrouping', () => {
         new Set([config.algorithm === 'expert-iteration' ? `tfjs-${backend}` : '']),
       );
       expect(end.metrics.at(-1)?.['eval/errors_vs_perfect_play']).toEqual(expect.any(Number));
+      // Pinned to tfjs, as recorded: the updates computed their gradients there too.
+      expect(new Set(end.metrics.map((row) => row['update/gradient_backend']))).toEqual(
+        new Set(['tfjs']),
+      );
       expect({
         weights: sha(end.weights),
         optimizer: sha(end.optimizer),

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { INFERENCE_ENV, setInferenceChoice } from '../../models/inference/choice.ts';
+import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/config/schema.ts';
@@ -89,4 +91,41 @@ describe('resume', () => {
     expect(readFileSync(paths.metrics, 'utf8').trim().split('\n')).toHaveLength(5);
     expect(existsSync(temp)).toBe(false);
   });
+});
+
+const onnx = (await loadOnnxRuntime()).runtime !== null;
+
+describe('resume where the gradients are computed elsewhere', () => {
+  const before = process.env[INFERENCE_ENV];
+  afterEach(() => {
+    if (before === undefined) delete process.env[INFERENCE_ENV];
+    else process.env[INFERENCE_ENV] = before;
+  });
+
+  it.skipIf(!onnx)(
+    'goes on, says so in one line, and metrics.csv names where each update computed its gradients',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ayoayo-resume-'));
+      const lines: string[] = [];
+      const log = (line: string) => lines.push(line);
+      setInferenceChoice('onnx');
+      await train(smoke(dir, { name: 'g', iterations: 2, progress: false }), {
+        resume: false,
+        log,
+      });
+      expect(lines.some((l) => l.includes('computed their gradients on'))).toBe(false);
+      setInferenceChoice('tfjs');
+      const config = buildResumeConfig([{ runsDir: dir, name: 'g', iterations: 3 }]);
+      await train(config, { resume: true, log });
+      expect(lines.filter((l) => l.includes('computed their gradients on'))).toEqual([
+        'ayoayo train: the updates computed their gradients on onnx up to iteration 2 and on tfjs from here: from here the run differs from an uninterrupted one in float rounding',
+      ]);
+      const metrics = readCheckpoint(runPaths(config).latest).metrics;
+      expect(metrics.map((row) => row['update/gradient_backend'])).toEqual([
+        'onnx',
+        'onnx',
+        'tfjs',
+      ]);
+    },
+  );
 });

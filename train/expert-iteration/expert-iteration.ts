@@ -4,7 +4,6 @@ import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
 import { cachedEndgame } from '../../models/solver-endgame.ts';
 import { type ExpertIterationConfig, rulesOf } from '../config/schema.ts';
-import { OnnxGradients } from '../gradients/onnx-gradients.ts';
 import type {
   LearnerParts,
   OwnMetrics,
@@ -196,12 +195,7 @@ export function buildExpertIteration(
     },
     obsSize,
     // Where onnxruntime-node runs self-play it computes the update's gradients too.
-    inference.runtime === null
-      ? null
-      : new OnnxGradients(inference.runtime, obsSize, network, {
-          kind: 'search-targets',
-          valueCoef: config.valueCoef,
-        }),
+    inference.runtime === null ? null : { runtime: inference.runtime, network },
   );
   return new ExpertIteration(config, selfPlay, buffer, updater);
 }

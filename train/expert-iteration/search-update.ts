@@ -5,8 +5,8 @@ import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
 import { shuffledOrder, tfjsGradientStep } from '../gradient-step.ts';
 import { GRADIENT_INPUTS } from '../gradients/gradient-graph.ts';
-import { MinibatchUpdater } from '../gradients/minibatch-updater.ts';
-import type { GradientBatch, OnnxGradients } from '../gradients/onnx-gradients.ts';
+import { MinibatchUpdater, type OnnxGradientOptions } from '../gradients/minibatch-updater.ts';
+import type { GradientBatch } from '../gradients/onnx-gradients.ts';
 import type { UpdateStats } from '../training-algorithm.ts';
 import type { ReplayBuffer } from './replay-buffer.ts';
 
@@ -23,7 +23,7 @@ export interface SearchUpdateSettings {
  * its value target (squared error), for several epochs of shuffled
  * minibatches sliced in JS (tf.gather is slow on wasm), with gradients
  * clipped by global norm. The gradients come from onnxruntime-node when the
- * updater is given its gradient session (train/gradients/, four to six times
+ * updater is given onnxruntime-node (train/gradients/, four to six times
  * faster than tfjs on wasm), else from tfjs; Adam and the clipping are tfjs's
  * either way, so the optimizer's state and checkpoints do not depend on it.
  */
@@ -40,12 +40,17 @@ export class SearchTargetUpdater extends MinibatchUpdater {
     optimizer: tfType.AdamOptimizer,
     private readonly settings: SearchUpdateSettings,
     private readonly obsSize: number,
-    gradients: OnnxGradients | null = null,
+    onnx: OnnxGradientOptions | null = null,
   ) {
-    super(tf, model, optimizer, settings.maxGradNorm, gradients, {
-      kind: 'search-targets',
-      update: 'expert iteration',
-    });
+    super(
+      tf,
+      model,
+      optimizer,
+      settings.maxGradNorm,
+      obsSize,
+      { kind: 'search-targets', valueCoef: settings.valueCoef },
+      onnx,
+    );
     const m = settings.minibatchSize;
     this.mbObs = new Float32Array(m * obsSize);
     this.mbMasks = new Float32Array(m * NUM_ACTIONS);

@@ -1,53 +1,103 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Tf } from '../../models/backend.ts';
-import type { GradientBatch, OnnxGradients } from './onnx-gradients.ts';
+import type { OnnxRuntime } from '../../models/inference/onnx-runtime.ts';
+import type { NetworkConfig } from '../../models/policy-value-model.ts';
+import { type GradientBatch, OnnxGradients } from './onnx-gradients.ts';
 import { OnnxGradientStep } from './onnx-step.ts';
 import type { GradientLoss } from './policy-terms.ts';
 
+/** What an updater needs to compute its gradients on onnxruntime-node. */
+export interface OnnxGradientOptions {
+  readonly runtime: OnnxRuntime;
+  /** The model's shape, for the gradient graph (checked against the model's weights). */
+  readonly network: NetworkConfig;
+  /** Where the one line goes when the gradient session fails and tfjs takes over (stderr if not given). */
+  readonly note?: (line: string) => void;
+}
+
+const toStderr = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
 /**
  * What every updater shares: its model's variables, and where a minibatch's
- * gradients come from — onnxruntime-node when the updater is given its
- * gradient session for the right loss, else tfjs. Subclasses fill their
+ * gradients come from — onnxruntime-node when the updater is given the runtime
+ * (it builds the gradient graph of its own loss), else tfjs. A gradient session
+ * that fails to load, or fails at a step, hands over to tfjs with one line:
+ * the run goes on (its floats then round as tfjs's do). Subclasses fill their
  * minibatch and say how it reads as the gradient graph's columns and as tfjs's
  * loss.
  */
 export abstract class MinibatchUpdater {
   protected readonly variables: tfType.Variable[];
-  private readonly onnx: OnnxGradientStep | null;
+  #onnx: OnnxGradientStep | null = null;
+  readonly #note: (line: string) => void;
 
   constructor(
     protected readonly tf: Tf,
     protected readonly model: tfType.LayersModel,
     readonly optimizer: tfType.AdamOptimizer,
     maxGradNorm: number,
-    gradients: OnnxGradients | null,
-    expected: { kind: GradientLoss['kind']; update: string },
+    inputSize: number,
+    loss: GradientLoss,
+    onnx: OnnxGradientOptions | null,
   ) {
     this.variables = model.trainableWeights.map((w) => w.read() as tfType.Variable);
-    if (gradients !== null && gradients.loss.kind !== expected.kind) {
-      throw new Error(
-        `${expected.update} needs the ${expected.kind} gradient graph, not ${gradients.loss.kind}'s`,
-      );
+    this.#note = onnx?.note ?? toStderr;
+    if (onnx === null) return;
+    let gradients: OnnxGradients;
+    try {
+      gradients = new OnnxGradients(onnx.runtime, inputSize, onnx.network, loss);
+    } catch (error) {
+      this.#handOver(`its gradient session did not load (${messageOf(error)})`);
+      return;
     }
-    this.onnx =
-      gradients === null
-        ? null
-        : new OnnxGradientStep(tf, this.variables, optimizer, gradients, maxGradNorm);
+    try {
+      this.#onnx = new OnnxGradientStep(tf, this.variables, optimizer, gradients, maxGradNorm);
+    } catch (error) {
+      // A graph that is not the model's is a caller's mistake, not a runtime fault: no fallback.
+      gradients.dispose();
+      throw error;
+    }
   }
 
   /** Releases the gradient session (the model and optimizer are the learner's). */
   dispose(): void {
-    this.onnx?.dispose();
+    this.#onnx?.dispose();
   }
 
   /** What computes the gradients: `onnx` (onnxruntime-node) or `tfjs`. */
   get gradientBackend(): 'onnx' | 'tfjs' {
-    return this.onnx === null ? 'tfjs' : 'onnx';
+    return this.#onnx === null ? 'tfjs' : 'onnx';
   }
 
   /** One gradient step over the first `size` rows of the minibatch; returns the loss's statistics. */
   protected step(size: number): ArrayLike<number> {
-    return this.onnx === null ? this.tfjsStep(size) : this.onnx.step(this.minibatch(size));
+    const onnx = this.#onnx;
+    if (onnx !== null) {
+      const batch = this.minibatch(size);
+      let gradients: ReturnType<OnnxGradientStep['compute']>;
+      try {
+        gradients = onnx.compute(batch);
+      } catch (error) {
+        // Nothing was applied yet: tfjs computes this step's gradients instead.
+        onnx.dispose();
+        this.#onnx = null;
+        this.#handOver(`a gradient step failed (${messageOf(error)})`);
+        return this.tfjsStep(size);
+      }
+      return onnx.apply(gradients);
+    }
+    return this.tfjsStep(size);
+  }
+
+  #handOver(what: string): void {
+    this.#note(
+      `ayoayo train: onnxruntime-node's gradients stopped: ${what}; the updates compute their gradients in tfjs from here`,
+    );
   }
 
   /** The minibatch as the gradient graph's inputs. */

@@ -1,7 +1,7 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Tf } from '../../models/backend.ts';
 import { applyClippedGradients } from '../gradient-step.ts';
-import type { GradientBatch, OnnxGradients } from './onnx-gradients.ts';
+import type { GradientBatch, Gradients, OnnxGradients } from './onnx-gradients.ts';
 
 /**
  * A gradient step whose gradients come from onnxruntime-node and whose
@@ -20,11 +20,15 @@ export class OnnxGradientStep {
     checkWeightOrder(variables, gradients);
   }
 
-  /** Applies one step over `batch` at the current weights; returns the loss's statistics. */
-  step(batch: GradientBatch): Float32Array {
-    const tf = this.tf;
+  /** The gradients of the loss over `batch` at the current weights (nothing applied yet). */
+  compute(batch: GradientBatch): Gradients {
     const weights = this.variables.map((v) => v.dataSync() as Float32Array);
-    const result = this.gradients.compute(batch, weights);
+    return this.gradients.compute(batch, weights);
+  }
+
+  /** Applies gradients from `compute` (clipped, by Adam); returns the loss's statistics. */
+  apply(result: Gradients): Float32Array {
+    const tf = this.tf;
     tf.tidy(() => {
       const grads: tfType.NamedTensorMap = {};
       this.variables.forEach((v, i) => {

@@ -5,8 +5,8 @@ import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
 import { shuffledOrder, tfjsGradientStep } from '../gradient-step.ts';
 import { GRADIENT_INPUTS } from '../gradients/gradient-graph.ts';
-import { MinibatchUpdater } from '../gradients/minibatch-updater.ts';
-import type { GradientBatch, OnnxGradients } from '../gradients/onnx-gradients.ts';
+import { MinibatchUpdater, type OnnxGradientOptions } from '../gradients/minibatch-updater.ts';
+import type { GradientBatch } from '../gradients/onnx-gradients.ts';
 import type { UpdateStats } from '../training-algorithm.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
 
@@ -31,7 +31,7 @@ export interface PolicyUpdateStats extends UpdateStats {
  * REINFORCE with the value as baseline (one epoch, no clipping). Minibatches are
  * sliced from the buffer's typed arrays in JS, not gathered with tfjs, which is
  * slow on the wasm backend. The gradients come from onnxruntime-node when the
- * updater is given its gradient session (train/gradients/), else from tfjs;
+ * updater is given onnxruntime-node (train/gradients/), else from tfjs;
  * Adam and the clipping are tfjs's either way.
  */
 export class PolicyUpdater extends MinibatchUpdater {
@@ -50,12 +50,22 @@ export class PolicyUpdater extends MinibatchUpdater {
     optimizer: tfType.AdamOptimizer,
     private readonly settings: UpdateSettings,
     private readonly obsSize: number,
-    gradients: OnnxGradients | null = null,
+    onnx: OnnxGradientOptions | null = null,
   ) {
-    super(tf, model, optimizer, settings.maxGradNorm, gradients, {
-      kind: settings.algorithm,
-      update: `a ${settings.algorithm} update`,
-    });
+    super(
+      tf,
+      model,
+      optimizer,
+      settings.maxGradNorm,
+      obsSize,
+      {
+        kind: settings.algorithm,
+        valueCoef: settings.valueCoef,
+        clip: settings.clip,
+        entropyCoef: settings.entropyCoef,
+      },
+      onnx,
+    );
     const m = settings.minibatchSize;
     this.mbObs = new Float32Array(m * obsSize);
     this.mbMasks = new Float32Array(m * NUM_ACTIONS);

@@ -3,7 +3,6 @@ import { createAgent } from '../../agents/spec.ts';
 import type { Random } from '../../env/random.ts';
 import type { PpoConfig } from '../config/schema.ts';
 import type { ReplayContents } from '../expert-iteration/replay-buffer.ts';
-import { OnnxGradients } from '../gradients/onnx-gradients.ts';
 import type { LearnerParts, OwnMetrics, TrainingAlgorithm } from '../training-algorithm.ts';
 import { estimateAdvantages } from './advantages.ts';
 import { OpponentPool } from './opponent-pool.ts';
@@ -127,17 +126,10 @@ export async function buildPolicyGradient(
     // Where onnxruntime-node runs the rollouts' network it computes the update's gradients too.
     inference.runtime === null
       ? null
-      : new OnnxGradients(
-          inference.runtime,
-          obsSize,
-          { hidden: config.hidden, activation: config.activation },
-          {
-            kind: config.algorithm,
-            valueCoef: config.valueCoef,
-            clip: ppo.clip,
-            entropyCoef: ppo.entropyCoef,
-          },
-        ),
+      : {
+          runtime: inference.runtime,
+          network: { hidden: config.hidden, activation: config.activation },
+        },
   );
   const baselines: Agent[] = [];
   if (ppo.baselineShare > 0) {

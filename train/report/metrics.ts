@@ -11,6 +11,10 @@ export const METRIC_COLUMNS = [
   ['perf/plies_per_s', 'self-play plies per second in this iteration, inference included'],
   ['perf/update_samples_per_s', 'samples per second in the update (epochs counted)'],
   [
+    'update/gradient_backend',
+    "where this iteration's update computed its gradients: `onnx` (onnxruntime-node) or `tfjs`; Adam runs in tfjs either way",
+  ],
+  [
     'losses/policy',
     "policy loss (PPO clipped surrogate, REINFORCE, or expert iteration's cross-entropy towards the search's policy), mean over minibatches",
   ],
