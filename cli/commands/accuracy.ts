@@ -10,6 +10,7 @@ import { loadAccuracySet, SET_CHOICES } from '../../models/accuracy-sets.ts';
 // The help lists every agent kind's forms, those that load a network included.
 import '../../models/policy-kind.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
+import { prepareOutputFolder } from '../output-folder.ts';
 import { type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
 
 interface AccuracyArgs extends QueueArgs {
@@ -84,6 +85,8 @@ export const accuracyCommand = defineCommand<AccuracyArgs>({
         `ayoayo: --workers ${argv.workers} is more than the ${workers} cores here; using ${workers}\n`,
       );
     }
+    // Before the work: a bad --out must not cost the games.
+    if (argv.out !== undefined) prepareOutputFolder(argv.out);
     const bar = gamesProgressBar({ quiet: argv.quiet, label: 'accuracy', unit: 'positions' });
     const status = (line: string): void => {
       process.stderr.write(`${process.stderr.isTTY === true ? '\r\x1b[K' : ''}${line}\n`);

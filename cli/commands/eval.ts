@@ -13,6 +13,7 @@ import '../../models/policy-kind.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
+import { prepareOutputFolder } from '../output-folder.ts';
 import {
   type QueueArgs,
   queueOptions,
@@ -127,6 +128,8 @@ export const evalCommand = defineCommand<EvalArgs>({
         `ayoayo: --workers ${argv.workers} is more than the ${workers} cores here; using ${workers}\n`,
       );
     }
+    // Before the work: a bad --out must not cost the games.
+    if (argv.out !== undefined) prepareOutputFolder(argv.out);
     const bar = gamesProgressBar({ quiet: argv.quiet });
     const stop = queue !== undefined ? stopOnSignals() : null;
     let result: Awaited<ReturnType<typeof runTournament>>;

@@ -63,6 +63,17 @@ describe('ayoayo accuracy', () => {
     expect(readFileSync(join(out, 'accuracy.png')).subarray(1, 4).toString()).toBe('PNG');
   });
 
+  it('refuses an --out it cannot write to before scoring a position, in one line', () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const { code, stdout, stderr } = runAyoayo(['--agents', 'greedy', '--out', join(file, 'x')]);
+    expect(code).not.toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toEqual([
+      `ayoayo: --out ${join(file, 'x')}: cannot write the results there: it or a folder above it is a file`,
+    ]);
+  });
+
   it('refuses an unknown set in one line that names it and the choices', () => {
     const { code, stdout, stderr } = runAyoayo(['--agents', 'random', '--set', 'nosuchset']);
     expect(code).not.toBe(0);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,30 @@ function ayoayo(...args: string[]) {
 }
 
 describe('ayoayo eval', () => {
+  it('refuses an --out it cannot write to before playing, in one line', () => {
+    const file = join(scratch, 'a-file');
+    writeFileSync(file, 'not a folder');
+    for (const out of [join(file, 'x'), file]) {
+      const { status, stdout, stderr } = ayoayo(
+        '--agents',
+        'random,greedy',
+        '--games',
+        '2',
+        '--out',
+        out,
+      );
+      expect(status).not.toBe(0);
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toEqual([
+        `ayoayo: --out ${out}: cannot write the results there: it or a folder above it is a file`,
+      ]);
+    }
+    const empty = ayoayo('--agents', 'random,greedy', '--games', '2', '--out', '');
+    expect(empty.stderr.trim()).toBe(
+      "ayoayo: --out needs a folder, got an empty string (run 'ayoayo --help' for usage)",
+    );
+  });
+
   it('plays a round robin on the worker pool, prints the table and writes the files', () => {
     const out = join(scratch, 'rr');
     const { status, stdout, stderr } = ayoayo(
