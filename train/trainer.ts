@@ -1,5 +1,6 @@
 import { lockFolder } from '../eval/folder-lock.ts';
 import { loadBackend } from '../models/backend.ts';
+import { checkEvalOpponents } from './config/eval-opponents.ts';
 import type { TrainConfig } from './config/schema.ts';
 import { shardsOnlyMessage, TrainConfigError } from './errors.ts';
 import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
@@ -66,6 +67,8 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
   if (options.shardRunner !== undefined && requested.algorithm !== 'expert-iteration') {
     throw new TrainConfigError(shardsOnlyMessage(requested.algorithm));
   }
+  // Before the run folder is made or touched: a bad baseline would fail only at the first evaluation.
+  await checkEvalOpponents(requested);
   const lock = lockFolder(runPaths(requested).dir, 'run');
   try {
     return await trainLocked(requested, options);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,39 @@ describe('errors from train/ and models/ on the command line', () => {
       stderr: `ayoayo: checkpoint ${join(runs, 'old', 'checkpoints', 'latest.json')} is corrupt: not valid JSON`,
     },
     {
+      case: 'a bad evaluation baseline, before the run folder is made',
+      args: [
+        'train',
+        '--preset',
+        'smoke',
+        '--runs-dir',
+        runs,
+        '--name',
+        'eo',
+        '--eval-opponents',
+        'random,minimax:0',
+      ],
+      stderr:
+        "ayoayo: evalOpponents (--eval-opponents): invalid agent 'minimax:0': the depth must be an integer in 1..64",
+      absent: join(runs, 'eo'),
+    },
+    {
+      case: 'a baseline listed twice',
+      args: [
+        'train',
+        '--preset',
+        'smoke',
+        '--runs-dir',
+        runs,
+        '--name',
+        'eo2',
+        '--eval-opponents',
+        'random,greedy,random',
+      ],
+      stderr: "ayoayo: evalOpponents (--eval-opponents): 'random' is listed twice",
+      absent: join(runs, 'eo2'),
+    },
+    {
       case: 'a policy file that is not JSON in a tournament',
       args: ['eval', '--agents', `random,policy:${policy}`, '--games', '2', '--workers', '0'],
       stderr: `ayoayo: policy ${policy} is corrupt: not valid JSON`,
@@ -47,7 +80,10 @@ describe('errors from train/ and models/ on the command line', () => {
   ];
   it.concurrent.each(rows)(
     '$case: one line, exit 1',
-    (row) => expectOneLineError(row.args, row.stderr),
+    async (row) => {
+      await expectOneLineError(row.args, row.stderr);
+      if ('absent' in row && row.absent !== undefined) expect(existsSync(row.absent)).toBe(false);
+    },
     60_000,
   );
 });

@@ -1,0 +1,26 @@
+import { checkAgentSpec } from '../../agents/spec.ts';
+import { TrainConfigError } from '../errors.ts';
+import { rulesOf, type TrainConfig } from './schema.ts';
+
+/**
+ * Checks the evaluation's baselines before the first iteration: a bad or
+ * repeated spec would otherwise fail at the first evaluation, after the
+ * iterations since the last checkpoint were trained for nothing.
+ */
+export async function checkEvalOpponents(config: TrainConfig): Promise<void> {
+  const seen = new Set<string>();
+  for (const spec of config.evalOpponents) {
+    const name = spec.trim();
+    if (seen.has(name)) {
+      throw new TrainConfigError(`evalOpponents (--eval-opponents): '${name}' is listed twice`);
+    }
+    seen.add(name);
+    try {
+      await checkAgentSpec(spec, { rules: rulesOf(config) });
+    } catch (error) {
+      throw new TrainConfigError(
+        `evalOpponents (--eval-opponents): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+}
