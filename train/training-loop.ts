@@ -68,7 +68,9 @@ export async function trainingLoop(run: Run, stopAfter?: number): Promise<void> 
       const lastIteration = state.iteration >= config.iterations || run.clock.timeUp();
       if (state.iteration % config.evalEvery === 0 || lastIteration) await evaluate(run);
       logIteration(run, rollout, update, learningRate, progress);
-      if (state.iteration % config.checkpointEvery === 0 || lastIteration) await checkpoint(run);
+      // The time may run out during the evaluation: the run ends here then, and its last iteration is kept.
+      if (state.iteration % config.checkpointEvery === 0 || lastIteration || run.clock.timeUp())
+        await checkpoint(run);
       // Training is synchronous work between awaits of settled promises, which
       // never lets timers run; yield once so the progress bar can redraw.
       await new Promise((resolve) => setImmediate(resolve));

@@ -1,0 +1,38 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildConfig } from '../../train/config/build.ts';
+import { PRESETS } from '../../train/config/presets.ts';
+import { readCheckpoint } from '../../train/run/checkpoint.ts';
+import { runPaths } from '../../train/run/paths.ts';
+import { train } from '../../train/trainer.ts';
+
+describe('the time limit', () => {
+  it('keeps the iteration it stops at, even when the time runs out during an evaluation, and says so', async () => {
+    const runsDir = mkdtempSync(join(tmpdir(), 'ayoayo-time-limit-'));
+    // Evaluations of 200 games a baseline take longer than the whole limit, so
+    // the time runs out during the first one (iteration 4), between checkpoints (every 3).
+    const config = buildConfig([
+      PRESETS.smoke,
+      {
+        runsDir,
+        name: 't',
+        iterations: 100,
+        evalEvery: 4,
+        checkpointEvery: 3,
+        evalGames: 200,
+        finalEvalGames: 2,
+        timeLimitMinutes: 0.02,
+        progress: false,
+      },
+    ]);
+    const lines: string[] = [];
+    const result = await train(config, { resume: false, log: (line) => lines.push(line) });
+    expect(result.iteration).toBeLessThan(100);
+    expect(readCheckpoint(runPaths(config).latest).iteration).toBe(result.iteration);
+    expect(lines).toContain(
+      `ayoayo train: the time limit of 0.02 minutes stopped the run after iteration ${result.iteration} of 100; --resume with a larger --time-limit-minutes continues it`,
+    );
+  });
+});
