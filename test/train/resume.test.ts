@@ -93,6 +93,34 @@ describe('resume', () => {
   });
 });
 
+describe('resume with other evaluation baselines', () => {
+  it("keeps the earlier baselines' scores in metrics.csv", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-resume-'));
+    const first = smoke(dir, {
+      name: 'eo',
+      iterations: 2,
+      evalEvery: 1,
+      evalGames: 2,
+      evalOpponents: ['random'],
+      progress: false,
+    });
+    await train(first, { resume: false, log: () => {} });
+    const config = buildResumeConfig([
+      { runsDir: dir, name: 'eo', iterations: 3, evalOpponents: ['greedy'] },
+    ]);
+    await train(config, { resume: true, log: () => {} });
+    const [header, ...rows] = readFileSync(runPaths(config).metrics, 'utf8').trim().split('\n');
+    const columns = (header ?? '').split(',');
+    const random = columns.indexOf('eval/score_vs_random');
+    const greedy = columns.indexOf('eval/score_vs_greedy');
+    expect(random).toBeGreaterThan(greedy);
+    expect(greedy).toBeGreaterThan(0);
+    const cells = rows.map((row) => row.split(','));
+    expect(cells.map((c) => c[random] !== '')).toEqual([true, true, false]);
+    expect(cells.map((c) => c[greedy] !== '')).toEqual([false, false, true]);
+  });
+});
+
 const onnx = (await loadOnnxRuntime()).runtime !== null;
 
 describe('resume where the gradients are computed elsewhere', () => {

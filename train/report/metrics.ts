@@ -65,13 +65,22 @@ export function emptyMetricsRow(): MetricsRow {
   return Object.fromEntries(METRIC_COLUMNS.map(([id]) => [id, '']));
 }
 
-/** Writes the whole metrics table atomically with csv-writer. */
+/**
+ * Writes the whole metrics table atomically with csv-writer. Its evaluation
+ * columns are the current baselines' and then any earlier ones the rows hold:
+ * a run resumed with other `--eval-opponents` keeps the scores it had.
+ */
 export function writeMetricsCsv(
   path: string,
   rows: readonly MetricsRow[],
   evalSpecs: readonly string[],
 ): void {
-  const ids = [...METRIC_COLUMNS.map(([id]) => id), ...evalSpecs.map(evalColumn)];
+  const evalIds = new Set(evalSpecs.map(evalColumn));
+  const prefix = evalColumn('');
+  for (const row of rows) {
+    for (const id of Object.keys(row)) if (id.startsWith(prefix)) evalIds.add(id);
+  }
+  const ids = [...METRIC_COLUMNS.map(([id]) => id), ...evalIds];
   const csv = createObjectCsvStringifier({ header: ids.map((id) => ({ id, title: id })) });
   const formatted = rows.map((row) => {
     const out: Record<string, string> = {};
