@@ -49,6 +49,22 @@ describe('resume', () => {
     expect(readFileSync(copy.metrics, 'utf8').trim().split('\n')).toHaveLength(3);
   });
 
+  it('refuses another algorithm in one short message, whether given as a flag or by a preset', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-resume-'));
+    await train(smoke(dir, { name: 'p', iterations: 1, algorithm: 'ppo', progress: false }), {
+      resume: false,
+      log: () => {},
+    });
+    const message =
+      '--resume cannot change algorithm (run: "ppo", given: "expert-iteration"); a resumed run may change only iterations,';
+    expect(() =>
+      buildResumeConfig([{ runsDir: dir, name: 'p', algorithm: 'expert-iteration' }]),
+    ).toThrow(message);
+    expect(() =>
+      buildResumeConfig([PRESETS.quick, { runsDir: dir, name: 'p', iterations: 2 }]),
+    ).toThrow(message);
+  });
+
   it('refuses setting flags that differ from the saved run, naming each', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-resume-'));
     await train(smoke(dir, { name: 'r', iterations: 1, progress: false }), {

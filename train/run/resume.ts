@@ -186,6 +186,14 @@ export function buildResumeConfig(
   const paths = runPaths(located);
   const { payload } = findResumePoint(paths);
   const saved = savedRunConfig(paths, payload.config);
+  // Said first and alone: built on the run's settings, another algorithm would
+  // report each of the run's own algorithm's settings as not applying to it.
+  const algorithm = layers.map((layer) => layer?.algorithm).findLast((a) => a !== undefined);
+  if (algorithm !== undefined && algorithm !== payload.config.algorithm) {
+    throw new TrainConfigError(
+      `--resume cannot change algorithm (run: ${JSON.stringify(payload.config.algorithm)}, given: ${JSON.stringify(algorithm)}); a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}`,
+    );
+  }
   return buildConfig(
     [
       payload.config,
