@@ -64,6 +64,9 @@ export interface TournamentResult {
   readonly elapsedSeconds: number;
 }
 
+/** Every game's record is kept for games.csv: beyond this a pairing's games would not fit in memory. */
+export const MAX_GAMES_PER_PAIRING = 1_000_000;
+
 /**
  * Plays a round robin (or a gauntlet against `vs`) and rates the agents. Games
  * run on a piscina pool of worker threads in chunks of one pairing's games, or
@@ -77,6 +80,11 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
   const games = options.games;
   if (!Number.isInteger(games) || games < 1)
     throw new RangeError(`games must be a positive integer, got ${games}`);
+  if (games > MAX_GAMES_PER_PAIRING) {
+    throw new RangeError(
+      `games must be at most ${MAX_GAMES_PER_PAIRING} a pairing (every game is kept for the report), got ${games}`,
+    );
+  }
   const requested = options.workers ?? availableParallelism();
   if (!Number.isInteger(requested) || requested < 0) {
     throw new RangeError(`workers must be a non-negative integer, got ${requested}`);

@@ -68,6 +68,28 @@ describe('errors from train/ and models/ on the command line', () => {
       absent: join(runs, 'eo2'),
     },
     {
+      case: 'a minibatch too large to allocate',
+      args: [
+        'train',
+        '--preset',
+        'smoke',
+        '--runs-dir',
+        runs,
+        '--name',
+        'mb',
+        '--minibatch-size',
+        '100000000',
+      ],
+      stderr: 'ayoayo: invalid config: minibatchSize: Too big: expected number to be <=65536',
+      absent: join(runs, 'mb'),
+    },
+    {
+      case: 'more games a pairing than a report can hold',
+      args: ['eval', '--agents', 'random,greedy', '--games', '1e9'],
+      stderr:
+        'ayoayo: games must be at most 1000000 a pairing (every game is kept for the report), got 1000000000',
+    },
+    {
       case: 'a policy file that is not JSON in a tournament',
       args: ['eval', '--agents', `random,policy:${policy}`, '--games', '2', '--workers', '0'],
       stderr: `ayoayo: policy ${policy} is corrupt: not valid JSON`,

@@ -71,7 +71,7 @@ const commonShape = {
     .describe('move cap; a capped game is a draw (reward 0)'),
   learningRate: z.number().positive().max(1).describe('Adam learning rate'),
   learningRateDecay: z.boolean().describe('anneal the learning rate linearly to 10% over the run'),
-  minibatchSize: z.number().int().min(16).describe('samples per gradient step'),
+  minibatchSize: z.number().int().min(16).max(65536).describe('samples per gradient step'),
   valueCoef: z.number().min(0).describe('value loss weight'),
   maxGradNorm: z.number().positive().describe('gradient clipping by global norm'),
   checkpointEvery: z.number().int().min(1).describe('iterations between checkpoints'),
