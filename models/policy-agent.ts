@@ -6,6 +6,7 @@ import { inferenceEngine } from './inference/inference-engine.ts';
 import { loadPolicy } from './load-policy.ts';
 import type { ForwardPass, MlpWeights } from './mlp-runner.ts';
 import { checkPolicyInput, PolicyMoveChooser } from './policy-move.ts';
+import { noteOtherRules } from './rules-note.ts';
 
 /**
  * A trained policy playing alone: one forward pass per move (the plain
@@ -64,10 +65,15 @@ export async function createPolicyAgent(
   );
 }
 
-/** Throws what loadPolicyAgent would (a missing, corrupt or unfitting policy) without making the agent. */
-export function checkPolicyAgent(path: string): void {
+/**
+ * Throws what loadPolicyAgent would (a missing, corrupt or unfitting policy)
+ * without making the agent, and says so once if the game's rules are not the
+ * ones the policy was trained under.
+ */
+export function checkPolicyAgent(path: string, rules: Rules): void {
   const loaded = loadPolicy(path);
   checkPolicyInput(loaded.weights, loaded.observation, `policy:${path}`);
+  noteOtherRules(`policy:${path}`, loaded.rules, rules);
 }
 
 /** The `policy:PATH` agent (a checkpoint, a policy file or a folder holding one). */

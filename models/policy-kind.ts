@@ -11,6 +11,7 @@ import { type AgentKind, type AgentSpecOf, registerAgentKind } from '../agents/s
 import { isOption, optionKeys, requiredArgument } from '../agents/spec-options.ts';
 import { inferenceEngine } from './inference/inference-engine.ts';
 import { checkPolicyAgent, loadPolicyAgent } from './policy-agent.ts';
+import { noteOtherRules } from './rules-note.ts';
 import {
   type AzSpec,
   createAzAgent,
@@ -41,8 +42,8 @@ registerAgentKind('policy', {
     path: requiredArgument(argument, 'policy needs a path, e.g. policy:runs/x/best', fail),
   }),
   // The file and its fit, without the inference session the agent would get.
-  check: async (spec) => {
-    checkPolicyAgent(spec.path);
+  check: async (spec, { rules }) => {
+    checkPolicyAgent(spec.path, rules);
     await inferenceEngine();
   },
   create: (spec, { rules }) => loadPolicyAgent(spec.path, rules),
@@ -70,8 +71,9 @@ function registerNetworkSearch<K extends 'az' | 'minimax-eval'>(
   registerAgentKind(kind, {
     ...rest,
     continues: isOption,
-    check: async (spec, { rules }) => {
-      loadSearchPolicy(policy(spec), rules);
+    check: async (spec, { name, rules }) => {
+      const loaded = loadSearchPolicy(policy(spec), rules);
+      noteOtherRules(name, loaded.rules, rules);
       await inferenceEngine();
     },
     module: import.meta.url,
