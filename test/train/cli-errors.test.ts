@@ -16,6 +16,7 @@ function badFiles(): { runs: string; policy: string } {
   const runs = join(dir, 'runs');
   mkdirSync(join(runs, 'old', 'checkpoints'), { recursive: true });
   writeFileSync(join(runs, 'old', 'checkpoints', 'latest.json'), '{"kind":"ayoayo-chec');
+  mkdirSync(join(runs, 'unsaved', 'checkpoints'), { recursive: true });
   const policy = join(dir, 'policy.json');
   writeFileSync(policy, '{"format": "ayoayo-policy", ');
   return { runs, policy };
@@ -33,6 +34,16 @@ describe('errors from train/ and models/ on the command line', () => {
       case: 'resuming from a truncated checkpoint',
       args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'old', '--resume'],
       stderr: `ayoayo: checkpoint ${join(runs, 'old', 'checkpoints', 'latest.json')} is corrupt: not valid JSON`,
+    },
+    {
+      case: 'resuming a run that does not exist',
+      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'none', '--resume'],
+      stderr: `ayoayo: there is no run ${join(runs, 'none')} to resume: check --name and --runs-dir, or train it without --resume`,
+    },
+    {
+      case: 'resuming a run that stopped before its first checkpoint',
+      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'unsaved', '--resume'],
+      stderr: `ayoayo: run ${join(runs, 'unsaved')} has no checkpoint to resume from (${join(runs, 'unsaved', 'checkpoints', 'latest.json')} does not exist): it stopped before its first checkpoint; train it again without --resume`,
     },
     {
       case: 'a bad evaluation baseline, before the run folder is made',

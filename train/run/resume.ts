@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { CheckpointError } from '../../models/errors.ts';
 import { buildConfig, differingSettings, parseTrainConfig, runLocation } from '../config/build.ts';
 import type { TrainConfig } from '../config/schema.ts';
 import { TrainConfigError } from '../errors.ts';
@@ -86,7 +87,13 @@ export function findResumePoint(
     return { path: candidate.path, payload };
   }
   if (latestError !== null) throw latestError;
-  if (latest === null) readCheckpoint(paths.latest); // throws: names the missing file
+  if (latest === null) {
+    throw new CheckpointError(
+      existsSync(paths.dir)
+        ? `run ${paths.dir} has no checkpoint to resume from (${paths.latest} does not exist): it stopped before its first checkpoint; train it again without --resume`
+        : `there is no run ${paths.dir} to resume: check --name and --runs-dir, or train it without --resume`,
+    );
+  }
   return { path: paths.latest, payload: latest as CheckpointPayload };
 }
 
