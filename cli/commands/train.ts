@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { checkFolderUnlocked } from '../../eval/folder-lock.ts';
 import { buildConfig, runLocation } from '../../train/config/build.ts';
@@ -28,6 +28,7 @@ interface TrainArgs extends QueueArgs {
 
 function readConfigFile(path: string): Record<string, unknown> {
   if (!existsSync(path)) throw new CliError(`config file ${path} does not exist`);
+  if (!statSync(path).isFile()) throw new CliError(`config file ${path} is not a file`);
   try {
     const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {

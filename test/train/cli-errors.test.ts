@@ -36,6 +36,17 @@ describe('errors from train/ and models/ on the command line', () => {
       stderr: `ayoayo: checkpoint ${join(runs, 'old', 'checkpoints', 'latest.json')} is corrupt: not valid JSON`,
     },
     {
+      case: 'a list flag with an empty item',
+      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'h', '--hidden', '16,,16'],
+      stderr: "ayoayo: --hidden '16,,16' has an empty item: give a comma-separated list",
+      absent: join(runs, 'h'),
+    },
+    {
+      case: 'a config file that is a folder',
+      args: ['train', '--config', runs, '--runs-dir', runs, '--name', 'c'],
+      stderr: `ayoayo: config file ${runs} is not a file`,
+    },
+    {
       case: 'resuming a run that does not exist',
       args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'none', '--resume'],
       stderr: `ayoayo: there is no run ${join(runs, 'none')} to resume: check --name and --runs-dir, or train it without --resume`,

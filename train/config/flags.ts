@@ -1,5 +1,6 @@
 import type { Options } from 'yargs';
 import type { z } from 'zod';
+import { TrainConfigError } from '../errors.ts';
 import { DEFAULT_ALGORITHM, DEFAULT_BLOCKS, DEFAULT_SHARED } from './presets.ts';
 import {
   algorithmSchema,
@@ -307,13 +308,12 @@ export function configFromFlags(argv: Record<string, unknown>): Record<string, u
     if (info.kind === 'numbers' || info.kind === 'strings') {
       const text = String(value).trim();
       // An empty list is spelled 'none', as the help shows it.
-      const parts =
-        text === 'none'
-          ? []
-          : text
-              .split(',')
-              .map((p) => p.trim())
-              .filter((p) => p.length > 0);
+      const parts = text === 'none' ? [] : text.split(',').map((p) => p.trim());
+      if (parts.some((p) => p.length === 0)) {
+        throw new TrainConfigError(
+          `--${f.flag} '${text}' has an empty item: give a comma-separated list${text === '' ? ", or 'none' for an empty one" : ''}`,
+        );
+      }
       out[key] = info.kind === 'numbers' ? parts.map(Number) : parts;
     } else if (info.kind === 'number' && info.nullable) {
       out[key] = value === 'none' || value === 'null' ? null : Number(value);
