@@ -9,7 +9,7 @@ import type { EvaluationResult } from './report/evaluate.ts';
 import { finishRun } from './report/final-evaluation.ts';
 import type { MetricsRow } from './report/metrics.ts';
 import { openRun } from './run/open-run.ts';
-import { runPaths } from './run/paths.ts';
+import { checkRunLocation, runPaths } from './run/paths.ts';
 import { freshState, restoreRun } from './run/run-state.ts';
 import { RunClock, trainingLoop } from './training-loop.ts';
 import { capWorkers } from './worker-cap.ts';
@@ -69,6 +69,7 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
   }
   // Before the run folder is made or touched: a bad baseline would fail only at the first evaluation.
   await checkEvalOpponents(requested);
+  checkRunLocation(requested);
   const lock = lockFolder(runPaths(requested).dir, 'run');
   try {
     return await trainLocked(requested, options);

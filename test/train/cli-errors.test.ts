@@ -17,6 +17,7 @@ function badFiles(): { runs: string; policy: string } {
   mkdirSync(join(runs, 'old', 'checkpoints'), { recursive: true });
   writeFileSync(join(runs, 'old', 'checkpoints', 'latest.json'), '{"kind":"ayoayo-chec');
   mkdirSync(join(runs, 'unsaved', 'checkpoints'), { recursive: true });
+  writeFileSync(join(runs, 'a-file'), 'not a run');
   const policy = join(dir, 'policy.json');
   writeFileSync(policy, '{"format": "ayoayo-policy", ');
   return { runs, policy };
@@ -45,6 +46,16 @@ describe('errors from train/ and models/ on the command line', () => {
       case: 'a config file that is a folder',
       args: ['train', '--config', runs, '--runs-dir', runs, '--name', 'c'],
       stderr: `ayoayo: config file ${runs} is not a file`,
+    },
+    {
+      case: 'a runs folder that is a file',
+      args: ['train', '--preset', 'smoke', '--runs-dir', join(runs, 'a-file'), '--name', 'x'],
+      stderr: `ayoayo: --runs-dir ${join(runs, 'a-file')} is a file, not a folder`,
+    },
+    {
+      case: 'a run name that is a file',
+      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'a-file'],
+      stderr: `ayoayo: run "a-file" (--name) ${join(runs, 'a-file')} is a file, not a folder`,
     },
     {
       case: 'resuming a run that does not exist',

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { SharedSettings } from '../config/schema.ts';
 import { RunFolderError } from '../errors.ts';
@@ -55,3 +55,19 @@ export function removeRun(config: Pick<SharedSettings, 'runsDir' | 'name'>): voi
 }
 
 export type RunPaths = ReturnType<typeof runPaths>;
+
+/**
+ * Throws a RunFolderError when the runs folder or the run's folder is a file:
+ * said at once in words, not as the raw error of the first mkdir or scandir.
+ */
+export function checkRunLocation(config: Pick<SharedSettings, 'runsDir' | 'name'>): void {
+  const paths = runPaths(config);
+  for (const [path, what] of [
+    [resolve(config.runsDir), '--runs-dir'],
+    [paths.dir, `run ${JSON.stringify(config.name)} (--name)`],
+  ] as const) {
+    if (existsSync(path) && !statSync(path).isDirectory()) {
+      throw new RunFolderError('not-a-run', `${what} ${path} is a file, not a folder`);
+    }
+  }
+}
