@@ -94,7 +94,9 @@ describe('trainer', () => {
     writeFileSync(paths.latest, text.replace('"iteration":1', '"iteration":7'));
     await expect(train(config, { resume: true, ...quiet })).rejects.toThrow(/checksum/);
     const missing = smokeConfig(dir, { name: 'never-ran' });
-    await expect(train(missing, { resume: true, ...quiet })).rejects.toThrow(/does not exist/);
+    await expect(train(missing, { resume: true, ...quiet })).rejects.toThrow(
+      /there is no run .*never-ran to resume/,
+    );
   });
 
   it('survives being killed at any moment: the latest checkpoint is whole and the run resumes exactly', async () => {
