@@ -161,6 +161,8 @@ export function planSweep(sweep: SweepConfig): PlannedRun[] {
         throw new QueueError(`sweep ${sweep.name}: '${key}' is set by the sweep itself`);
     }
     const preset = sweep.preset !== undefined ? PRESETS[sweep.preset] : undefined;
+    // Quiet here: the planned config is the run's identity (job id, run.json); a local sweep
+    // turns progress on only for the process that trains it (queue/sweep-run.ts).
     const config = buildConfig(
       [preset, sweep.base, params, { name, runsDir, progress: false }],
       `sweep ${sweep.name} ${name} (${JSON.stringify(params)})`,

@@ -58,7 +58,9 @@ function readRow(run: PlannedRun): SweepRow {
   };
 }
 
-const show = (value: unknown): string => (Array.isArray(value) ? value.join('x') : String(value));
+/** A setting's value as the table and the log show it (`16x16` for a list). */
+export const showSetting = (value: unknown): string =>
+  Array.isArray(value) ? value.join('x') : String(value);
 
 /** A dot chart of each run's final score against each opponent. */
 function summarySpec(rows: readonly SweepRow[], title: string): vega.Spec {
@@ -121,7 +123,7 @@ export async function writeSweepSummary(
   const header = ['run', ...keys, ...opponents.map((o) => `vs ${o}`), 'minutes'];
   const cells = rows.map((r) => [
     r.name,
-    ...keys.map((k) => (k in r.params ? show(r.params[k]) : '-')),
+    ...keys.map((k) => (k in r.params ? showSetting(r.params[k]) : '-')),
     ...opponents.map((o) => {
       const score = r.scores[o];
       return score === undefined ? '-' : `${(score * 100).toFixed(1)}%`;

@@ -4,23 +4,36 @@ import { followJobs } from './follow-jobs.ts';
 import { TRAIN_JOB, type TrainJob } from './jobs.ts';
 import { withQueueSession } from './queue-session.ts';
 import { type PlannedRun, planSweep, runJobId, type SweepConfig } from './sweep-plan.ts';
+import { trainRunHere } from './sweep-run.ts';
 import { isRunFinished, storeRun } from './sweep-store.ts';
 import { type SweepSummary, writeSweepSummary } from './sweep-summary.ts';
-import { runTrainJob } from './train-job.ts';
 
 export interface SweepOptions {
   /** Train on `ayoayo worker`s through this Redis queue; without it, here, one run after another. */
   readonly queue?: string;
-  /** A line per finished or skipped run. */
+  /** A line per finished or skipped run, and here, per run as it starts (and the trainer's lines). */
   readonly log?: (line: string) => void;
   /** Stops waiting for the queue (its jobs stay queued; running the sweep again picks them up). */
   readonly signal?: AbortSignal;
+  /**
+   * Here, show each run's training as `ayoayo train` does: its progress bars
+   * (rate, ETA) on stderr and its lines through `log` (default true). Queue
+   * workers train quietly whatever this says.
+   */
+  readonly progress?: boolean;
+  /**
+   * Here, stop each run after this many iterations of this process; the sweep
+   * ends at the first run so stopped, as a Ctrl-C would end it (tests).
+   */
+  readonly stopAfter?: number;
 }
 
 /**
  * Runs a sweep: plans and validates every run, skips the runs finished
  * before, trains the others (here, or one job each on the queue), stores each
- * run's files under RUNS_DIR/SWEEP/NAME/ and writes the comparison.
+ * run's files under RUNS_DIR/SWEEP/NAME/ and writes the comparison. Here, a
+ * run trains in that folder itself, so that a run stopped midway resumes from
+ * its newest checkpoint when the sweep is run again.
  */
 export async function runSweep(
   sweep: SweepConfig,
@@ -51,16 +64,31 @@ async function runPlannedSweep(
   if (pending.length > 0) {
     if (options.queue !== undefined)
       await trainOnQueue(sweep, pending, options.queue, log, options.signal);
-    else {
-      for (const run of pending) {
-        const job: TrainJob = { sweep: sweep.name, config: run.config };
-        // Here the settings are the user's own: ext: opponents are theirs to run.
-        storeRun(run, await runTrainJob(job, true));
-        log(`${run.name}: done`);
-      }
-    }
+    else await trainHere(pending, options, log);
   }
   return writeSweepSummary(sweep, runs);
+}
+
+/** One run after another on this machine; ext: opponents are the user's own to run here. */
+async function trainHere(
+  runs: readonly PlannedRun[],
+  options: SweepOptions,
+  log: (line: string) => void,
+): Promise<void> {
+  for (const [i, run] of runs.entries()) {
+    const result = await trainRunHere(run, {
+      progress: options.progress ?? true,
+      log,
+      position: `${i + 1}/${runs.length}`,
+      ...(options.stopAfter !== undefined ? { stopAfter: options.stopAfter } : {}),
+    });
+    if (result === null) {
+      log(`${run.name}: stopped before its end; running the sweep again resumes it`);
+      return;
+    }
+    storeRun(run, result);
+    log(`${run.name}: done`);
+  }
 }
 
 async function trainOnQueue(

@@ -6,6 +6,7 @@ import { type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-
 
 interface SweepArgs extends QueueArgs {
   config: string;
+  progress: boolean;
 }
 
 export const sweepCommand = defineCommand<SweepArgs>({
@@ -17,6 +18,12 @@ export const sweepCommand = defineCommand<SweepArgs>({
         type: 'string',
         demandOption: true,
         describe: 'SWEEP.json: name, preset, base, and grid or random (see docs/scale-out.md)',
+      })
+      .option('progress', {
+        type: 'boolean',
+        default: true,
+        describe:
+          "without --queue: show each run's training as `ayoayo train` does (--no-progress: a line per run only)",
       })
       .options(queueOptions('train on `ayoayo worker`s'))
       .example('$0 sweep --config sweep.json', 'one run after another on this machine')
@@ -43,6 +50,7 @@ export const sweepCommand = defineCommand<SweepArgs>({
         ...(queue !== undefined ? { queue } : {}),
         ...(stop !== null ? { signal: stop.signal } : {}),
         log: (line) => process.stderr.write(`${line}\n`),
+        progress: argv.progress,
       });
     } finally {
       stop?.dispose();
