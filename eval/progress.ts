@@ -1,3 +1,4 @@
+import { isMainThread } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
 
 /** A progress callback for tournaments, plus `stop()` to clear the bar at the end. */
@@ -134,6 +135,36 @@ export function gamesLine(
 }
 
 /**
+ * Stops a bar that hides a terminal's cursor when SIGINT or SIGTERM comes:
+ * cli-progress shows the cursor again only in stop(), and the program would
+ * end with it hidden. The signal then goes on as it would have: this handler
+ * runs before the others (the folder lock's, a command's own) and removes
+ * itself, and when no handler is left it raises the signal again, so that it
+ * ends the program (exit 130 on Ctrl-C). (cli-progress's own `gracefulExit`
+ * runs after the lock's handler, which then leaves the signal to it, and the
+ * program would not end at all.) Returns the function that removes it, for
+ * when the bar stops.
+ */
+export function stopBarOnSignal(stop: () => void): () => void {
+  // Signals come to the main thread only.
+  if (!isMainThread) return () => {};
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const remove = (): void => {
+    for (const signal of signals) process.removeListener(signal, onSignal);
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    remove();
+    try {
+      stop();
+    } finally {
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    }
+  };
+  for (const signal of signals) process.prependListener(signal, onSignal);
+  return remove;
+}
+
+/**
  * A cli-progress bar on stderr showing games (or `unit`s) done, how many a
  * second and ETA, fitted to the terminal's width. When stderr is not a
  * terminal (pipes, CI, files) or `quiet` is set, nothing is drawn.
@@ -162,6 +193,7 @@ export function gamesProgressBar(
   });
   const started = performance.now();
   let running = false;
+  let unguard = (): void => {};
   // A resumed job starts with some done: the rate counts only what this process did.
   let first = 0;
   return {
@@ -172,6 +204,7 @@ export function gamesProgressBar(
       const rate =
         seconds > 0 ? (perSecond >= 1 ? perSecond.toFixed(1) : perSecond.toPrecision(2)) : '-';
       if (!running) {
+        unguard = stopBarOnSignal(() => bar.stop());
         bar.start(total, done, { rate });
         running = true;
       } else {
@@ -179,6 +212,7 @@ export function gamesProgressBar(
       }
     },
     stop() {
+      unguard();
       if (running) bar.stop();
     },
   };

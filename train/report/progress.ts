@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import { etaText, fitLine, lineWidth } from '../../eval/progress.ts';
+import { etaText, fitLine, lineWidth, stopBarOnSignal } from '../../eval/progress.ts';
 
 export interface IterationSummary {
   readonly pliesPerSec: number;
@@ -89,6 +89,8 @@ export function trainingLine(
  */
 export class TrainingProgress {
   private readonly bar: cliProgress.SingleBar | null;
+  /** In a terminal, a Ctrl-C stops the bar first, so that the cursor it hides comes back. */
+  private readonly unguard: () => void;
 
   constructor(
     enabled: boolean,
@@ -107,6 +109,9 @@ export class TrainingProgress {
           notTTYSchedule: 10000,
         })
       : null;
+    const bar = this.bar;
+    this.unguard =
+      bar !== null && stream.isTTY === true ? stopBarOnSignal(() => bar.stop()) : () => {};
     this.bar?.start(total, start, { plies: '-', policy: '-', valueLoss: '-', scores: null });
   }
 
@@ -121,6 +126,7 @@ export class TrainingProgress {
   }
 
   stop(): void {
+    this.unguard();
     this.bar?.stop();
   }
 }
