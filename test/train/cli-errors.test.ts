@@ -25,20 +25,31 @@ function badFiles(): { runs: string; policy: string } {
 
 describe('errors from train/ and models/ on the command line', () => {
   const { runs, policy } = badFiles();
+  /** `ayoayo train` of the smoke preset, run NAME in the test's runs folder, then `extra`. */
+  const smoke = (name: string, ...extra: string[]) => [
+    'train',
+    '--preset',
+    'smoke',
+    '--runs-dir',
+    runs,
+    '--name',
+    name,
+    ...extra,
+  ];
   const rows = [
     {
       case: 'training over a run that has checkpoints',
-      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'old'],
+      args: smoke('old'),
       stderr: `ayoayo: run ${join(runs, 'old')} already has checkpoints: pass --resume`,
     },
     {
       case: 'resuming from a truncated checkpoint',
-      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'old', '--resume'],
+      args: smoke('old', '--resume'),
       stderr: `ayoayo: checkpoint ${join(runs, 'old', 'checkpoints', 'latest.json')} is corrupt: not valid JSON`,
     },
     {
       case: 'a list flag with an empty item',
-      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'h', '--hidden', '16,,16'],
+      args: smoke('h', '--hidden', '16,,16'),
       stderr: "ayoayo: --hidden '16,,16' has an empty item: give a comma-separated list",
       absent: join(runs, 'h'),
     },
@@ -54,65 +65,35 @@ describe('errors from train/ and models/ on the command line', () => {
     },
     {
       case: 'a run name that is a file',
-      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'a-file'],
+      args: smoke('a-file'),
       stderr: `ayoayo: run "a-file" (--name) ${join(runs, 'a-file')} is a file, not a folder`,
     },
     {
       case: 'resuming a run that does not exist',
-      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'none', '--resume'],
+      args: smoke('none', '--resume'),
       stderr: `ayoayo: there is no run ${join(runs, 'none')} to resume: check --name and --runs-dir, or train it without --resume`,
     },
     {
       case: 'resuming a run that stopped before its first checkpoint',
-      args: ['train', '--preset', 'smoke', '--runs-dir', runs, '--name', 'unsaved', '--resume'],
+      args: smoke('unsaved', '--resume'),
       stderr: `ayoayo: run ${join(runs, 'unsaved')} has no checkpoint to resume from (${join(runs, 'unsaved', 'checkpoints', 'latest.json')} does not exist): it stopped before its first checkpoint; train it again without --resume`,
     },
     {
       case: 'a bad evaluation baseline, before the run folder is made',
-      args: [
-        'train',
-        '--preset',
-        'smoke',
-        '--runs-dir',
-        runs,
-        '--name',
-        'eo',
-        '--eval-opponents',
-        'random,minimax:0',
-      ],
+      args: smoke('eo', '--eval-opponents', 'random,minimax:0'),
       stderr:
         "ayoayo: evalOpponents (--eval-opponents): invalid agent 'minimax:0': the depth must be an integer in 1..64",
       absent: join(runs, 'eo'),
     },
     {
       case: 'a baseline listed twice',
-      args: [
-        'train',
-        '--preset',
-        'smoke',
-        '--runs-dir',
-        runs,
-        '--name',
-        'eo2',
-        '--eval-opponents',
-        'random,greedy,random',
-      ],
+      args: smoke('eo2', '--eval-opponents', 'random,greedy,random'),
       stderr: "ayoayo: evalOpponents (--eval-opponents): 'random' is listed twice",
       absent: join(runs, 'eo2'),
     },
     {
       case: 'a minibatch too large to allocate',
-      args: [
-        'train',
-        '--preset',
-        'smoke',
-        '--runs-dir',
-        runs,
-        '--name',
-        'mb',
-        '--minibatch-size',
-        '100000000',
-      ],
+      args: smoke('mb', '--minibatch-size', '100000000'),
       stderr: 'ayoayo: invalid config: minibatchSize: Too big: expected number to be <=65536',
       absent: join(runs, 'mb'),
     },
