@@ -150,7 +150,11 @@ export const PRESETS: Record<string, Preset> = {
    * time limit is only a safety net: 8.5 minutes cut the run at iteration 228
    * on a day this machine ran 35% slower, so its tables differed from the
    * README's; 9.3 minutes fits all 240 at that speed (9 min 2 s from start to
-   * the printed tables that day), still within the 10 minutes.
+   * the printed tables that day), still within the 10 minutes. A learning
+   * rate of 0.003 and four epochs an update (rather than 0.001 and two) cost
+   * about a fifth more time and gave 38.5% against minimax:4 instead of 34.0%
+   * on fresh openings, and two points fewer errors against perfect play
+   * (docs/results.md).
    */
   quick: preset({
     ...EXPERT_ITERATION,
@@ -158,6 +162,8 @@ export const PRESETS: Record<string, Preset> = {
     iterations: 240,
     timeLimitMinutes: 9.3,
     evalEvery: 40,
+    learningRate: 3e-3,
+    expertIteration: { ...EXPERT_ITERATION.expertIteration, epochs: 4 },
   }),
   /** `npm start` by PPO (5 min 21 s here), for comparison. */
   'quick-ppo': preset({
