@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
@@ -54,10 +62,24 @@ export interface FolderLock {
   release(): void;
 }
 
-/** The lock file of a folder: `.NAME.lock` beside it. */
+/**
+ * The lock file of a folder: `.NAME.lock` beside it, where NAME is the folder's
+ * real name: a symbolic link to a locked folder (or into its parent) names the
+ * same lock, so two runs cannot write one folder through two names.
+ */
 export function lockFileOf(dir: string): string {
-  const full = resolve(dir);
+  const full = realPath(resolve(dir));
   return join(dirname(full), `.${basename(full)}.lock`);
+}
+
+/** The path with its symbolic links resolved, as far as it exists (a run's folder may not yet). */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realPath(parent), basename(path));
+  }
 }
 
 /** A process's start time in clock ticks after boot (field 22 of /proc/PID/stat); null off Linux. */

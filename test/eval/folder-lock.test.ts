@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +58,22 @@ describe('folder locks', () => {
     expect(existsSync(lockFileOf(dir))).toBe(false);
     expect(folderLockHolder(dir)).toBeNull();
     lockFolder(dir, 'run').release();
+  });
+
+  it('locks a folder under every name: a symbolic link to it, or to its parent, names the same lock', () => {
+    const parent = realpathSync(mkdtempSync(join(tmpdir(), 'ayoayo-lock-link-')));
+    const real = join(parent, 'runs', 'real');
+    mkdirSync(real, { recursive: true });
+    symlinkSync(real, join(parent, 'runs', 'alias'));
+    symlinkSync(join(parent, 'runs'), join(parent, 'runs-link'));
+    const lock = lockFolder(real, 'run');
+    for (const other of [join(parent, 'runs', 'alias'), join(parent, 'runs-link', 'real')]) {
+      expect(lockFileOf(other)).toBe(lock.file);
+      expect(() => lockFolder(other, 'run')).toThrow(FolderLockError);
+    }
+    // A folder not made yet, under a linked parent: its lock is beside its real place too.
+    expect(lockFileOf(join(parent, 'runs-link', 'new'))).toBe(join(parent, 'runs', '.new.lock'));
+    lock.release();
   });
 
   it('takes over a lock whose holder is gone: a dead pid, a pid now of another process, a damaged file', () => {
