@@ -67,6 +67,9 @@ export function parseRulesText(text: string): Rules {
     if (key === undefined || value === undefined || rest.length > 0) {
       throw new RulesError(`invalid rules '${part}': expected key=value`);
     }
+    if (Object.hasOwn(out, key)) {
+      throw new RulesError(`invalid rules '${text}': ${key} is given twice; give each option once`);
+    }
     out[key] = value === 'true' ? true : value === 'false' ? false : value;
   }
   return resolveRules(out as RulesInput);

@@ -76,6 +76,10 @@ describe('parseRulesText', () => {
     ['captureSeedStays', /expected key=value/],
     ['captureSeedStays=true=false', /expected key=value/],
     ['captureSeedStays=yes', /captureSeedStays/],
+    [
+      'captureSeedStays=true,captureSeedStays=false',
+      /invalid rules 'captureSeedStays=true,captureSeedStays=false': captureSeedStays is given twice; give each option once/,
+    ],
     ['leftoverTo=nobody', /leftoverTo/],
     ['grandSlam=true', /grandSlam/],
   ])('rejects %j', (text, message) => {
