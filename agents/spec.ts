@@ -76,6 +76,20 @@ export function parseAgentSpec(spec: string): AgentSpec {
 }
 
 /**
+ * Parses every spec of a list of agents (a tournament's, a benchmark's, a
+ * run's baselines) and refuses one listed twice: their games or rows would
+ * carry one name for two agents.
+ */
+export function parseAgentList(specs: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const spec of specs) {
+    parseAgentSpec(spec);
+    if (seen.has(spec)) throw new RangeError(`agent '${spec}' is listed twice`);
+    seen.add(spec);
+  }
+}
+
+/**
  * Throws the error createAgent would throw for a bad spec, without making the
  * agent: a tournament checks its specs in its own thread first, since an
  * error thrown on a worker thread arrives as a plain Error, its class (and so

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { checkAgentSpec, parseAgentSpec } from '../agents/spec.ts';
+import { checkAgentSpec, parseAgentList, parseAgentSpec } from '../agents/spec.ts';
 import type { RulesInput } from '../env/index.ts';
 import { type Chunk, runChunk } from './chunk.ts';
 import { fitElo } from './elo.ts';
@@ -173,12 +173,8 @@ export function capWorkers(requested: number): number {
 
 /** Pairings of a round robin, or of a gauntlet with `vs` as `a`; specs are checked here. */
 export function planPairings(specs: readonly string[], vs?: string): PairingLabels[] {
-  for (const spec of [...specs, ...(vs !== undefined ? [vs] : [])]) parseAgentSpec(spec);
-  const seen = new Set<string>();
-  for (const spec of specs) {
-    if (seen.has(spec)) throw new RangeError(`agent '${spec}' is listed twice`);
-    seen.add(spec);
-  }
+  parseAgentList(specs);
+  if (vs !== undefined) parseAgentSpec(vs);
   if (vs !== undefined) {
     const others = specs.filter((s) => s !== vs);
     if (others.length === 0)

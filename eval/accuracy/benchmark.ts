@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { checkAgentSpec, parseAgentSpec } from '../../agents/spec.ts';
+import { checkAgentSpec, parseAgentList } from '../../agents/spec.ts';
 import { runAllOnPool } from '../pool.ts';
 import { capWorkers } from '../tournament.ts';
 import type { AccuracySet } from './accuracy-set.ts';
@@ -55,12 +55,7 @@ export async function runAccuracy(options: AccuracyOptions): Promise<AccuracyRep
   const { set, specs } = options;
   const seed = options.seed ?? 1;
   if (specs.length === 0) throw new RangeError('the accuracy benchmark needs at least one agent');
-  const seen = new Set<string>();
-  for (const spec of specs) {
-    parseAgentSpec(spec);
-    if (seen.has(spec)) throw new RangeError(`agent '${spec}' is listed twice`);
-    seen.add(spec);
-  }
+  parseAgentList(specs);
   const requested = options.workers ?? availableParallelism();
   if (!Number.isInteger(requested) || requested < 0) {
     throw new RangeError(`workers must be a non-negative integer, got ${requested}`);

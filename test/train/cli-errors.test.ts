@@ -88,7 +88,7 @@ describe('errors from train/ and models/ on the command line', () => {
     {
       case: 'a baseline listed twice',
       args: smoke('eo2', '--eval-opponents', 'random,greedy,random'),
-      stderr: "ayoayo: evalOpponents (--eval-opponents): 'random' is listed twice",
+      stderr: "ayoayo: evalOpponents (--eval-opponents): agent 'random' is listed twice",
       absent: join(runs, 'eo2'),
     },
     {

@@ -1,4 +1,4 @@
-import { checkAgentSpec } from '../../agents/spec.ts';
+import { checkAgentSpec, parseAgentList } from '../../agents/spec.ts';
 import { TrainConfigError } from '../errors.ts';
 import { rulesOf, type TrainConfig } from './schema.ts';
 
@@ -8,19 +8,12 @@ import { rulesOf, type TrainConfig } from './schema.ts';
  * iterations since the last checkpoint were trained for nothing.
  */
 export async function checkEvalOpponents(config: TrainConfig): Promise<void> {
-  const seen = new Set<string>();
-  for (const spec of config.evalOpponents) {
-    const name = spec.trim();
-    if (seen.has(name)) {
-      throw new TrainConfigError(`evalOpponents (--eval-opponents): '${name}' is listed twice`);
-    }
-    seen.add(name);
-    try {
-      await checkAgentSpec(spec, { rules: rulesOf(config) });
-    } catch (error) {
-      throw new TrainConfigError(
-        `evalOpponents (--eval-opponents): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+  try {
+    parseAgentList(config.evalOpponents);
+    for (const spec of config.evalOpponents) await checkAgentSpec(spec, { rules: rulesOf(config) });
+  } catch (error) {
+    throw new TrainConfigError(
+      `evalOpponents (--eval-opponents): ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
