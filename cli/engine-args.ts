@@ -44,11 +44,6 @@ export function positionText(
   return words[0];
 }
 
-/** `captureSeedStays=false,leftoverTo=opponent`: the form `--rules` accepts. */
-export function formatRules(rules: Rules): string {
-  return `captureSeedStays=${rules.captureSeedStays},leftoverTo=${rules.leftoverTo}`;
-}
-
 /** `player 0 wins 26-22` or `draw 24-24`. */
 export function describeOutcome(result: Outcome): string {
   const [s0, s1] = result.scores;

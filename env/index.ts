@@ -33,6 +33,7 @@ export { Random, sampleDirichlet, sampleGamma, sampleGumbel, sampleIndex } from 
 export { type BoardView, renderBoard } from './render.ts';
 export {
   DEFAULT_RULES,
+  formatRules,
   parseRulesText,
   type Rules,
   RulesError,

@@ -74,3 +74,8 @@ export function parseRulesText(text: string): Rules {
   }
   return resolveRules(out as RulesInput);
 }
+
+/** `captureSeedStays=false,leftoverTo=opponent`: the form `parseRulesText` (and `--rules`) reads. */
+export function formatRules(rules: Rules): string {
+  return `captureSeedStays=${rules.captureSeedStays},leftoverTo=${rules.leftoverTo}`;
+}

@@ -1,9 +1,6 @@
-import type { Rules } from '../env/rules.ts';
+import { formatRules, type Rules } from '../env/rules.ts';
 
 const noted = new Set<string>();
-
-const show = (rules: Rules): string =>
-  `captureSeedStays=${rules.captureSeedStays}, leftoverTo=${rules.leftoverTo}`;
 
 /**
  * The line to say when a network plays under other rule options than it was
@@ -11,9 +8,9 @@ const show = (rules: Rules): string =>
  * features follow the game's rules), but what it learned may not carry over.
  */
 export function otherRulesLine(agent: string, trained: Rules, game: Rules): string | null {
-  if (trained.captureSeedStays === game.captureSeedStays && trained.leftoverTo === game.leftoverTo)
-    return null;
-  return `ayoayo: ${agent}'s network was trained under ${show(trained)} and plays here under ${show(game)}; its lookahead features follow this game's rules`;
+  const [before, now] = [formatRules(trained), formatRules(game)];
+  if (before === now) return null;
+  return `ayoayo: ${agent}'s network was trained under ${before} and plays here under ${now}; its lookahead features follow this game's rules`;
 }
 
 /** Says `otherRulesLine` on stderr, once per agent and rules in this process. */

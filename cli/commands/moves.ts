@@ -1,5 +1,6 @@
 import {
   formatPosition,
+  formatRules,
   type IllegalReason,
   illegalReason,
   type MoveReport,
@@ -11,7 +12,6 @@ import {
 } from '../../env/index.ts';
 import {
   describeOutcome,
-  formatRules,
   positionDescription,
   positionFromArg,
   positionText,

@@ -6,6 +6,7 @@ import { agentSpecForms, createAgent } from '../../agents/spec.ts';
 // The help lists every agent kind's forms, those that load a network included.
 import '../../models/policy-kind.ts';
 import {
+  formatRules,
   illegalReason,
   initialPosition,
   legalActions,
@@ -18,7 +19,7 @@ import {
   renderBoard,
   traceMove,
 } from '../../env/index.ts';
-import { describeOutcome, formatRules, rulesFromArg, rulesOption } from '../engine-args.ts';
+import { describeOutcome, rulesFromArg, rulesOption } from '../engine-args.ts';
 import { CliError, defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
 

@@ -1,7 +1,12 @@
-import { formatPosition, legalActions, outcome, renderBoard } from '../../env/index.ts';
+import {
+  formatPosition,
+  formatRules,
+  legalActions,
+  outcome,
+  renderBoard,
+} from '../../env/index.ts';
 import {
   describeOutcome,
-  formatRules,
   positionDescription,
   positionFromArg,
   positionText,

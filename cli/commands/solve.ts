@@ -1,5 +1,11 @@
 import type { Argv } from 'yargs';
-import { formatPosition, outcome, type Position, type Rules } from '../../env/index.ts';
+import {
+  formatPosition,
+  formatRules,
+  outcome,
+  type Position,
+  type Rules,
+} from '../../env/index.ts';
 import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
 import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import { fitLine, lineWidth } from '../../eval/progress.ts';
@@ -8,7 +14,6 @@ import { MAX_TABLE_BITS, type MoveValue, type Solution, solve } from '../../solv
 import {
   describeOutcome,
   durationFromArg,
-  formatRules,
   positionDescription,
   positionFromArg,
   positionText,

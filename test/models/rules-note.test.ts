@@ -15,7 +15,7 @@ describe('a network playing under other rules than it was trained under', () => 
     const owner = { captureSeedStays: false, leftoverTo: 'owner' } as const;
     expect(otherRulesLine('policy:x', DEFAULT_RULES, DEFAULT_RULES)).toBeNull();
     expect(otherRulesLine('policy:x', owner, DEFAULT_RULES)).toBe(
-      "ayoayo: policy:x's network was trained under captureSeedStays=false, leftoverTo=owner and plays here under captureSeedStays=false, leftoverTo=opponent; its lookahead features follow this game's rules",
+      "ayoayo: policy:x's network was trained under captureSeedStays=false,leftoverTo=owner and plays here under captureSeedStays=false,leftoverTo=opponent; its lookahead features follow this game's rules",
     );
 
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-rules-note-'));
