@@ -1,6 +1,5 @@
-import { differingSettings } from '../train/config/build.ts';
 import { runPaths } from '../train/run/paths.ts';
-import { CHANGEABLE_ON_RESUME, findResumePoint, hasCheckpoints } from '../train/run/resume.ts';
+import { findResumePoint, hasCheckpoints, unresumableSettings } from '../train/run/resume.ts';
 import { QueueError } from './errors.ts';
 import type { TrainResult } from './jobs.ts';
 import type { PlannedRun } from './sweep-plan.ts';
@@ -18,9 +17,6 @@ export interface LocalRunOptions {
   readonly stopAfter?: number;
 }
 
-/** Settings a resumed run may differ in from its checkpoint: the trainer's, and where it lives. */
-const MAY_DIFFER = new Set<string>([...CHANGEABLE_ON_RESUME, 'name', 'runsDir']);
-
 /**
  * Trains a run of a local sweep in the run's own folder, RUNS_DIR/SWEEP/NAME
  * (where its files are stored once it is done), rather than in a temporary
@@ -36,13 +32,10 @@ export async function trainRunHere(
   const paths = runPaths(run.config);
   const point = hasCheckpoints(paths) ? findResumePoint(paths) : null;
   if (point !== null) {
-    const differing = differingSettings(point.payload.config, run.config, MAY_DIFFER);
+    const differing = unresumableSettings(point.payload.config, run.config, 'sweep');
     if (differing.length > 0) {
-      const list = differing
-        .map((d) => `${d.path} (run: ${JSON.stringify(d.a)}, sweep: ${JSON.stringify(d.b)})`)
-        .join(', ');
       throw new QueueError(
-        `${paths.dir} holds an unfinished run with other settings, ${list}: remove it or give the sweep another name`,
+        `${paths.dir} holds an unfinished run with other settings, ${differing.join(', ')}: remove it or give the sweep another name`,
       );
     }
   }

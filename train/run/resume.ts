@@ -130,12 +130,24 @@ function differences(
 const KEEP = new Set<string>([...CHANGEABLE_ON_RESUME, ...LOCATION]);
 
 /**
+ * The settings a resume of the run saved as `saved` could not take from
+ * `given`, each as `key (run: A, <givenName>: B)`; none when it may resume.
+ */
+export function unresumableSettings(
+  saved: TrainConfig,
+  given: TrainConfig,
+  givenName = 'given',
+): string[] {
+  return differences(saved, given, KEEP, { saved: 'run', given: givenName });
+}
+
+/**
  * The config a resumed run trains with: the saved one, at the location
  * `requested` names, with the changeable settings from `requested`. Any other
  * setting that differs is an error naming each one.
  */
 export function resumedConfig(saved: TrainConfig, requested: TrainConfig): TrainConfig {
-  const differing = differences(saved, requested, KEEP, { saved: 'run', given: 'given' });
+  const differing = unresumableSettings(saved, requested);
   if (differing.length > 0) {
     throw new TrainConfigError(
       `--resume cannot change ${differing.join(', ')}; a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}`,
