@@ -65,12 +65,11 @@ export async function trainingLoop(run: Run, stopAfter?: number): Promise<void> 
       const rollout = await collectRollout(run);
       const update = updatePolicy(run, rollout);
       snapshotToPool(run);
-      const lastIteration = state.iteration >= config.iterations || run.clock.timeUp();
-      if (state.iteration % config.evalEvery === 0 || lastIteration) await evaluate(run);
+      const endsHere = (): boolean => state.iteration >= config.iterations || run.clock.timeUp();
+      if (state.iteration % config.evalEvery === 0 || endsHere()) await evaluate(run);
       logIteration(run, rollout, update, learningRate, progress);
-      // The time may run out during the evaluation: the run ends here then, and its last iteration is kept.
-      if (state.iteration % config.checkpointEvery === 0 || lastIteration || run.clock.timeUp())
-        await checkpoint(run);
+      // Asked again: the time may run out during the evaluation, and the run's last iteration is kept.
+      if (state.iteration % config.checkpointEvery === 0 || endsHere()) await checkpoint(run);
       // Training is synchronous work between awaits of settled promises, which
       // never lets timers run; yield once so the progress bar can redraw.
       await new Promise((resolve) => setImmediate(resolve));

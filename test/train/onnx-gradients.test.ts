@@ -172,15 +172,21 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
     for (const s of sessions) s.dispose();
   });
 
+  /** A fresh model of `seed`, the gradient session of `loss` for it (released after the tests) and its weights. */
+  function sessionFor(network: NetworkConfig, loss: GradientLoss, seed: number) {
+    const model = createPolicyValueModel(tf, inputSize, network, seed);
+    const gradients = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss);
+    sessions.push(gradients);
+    const weights = model.trainableWeights.map(
+      (w) => (w.read() as tfType.Variable).dataSync() as Float32Array,
+    );
+    return { model, gradients, weights };
+  }
+
   it.each(networks)(
     "%s, %j: the gradient graph's gradients and statistics are tfjs's (1e-5), on full and partial minibatches",
     (_, network, loss) => {
-      const model = createPolicyValueModel(tf, inputSize, network, 7);
-      const gradients = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss);
-      sessions.push(gradients);
-      const weights = model.trainableWeights.map(
-        (w) => (w.read() as tfType.Variable).dataSync() as Float32Array,
-      );
+      const { model, gradients, weights } = sessionFor(network, loss, 7);
       const full = randomMinibatch(11, 96);
       for (const batch of [full, { ...full, size: 37 }]) {
         const expected = tfjsGradients(model, batch, loss);
@@ -208,12 +214,7 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
   it.each(networks.filter(([, , loss], i) => i === 0 || loss.kind !== 'search-targets'))(
     "%s, %j: an illegal action's logit gets no gradient, as in tfjs, even where a target weighs it or no action is legal",
     (_, network, loss) => {
-      const model = createPolicyValueModel(tf, inputSize, network, 8);
-      const gradients = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss);
-      sessions.push(gradients);
-      const weights = model.trainableWeights.map(
-        (w) => (w.read() as tfType.Variable).dataSync() as Float32Array,
-      );
+      const { model, gradients, weights } = sessionFor(network, loss, 8);
       const batch = randomMinibatch(12, 64);
       const legal = batch.columns[mask] as Float32Array;
       const targets = batch.columns[policyTarget] as Float32Array;

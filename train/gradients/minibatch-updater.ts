@@ -2,7 +2,7 @@ import type * as tfType from '@tensorflow/tfjs';
 import type { Tf } from '../../models/backend.ts';
 import type { OnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import type { NetworkConfig } from '../../models/policy-value-model.ts';
-import { type GradientBatch, OnnxGradients } from './onnx-gradients.ts';
+import { type GradientBatch, type Gradients, OnnxGradients } from './onnx-gradients.ts';
 import { OnnxGradientStep } from './onnx-step.ts';
 import type { GradientLoss } from './policy-terms.ts';
 
@@ -79,7 +79,7 @@ export abstract class MinibatchUpdater {
     const onnx = this.#onnx;
     if (onnx !== null) {
       const batch = this.minibatch(size);
-      let gradients: ReturnType<OnnxGradientStep['compute']>;
+      let gradients: Gradients;
       try {
         gradients = onnx.compute(batch);
       } catch (error) {
