@@ -22,7 +22,8 @@ export interface Learner extends LearnerParts {
  * Adam at the configured rate, the process's inference backend for
  * self-play (models/inference/), and the run's algorithm (ppo/ or
  * expert-iteration/, whose self-play shards play on up to `workers` threads,
- * or on `shardRunner`'s runner when given: the queue's).
+ * or on `shardRunner`'s runner when given: the queue's; the update's
+ * gradients use up to `workers` threads).
  * The trainer and the self-play benchmark both start from here;
  * disposeLearner ends it.
  */
@@ -45,7 +46,7 @@ export async function buildLearner(
   const algorithm =
     config.algorithm === 'expert-iteration'
       ? buildExpertIteration(parts, config, options.workers ?? 0, options.shardRunner)
-      : await buildPolicyGradient(parts, config);
+      : await buildPolicyGradient(parts, config, options.workers ?? 0);
   return { ...parts, algorithm };
 }
 

@@ -377,6 +377,37 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
     },
   );
 
+  it.each(networks.filter(([, , loss], i) => i === 1 || loss.kind === 'ppo'))(
+    '%s, %j: two intra-op threads give the gradients of one, bit for bit',
+    (_, network, loss) => {
+      const model = createPolicyValueModel(tf, inputSize, network, 5);
+      const weights = model.trainableWeights.map(
+        (w) => (w.read() as tfType.Variable).dataSync() as Float32Array,
+      );
+      const one = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss, 1);
+      const two = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss, 2);
+      sessions.push(one, two);
+      // Rows enough for the matrix products to be split between the threads.
+      const batch = randomMinibatch(21, 1024);
+      const expected = one.compute(batch, weights).gradients.map((g) => Float32Array.from(g));
+      const got = two.compute(batch, weights).gradients;
+      got.forEach((g, i) => {
+        expect(g).toEqual(expected[i]);
+      });
+      model.dispose();
+    },
+  );
+
+  it('refuses a thread count that is not a positive integer', () => {
+    const network: NetworkConfig = { hidden: [8], activation: 'relu' };
+    const loss: GradientLoss = { kind: 'search-targets', valueCoef: 1 };
+    for (const threads of [0, 1.5]) {
+      expect(
+        () => new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss, threads),
+      ).toThrow(`the gradient session's threads must be a positive integer, got ${threads}`);
+    }
+  });
+
   it('names the input a batch lacks or holds too few rows of', () => {
     const network: NetworkConfig = { hidden: [16], activation: 'relu' };
     const gradients = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, {

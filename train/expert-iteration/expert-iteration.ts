@@ -194,8 +194,11 @@ export function buildExpertIteration(
       maxGradNorm: config.maxGradNorm,
     },
     obsSize,
-    // Where onnxruntime-node runs self-play it computes the update's gradients too.
-    inference.runtime === null ? null : { runtime: inference.runtime, network },
+    // Where onnxruntime-node runs self-play it computes the update's gradients
+    // too, on the threads the shards use (they wait while the update runs).
+    inference.runtime === null
+      ? null
+      : { runtime: inference.runtime, network, threads: Math.max(1, workers) },
   );
   return new ExpertIteration(config, selfPlay, buffer, updater);
 }

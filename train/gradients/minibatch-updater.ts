@@ -11,6 +11,8 @@ export interface OnnxGradientOptions {
   readonly runtime: OnnxRuntime;
   /** The model's shape, for the gradient graph (checked against the model's weights). */
   readonly network: NetworkConfig;
+  /** Intra-op threads of the gradient session (1 if not given): the cores self-play uses, idle during the update. */
+  readonly threads?: number;
   /** Where the one line goes when the gradient session fails and tfjs takes over (stderr if not given). */
   readonly note?: (line: string) => void;
 }
@@ -50,7 +52,7 @@ export abstract class MinibatchUpdater {
     if (onnx === null) return;
     let gradients: OnnxGradients;
     try {
-      gradients = new OnnxGradients(onnx.runtime, inputSize, onnx.network, loss);
+      gradients = new OnnxGradients(onnx.runtime, inputSize, onnx.network, loss, onnx.threads);
     } catch (error) {
       this.#handOver(`its gradient session did not load (${messageOf(error)})`);
       return;

@@ -41,6 +41,11 @@ interface Binding {
  * graph of one loss (gradient-graph.ts), for a network whose weights the
  * caller passes in at each step (the optimizer stays the caller's). Outputs are
  * written into arrays this object owns, reused from step to step.
+ *
+ * `threads` is the session's intra-op thread count: the update runs while
+ * self-play waits, so it may use the cores the self-play shards use. The
+ * gradients come out bit for bit the same with one thread and with two (a test
+ * checks it), so a run does not depend on how many cores it was given.
  */
 export class OnnxGradients {
   /** Sessions not yet released (for tests and leak checks). */
@@ -60,18 +65,20 @@ export class OnnxGradients {
     inputSize: number,
     network: NetworkConfig,
     readonly loss: GradientLoss,
+    threads = 1,
   ) {
+    if (!Number.isInteger(threads) || threads < 1) {
+      throw new Error(`the gradient session's threads must be a positive integer, got ${threads}`);
+    }
     this.#runtime = runtime;
     this.weights = weightShapes(inputSize, network);
     this.#inputs = dataInputs(inputSize, loss);
     const graph = buildGradientGraph(inputSize, network, loss);
     this.#session = runtime.newSession();
-    this.#session.loadModel(
-      graph.buffer as ArrayBuffer,
-      graph.byteOffset,
-      graph.byteLength,
-      ONE_THREAD_SESSION,
-    );
+    this.#session.loadModel(graph.buffer as ArrayBuffer, graph.byteOffset, graph.byteLength, {
+      ...ONE_THREAD_SESSION,
+      intraOpNumThreads: threads,
+    });
     OnnxGradients.live++;
     this.#gradients = this.weights.map((w) => new Float32Array(w.shape.reduce((a, b) => a * b, 1)));
     const stats = lossStats(loss);

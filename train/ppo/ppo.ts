@@ -102,11 +102,13 @@ export class PolicyGradient implements TrainingAlgorithm {
 /**
  * PPO or REINFORCE for `config` on the learner's network: the baseline
  * opponents (only when some games are played against them), an empty
- * opponent pool, the rollouts, their buffer and the update.
+ * opponent pool, the rollouts, their buffer and the update, whose gradients
+ * may use up to `workers` threads.
  */
 export async function buildPolicyGradient(
   { tf, rules, obsSize, model, optimizer, inference }: LearnerParts,
   config: PpoConfig,
+  workers = 0,
 ): Promise<PolicyGradient> {
   const { ppo } = config;
   const updater = new PolicyUpdater(
@@ -123,12 +125,14 @@ export async function buildPolicyGradient(
       maxGradNorm: config.maxGradNorm,
     },
     obsSize,
-    // Where onnxruntime-node runs the rollouts' network it computes the update's gradients too.
+    // Where onnxruntime-node runs the rollouts' network it computes the update's
+    // gradients too, on the run's threads (nothing else runs during the update).
     inference.runtime === null
       ? null
       : {
           runtime: inference.runtime,
           network: { hidden: config.hidden, activation: config.activation },
+          threads: Math.max(1, workers),
         },
   );
   const baselines: Agent[] = [];
