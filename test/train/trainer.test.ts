@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/config/schema.ts';
@@ -32,6 +33,31 @@ function deterministicMetrics(path: string): string[][] {
 }
 
 describe('trainer', () => {
+  it("names in its first line where the update's gradients run, and on how many threads", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-train-'));
+    const onnx = (await loadOnnxRuntime()).runtime !== null;
+    for (const [workers, threads] of [
+      [0, '1 thread'],
+      [2, '2 threads'],
+    ] as const) {
+      const lines: string[] = [];
+      const config = smokeConfig(dir, {
+        name: `w${workers}`,
+        algorithm: 'expert-iteration',
+        iterations: 1,
+        workers,
+        expertIteration: { selfPlayShards: 2 },
+      });
+      await train(config, { resume: false, log: (line) => lines.push(line) });
+      expect(lines[0]).toContain(
+        onnx
+          ? `updates with gradients on onnxruntime-node (${threads}) and Adam on tfjs`
+          : 'updates on tfjs',
+      );
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('a tiny run writes config, metrics, checkpoints, a curve and a policy, and resumes exactly', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-train-'));
     // Uninterrupted: 4 iterations.

@@ -4,6 +4,7 @@ import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
 import { cachedEndgame } from '../../models/solver-endgame.ts';
 import { type ExpertIterationConfig, rulesOf } from '../config/schema.ts';
+import { updateThreads } from '../gradients/minibatch-updater.ts';
 import type {
   LearnerParts,
   OwnMetrics,
@@ -198,7 +199,7 @@ export function buildExpertIteration(
     // too, on the threads the shards use (they wait while the update runs).
     inference.runtime === null
       ? null
-      : { runtime: inference.runtime, network, threads: Math.max(1, workers) },
+      : { runtime: inference.runtime, network, threads: updateThreads(workers) },
   );
   return new ExpertIteration(config, selfPlay, buffer, updater);
 }

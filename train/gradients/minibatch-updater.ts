@@ -17,6 +17,15 @@ export interface OnnxGradientOptions {
   readonly note?: (line: string) => void;
 }
 
+/**
+ * The gradient session's intra-op threads in a run of `workers` worker
+ * threads: the update runs while self-play (or the rollouts) wait, so it takes
+ * the cores they use; 0 workers (all in this thread) still gets one.
+ */
+export function updateThreads(workers: number): number {
+  return Math.max(1, workers);
+}
+
 const toStderr = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };

@@ -3,6 +3,7 @@ import { createAgent } from '../../agents/spec.ts';
 import type { Random } from '../../env/random.ts';
 import type { PpoConfig } from '../config/schema.ts';
 import type { ReplayContents } from '../expert-iteration/replay-buffer.ts';
+import { updateThreads } from '../gradients/minibatch-updater.ts';
 import type { LearnerParts, OwnMetrics, TrainingAlgorithm } from '../training-algorithm.ts';
 import { estimateAdvantages } from './advantages.ts';
 import { OpponentPool } from './opponent-pool.ts';
@@ -132,7 +133,7 @@ export async function buildPolicyGradient(
       : {
           runtime: inference.runtime,
           network: { hidden: config.hidden, activation: config.activation },
-          threads: Math.max(1, workers),
+          threads: updateThreads(workers),
         },
   );
   const baselines: Agent[] = [];
