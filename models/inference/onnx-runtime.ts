@@ -29,6 +29,10 @@ export interface OrtSessionOptions {
   readonly executionMode: 'sequential';
   readonly graphOptimizationLevel: 'all';
   readonly executionProviders: readonly string[];
+  /** Session config entries (onnxruntime's `session.*` keys), values as strings. */
+  readonly extra?: {
+    readonly session: { readonly intra_op: { readonly allow_spinning: '0' | '1' } };
+  };
 }
 
 /**

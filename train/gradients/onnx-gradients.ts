@@ -78,6 +78,9 @@ export class OnnxGradients {
     this.#session.loadModel(graph.buffer as ArrayBuffer, graph.byteOffset, graph.byteLength, {
       ...ONE_THREAD_SESSION,
       intraOpNumThreads: threads,
+      // onnxruntime's pool threads otherwise spin after each step: a core
+      // burnt through the self-play or the rollouts that follow.
+      extra: { session: { intra_op: { allow_spinning: '0' } } },
     });
     OnnxGradients.live++;
     this.#gradients = this.weights.map((w) => new Float32Array(w.shape.reduce((a, b) => a * b, 1)));
