@@ -103,8 +103,7 @@ async function trainLocked(requested: TrainConfig, options: TrainOptions): Promi
     noteGradientBackendChange(state.metrics, learner.algorithm.gradientBackend, log);
     const clock = new RunClock(state.counters.elapsedSeconds, config.timeLimitMinutes);
     const run = { config, paths, learner, state, clock, workers };
-    await trainingLoop(run, options.stopAfter);
-    if (state.iteration < config.iterations && clock.timeUp()) {
+    if ((await trainingLoop(run, options.stopAfter)) === 'time-limit') {
       log(
         `ayoayo train: the time limit of ${config.timeLimitMinutes} minutes stopped the run after iteration ${state.iteration} of ${config.iterations}; --resume with a larger --time-limit-minutes continues it`,
       );

@@ -48,32 +48,51 @@ export interface Run {
   readonly workers: number;
 }
 
+/** Why the training loop ended. */
+export type LoopEnd = 'done' | 'time-limit' | 'stop-after';
+
 /**
  * Iterations until the run is done, the time is up or `stopAfter` iterations
  * of this process have passed. Each iteration: games and targets, update, pool
  * snapshot, evaluation, logging, checkpoint, in that order (the order of the
  * random draws is what makes resume exact).
  */
-export async function trainingLoop(run: Run, stopAfter?: number): Promise<void> {
+export async function trainingLoop(run: Run, stopAfter?: number): Promise<LoopEnd> {
   const { config, state } = run;
+  const finished = (): boolean => state.iteration >= config.iterations;
+  if (finished()) return 'done';
+  if (run.clock.timeUp()) return 'time-limit';
   const progress = new TrainingProgress(config.progress, config.iterations, state.iteration);
   let iterationsThisProcess = 0;
   try {
-    while (state.iteration < config.iterations && !run.clock.timeUp()) {
+    for (;;) {
       const learningRate = startIteration(run, iterationsThisProcess === 0);
       iterationsThisProcess++;
       const rollout = await collectRollout(run);
       const update = updatePolicy(run, rollout);
       snapshotToPool(run);
-      const endsHere = (): boolean => state.iteration >= config.iterations || run.clock.timeUp();
-      if (state.iteration % config.evalEvery === 0 || endsHere()) await evaluate(run);
+      // The run's last iteration is evaluated and checkpointed. Whether the time
+      // is up is asked before the evaluation and once more after it (it may run
+      // out during it); that answer alone decides both the checkpoint and the
+      // end, so time that runs out later cannot end the run past its checkpoint.
+      if (state.iteration % config.evalEvery === 0 || finished() || run.clock.timeUp()) {
+        await evaluate(run);
+      }
+      const end: LoopEnd | null = finished()
+        ? 'done'
+        : run.clock.timeUp()
+          ? 'time-limit'
+          : stopAfter !== undefined && iterationsThisProcess >= stopAfter
+            ? 'stop-after'
+            : null;
       logIteration(run, rollout, update, learningRate, progress);
-      // Asked again: the time may run out during the evaluation, and the run's last iteration is kept.
-      if (state.iteration % config.checkpointEvery === 0 || endsHere()) await checkpoint(run);
+      // `stopAfter` stands for an interrupted process: it keeps only the checkpoints due.
+      const last = end === 'done' || end === 'time-limit';
+      if (state.iteration % config.checkpointEvery === 0 || last) await checkpoint(run);
+      if (end !== null) return end;
       // Training is synchronous work between awaits of settled promises, which
       // never lets timers run; yield once so the progress bar can redraw.
       await new Promise((resolve) => setImmediate(resolve));
-      if (stopAfter !== undefined && iterationsThisProcess >= stopAfter) break;
     }
   } finally {
     progress.stop();
