@@ -174,8 +174,8 @@ export function capWorkers(requested: number): number {
 /** Pairings of a round robin, or of a gauntlet with `vs` as `a`; specs are checked here. */
 export function planPairings(specs: readonly string[], vs?: string): PairingLabels[] {
   parseAgentList(specs);
-  if (vs !== undefined) parseAgentSpec(vs);
   if (vs !== undefined) {
+    parseAgentSpec(vs);
     const others = specs.filter((s) => s !== vs);
     if (others.length === 0)
       throw new RangeError(`a gauntlet needs at least one agent besides '${vs}'`);

@@ -78,18 +78,12 @@ export async function trainingLoop(run: Run, stopAfter?: number): Promise<LoopEn
       if (state.iteration % config.evalEvery === 0 || finished() || run.clock.timeUp()) {
         await evaluate(run);
       }
-      const end: LoopEnd | null = finished()
-        ? 'done'
-        : run.clock.timeUp()
-          ? 'time-limit'
-          : stopAfter !== undefined && iterationsThisProcess >= stopAfter
-            ? 'stop-after'
-            : null;
+      const end = finished() ? 'done' : run.clock.timeUp() ? 'time-limit' : null;
       logIteration(run, rollout, update, learningRate, progress);
-      // `stopAfter` stands for an interrupted process: it keeps only the checkpoints due.
-      const last = end === 'done' || end === 'time-limit';
-      if (state.iteration % config.checkpointEvery === 0 || last) await checkpoint(run);
+      if (state.iteration % config.checkpointEvery === 0 || end !== null) await checkpoint(run);
       if (end !== null) return end;
+      // `stopAfter` stands for an interrupted process: it keeps only the checkpoints due.
+      if (stopAfter !== undefined && iterationsThisProcess >= stopAfter) return 'stop-after';
       // Training is synchronous work between awaits of settled promises, which
       // never lets timers run; yield once so the progress bar can redraw.
       await new Promise((resolve) => setImmediate(resolve));
