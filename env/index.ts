@@ -29,7 +29,14 @@ export {
   position,
   positionFromState,
 } from './position.ts';
-export { Random, sampleDirichlet, sampleGamma, sampleGumbel, sampleIndex } from './random.ts';
+export {
+  Random,
+  SEED_RANGE,
+  sampleDirichlet,
+  sampleGamma,
+  sampleGumbel,
+  sampleIndex,
+} from './random.ts';
 export { type BoardView, renderBoard } from './render.ts';
 export {
   DEFAULT_RULES,

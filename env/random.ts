@@ -3,6 +3,9 @@
  * Small, fast in hot loops, and its whole state is four integers, so checkpoints
  * can save and restore it exactly.
  */
+/** What a number seed may be, for messages: the integers a double holds exactly. */
+export const SEED_RANGE = 'an integer between -(2^53 - 1) and 2^53 - 1';
+
 export class Random {
   private a: number;
   private b: number;
@@ -16,8 +19,15 @@ export class Random {
     this.d = (state[3] ?? 1) | 0;
   }
 
-  /** A generator for a seed; the same seed always gives the same stream. */
+  /**
+   * A generator for a seed; the same seed always gives the same stream. A
+   * number seed must be a safe integer: every one of them, negative or beyond
+   * 2^32, gets a stream of its own.
+   */
   static fromSeed(seed: number | string): Random {
+    if (typeof seed === 'number' && !Number.isSafeInteger(seed)) {
+      throw new RangeError(`seed must be ${SEED_RANGE}, got ${String(seed)}`);
+    }
     let h = typeof seed === 'number' ? seed >>> 0 : hashString(seed);
     const next = (): number => {
       h = (h + 0x9e3779b9) | 0;
@@ -26,7 +36,11 @@ export class Random {
       z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
       return (z ^ (z >>> 16)) | 0;
     };
-    const rng = new Random([next(), next(), next(), next()]);
+    // The seed's bits above the low 32 go into a word of the state, which the
+    // low 32 alone would leave 2^32 apart seeds (and -1 and 2^32 - 1) sharing
+    // one stream; seeds 0 .. 2^32 - 1 keep the streams they always had.
+    const high = typeof seed === 'number' ? Math.floor(seed / 4294967296) : 0;
+    const rng = new Random([next(), next() ^ mixHigh(high), next(), next()]);
     for (let i = 0; i < 12; i++) rng.nextUint32();
     return rng;
   }
@@ -82,6 +96,18 @@ export class Random {
     const v = this.next();
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
+}
+
+/**
+ * The high part of a number seed (-2^21 .. 2^21) mixed into a word: 0 for 0,
+ * so that seeds below 2^32 keep their streams, and nonzero for every other
+ * high part a safe integer has (checked over the whole range).
+ */
+function mixHigh(high: number): number {
+  if (high === 0) return 0;
+  let z = Math.imul(high ^ 0x5bd1e995, 0x9e3779b1);
+  z = Math.imul(z ^ (z >>> 15), 0x85ebca6b);
+  return (z ^ (z >>> 13)) | 0;
 }
 
 function hashString(text: string): number {

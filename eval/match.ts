@@ -1,5 +1,5 @@
 import type { Agent } from '../agents/agent.ts';
-import { Random, type Rules, type RulesInput, resolveRules } from '../env/index.ts';
+import { Random, type Rules, type RulesInput, resolveRules, SEED_RANGE } from '../env/index.ts';
 import { DEFAULT_MAX_PLIES, type GameResult, playGame } from './game.ts';
 import { DEFAULT_OPENING_PLIES, openingFor } from './openings.ts';
 import { wilsonInterval } from './stats.ts';
@@ -203,7 +203,7 @@ export function matchSettings(options: {
   readonly maxPlies?: number;
 }): MatchSettings {
   const seed = options.seed ?? 1;
-  if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
+  if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be ${SEED_RANGE}, got ${seed}`);
   const openingPlies = options.openingPlies ?? DEFAULT_OPENING_PLIES;
   if (!Number.isInteger(openingPlies) || openingPlies < 0 || openingPlies > 40) {
     throw new RangeError(`opening plies must be an integer in 0..40, got ${openingPlies}`);

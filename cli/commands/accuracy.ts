@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { DEFAULT_MOVE_TIMEOUT_MS } from '../../agents/external.ts';
 import { agentSpecForms, splitAgentList } from '../../agents/spec.ts';
+import { SEED_RANGE } from '../../env/index.ts';
 import { type AccuracyReport, runAccuracy } from '../../eval/accuracy/benchmark.ts';
 import { accuracyJson, formatAccuracy, writeAccuracy } from '../../eval/accuracy/report.ts';
 import { gamesProgressBar } from '../../eval/progress.ts';
@@ -73,8 +74,8 @@ export const accuracyCommand = defineCommand<AccuracyArgs>({
     if (!Number.isInteger(argv.workers) || argv.workers < 0) {
       throw new UsageError(`--workers must be a non-negative integer, got ${argv.workers}`);
     }
-    if (!Number.isInteger(argv.seed))
-      throw new UsageError(`--seed must be an integer, got ${argv.seed}`);
+    if (!Number.isSafeInteger(argv.seed))
+      throw new UsageError(`--seed must be ${SEED_RANGE}, got ${argv.seed}`);
     if (!(argv.moveTimeout > 0))
       throw new UsageError(`--move-timeout must be positive, got ${argv.moveTimeout}`);
     const set = loadAccuracySet(argv.set);

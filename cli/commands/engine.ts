@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { serveAgent } from '../../agents/serve.ts';
 import { agentSpecForms, createAgent } from '../../agents/spec.ts';
+import { SEED_RANGE } from '../../env/index.ts';
 // The help lists every agent kind's forms, those that load a network included.
 import '../../models/policy-kind.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
@@ -38,8 +39,8 @@ export const engineCommand = defineCommand<EngineArgs>({
         'prints {"action":2}',
       ) as unknown as Argv<EngineArgs>,
   handler: runCommand(async (argv: EngineArgs) => {
-    if (!Number.isInteger(argv.seed))
-      throw new UsageError(`--seed must be an integer, got ${argv.seed}`);
+    if (!Number.isSafeInteger(argv.seed))
+      throw new UsageError(`--seed must be ${SEED_RANGE}, got ${argv.seed}`);
     const rules = rulesFromArg(argv.rules);
     // stdout carries the protocol only: anything an agent logs goes to stderr.
     console.log = console.error;

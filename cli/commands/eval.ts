@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { DEFAULT_MOVE_TIMEOUT_MS } from '../../agents/external.ts';
 import { agentSpecForms, splitAgentList } from '../../agents/spec.ts';
+import { SEED_RANGE } from '../../env/index.ts';
 import { DEFAULT_MAX_PLIES } from '../../eval/game.ts';
 import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
 import { gamesProgressBar } from '../../eval/progress.ts';
@@ -109,13 +110,9 @@ export const evalCommand = defineCommand<EvalArgs>({
       ['--seed', argv.seed],
     ] as const) {
       const least = name === '--games' ? 1 : name === '--seed' ? Number.NEGATIVE_INFINITY : 0;
-      if (!Number.isInteger(value) || value < least) {
+      if (!Number.isSafeInteger(value) || value < least) {
         const what =
-          least === 1
-            ? 'a positive integer'
-            : least === 0
-              ? 'a non-negative integer'
-              : 'an integer';
+          least === 1 ? 'a positive integer' : least === 0 ? 'a non-negative integer' : SEED_RANGE;
         throw new UsageError(`${name} must be ${what}, got ${value}`);
       }
     }

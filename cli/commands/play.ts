@@ -17,6 +17,7 @@ import {
   Random,
   type Rules,
   renderBoard,
+  SEED_RANGE,
   traceMove,
 } from '../../env/index.ts';
 import { describeOutcome, rulesFromArg, rulesOption } from '../engine-args.ts';
@@ -80,8 +81,8 @@ export const playCommand = defineCommand<PlayArgs>({
   handler: runCommand(async (argv: PlayArgs) => {
     if (argv.seat !== 0 && argv.seat !== 1)
       throw new UsageError(`--seat must be 0 or 1, got ${argv.seat}`);
-    if (!Number.isInteger(argv.seed))
-      throw new UsageError(`--seed must be an integer, got ${argv.seed}`);
+    if (!Number.isSafeInteger(argv.seed))
+      throw new UsageError(`--seed must be ${SEED_RANGE}, got ${argv.seed}`);
     const rules = rulesFromArg(argv.rules);
     const agent = await createAgent(argv.against, { rules, seed: argv.seed });
     try {

@@ -18,6 +18,7 @@ import {
   positionFromState,
   Random,
   type Rules,
+  SEED_RANGE,
 } from '../index.ts';
 import { type ObservationConfig, ObservationEncoder, STORE_SCALE } from './observation.ts';
 import { OpeningSampler } from './opening.ts';
@@ -51,8 +52,8 @@ export class EpisodeStateError extends Error {
 /** Validates a reset seed (an integer; the generator uses it modulo 2^32). */
 export function checkSeed(seed: unknown): number | undefined {
   if (seed === undefined) return undefined;
-  if (typeof seed !== 'number' || !Number.isInteger(seed)) {
-    throw new EnvOptionsError(`invalid seed: expected an integer, got ${String(seed)}`);
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
+    throw new EnvOptionsError(`invalid seed: expected ${SEED_RANGE}, got ${String(seed)}`);
   }
   return seed;
 }

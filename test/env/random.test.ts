@@ -71,4 +71,35 @@ describe('the samplers beside Random', () => {
     expect(run(9)).toEqual(run(9));
     expect(run(9)).not.toEqual(run(10));
   });
+
+  it('seeds 2^32 apart, and negative seeds, have streams of their own', () => {
+    const firstDraws = (seed: number): number[] => {
+      const rng = Random.fromSeed(seed);
+      return Array.from({ length: 8 }, () => rng.nextUint32());
+    };
+    const seeds = [
+      0,
+      1,
+      2 ** 32 - 1,
+      2 ** 32,
+      2 ** 32 + 1,
+      -1,
+      -(2 ** 32) + 1,
+      2 ** 53 - 1,
+      -(2 ** 53 - 1),
+    ];
+    const streams = new Set(seeds.map((seed) => firstDraws(seed).join(',')));
+    expect(streams.size).toBe(seeds.length);
+    expect(firstDraws(2 ** 32 + 1)).toEqual(firstDraws(2 ** 32 + 1));
+  });
+
+  it('refuses a number seed that is not a safe integer, naming it', () => {
+    for (const seed of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
+      expect(() => Random.fromSeed(seed)).toThrow(
+        new RangeError(
+          `seed must be an integer between -(2^53 - 1) and 2^53 - 1, got ${String(seed)}`,
+        ),
+      );
+    }
+  });
 });

@@ -123,6 +123,12 @@ const cliRows: CliRow[] = [
     code: 1,
   },
   {
+    case: 'a seed beyond 2^53',
+    args: ['eval', '--agents', 'random,greedy', '--games', '2', '--seed', '1e20'],
+    stderr: `--seed must be an integer between -(2^53 - 1) and 2^53 - 1, got 100000000000000000000 ${USAGE}`,
+    code: 1,
+  },
+  {
     case: 'seeds not totalling 48',
     args: ['moves', BAD_TOTAL],
     stderr: 'invalid pits: seeds on the board (49) and in the stores (0) must total 48, got 49',
@@ -600,7 +606,15 @@ const libraryRows: LibraryRow[] = [
     case: 'a fractional seed',
     call: () => playMatch({ a: new GreedyAgent(), b: new GreedyAgent(), games: 2, seed: 1.5 }),
     error: 'RangeError',
-    message: 'seed must be an integer, got 1.5',
+    message: 'seed must be an integer between -(2^53 - 1) and 2^53 - 1, got 1.5',
+  },
+  {
+    // 2^53 + 1 is read as 2^53: a seed a double cannot hold would alias its neighbours.
+    case: 'a seed beyond 2^53',
+    call: () => new AyoayoEnv().reset({ seed: 2 ** 53 }),
+    error: 'EnvOptionsError',
+    message:
+      'invalid seed: expected an integer between -(2^53 - 1) and 2^53 - 1, got 9007199254740992',
   },
 ];
 
