@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -78,6 +78,8 @@ const TAMPERED = join(scratch, 'tampered.json');
 
 /** A finished two-iteration smoke run (made once, in beforeAll), copied for the rows that change it. */
 const TRAINED = 'trained';
+/** A second run, whose checkpoints a user might paste into the first one's folder. */
+const OTHER = 'other-run';
 function copyRun(name: string): string {
   cpSync(join(RUNS, TRAINED), join(RUNS, name), { recursive: true });
   return join(RUNS, name);
@@ -85,6 +87,10 @@ function copyRun(name: string): string {
 const locks: FolderLock[] = [];
 beforeAll(async () => {
   await train(buildConfig([PRESETS.smoke, { runsDir: RUNS, name: TRAINED }]), {
+    resume: false,
+    log: () => {},
+  });
+  await train(buildConfig([PRESETS.smoke, { runsDir: RUNS, name: OTHER, seed: 2 }]), {
     resume: false,
     log: () => {},
   });
@@ -360,6 +366,17 @@ const cliRows: CliRow[] = [
       locks.push(lockFolder(join(RUNS, 'held'), 'run'));
     },
     stderr: `run ${join(RUNS, 'held')} is in use by pid ${process.pid} (`,
+    code: 1,
+  },
+  {
+    case: "train --resume with another run's checkpoints pasted in",
+    args: ['train', '--runs-dir', RUNS, '--name', 'pasted', '--resume', '--iterations', '3'],
+    setup: () => {
+      const dir = copyRun('pasted');
+      rmSync(join(dir, 'checkpoints'), { recursive: true });
+      cpSync(join(RUNS, OTHER, 'checkpoints'), join(dir, 'checkpoints'), { recursive: true });
+    },
+    stderr: `--resume cannot change seed (checkpoint: 2, config.json: 1): ${join(RUNS, 'pasted', 'checkpoints', 'latest.json')} was written by run "${OTHER}" and ${join(RUNS, 'pasted', 'config.json')} by run "${TRAINED}"; put back this run's own checkpoint or config.json, or train a new run`,
     code: 1,
   },
   {

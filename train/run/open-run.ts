@@ -37,7 +37,7 @@ export function openRun(
   if (how.overwrite) removeRun(requested);
   if (how.resume) {
     resumeFrom = findResumePoint(paths, log);
-    savedRunConfig(paths, resumeFrom.payload.config);
+    savedRunConfig(paths, resumeFrom);
     config = resumedConfig(resumeFrom.payload.config, requested);
   } else if (hasCheckpoints(paths)) {
     throw new RunFolderError(

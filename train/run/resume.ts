@@ -167,7 +167,11 @@ export function resumedConfig(saved: TrainConfig, requested: TrainConfig): Train
  * config it stands for. Returns the file's config (its changeable settings
  * apply), or null when the run has none.
  */
-export function savedRunConfig(paths: RunPaths, checkpointConfig: TrainConfig): TrainConfig | null {
+export function savedRunConfig(
+  paths: RunPaths,
+  checkpoint: { readonly path: string; readonly payload: CheckpointPayload },
+): TrainConfig | null {
+  const checkpointConfig = checkpoint.payload.config;
   if (!existsSync(paths.config)) return null;
   let data: unknown;
   try {
@@ -182,6 +186,13 @@ export function savedRunConfig(paths: RunPaths, checkpointConfig: TrainConfig): 
     saved: 'checkpoint',
     given: 'config.json',
   });
+  if (edited.length > 0 && file.name !== checkpointConfig.name) {
+    // A run's checkpoints and its config.json carry the run's name (a resumed
+    // copy rewrites both), so differing names mean one file came from another run.
+    throw new TrainConfigError(
+      `--resume cannot change ${edited.join(', ')}: ${checkpoint.path} was written by run ${JSON.stringify(checkpointConfig.name)} and ${paths.config} by run ${JSON.stringify(file.name)}; put back this run's own checkpoint or config.json, or train a new run`,
+    );
+  }
   if (edited.length > 0) {
     throw new TrainConfigError(
       `--resume cannot change ${edited.join(', ')}, edited in ${paths.config}; a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}: put it back, or train a new run with it`,
@@ -203,8 +214,9 @@ export function buildResumeConfig(
 ): TrainConfig {
   const located = runLocation(layers, where);
   const paths = runPaths(located);
-  const { payload } = findResumePoint(paths);
-  const saved = savedRunConfig(paths, payload.config);
+  const resumePoint = findResumePoint(paths);
+  const { payload } = resumePoint;
+  const saved = savedRunConfig(paths, resumePoint);
   // Said first and alone: built on the run's settings, another algorithm would
   // report each of the run's own algorithm's settings as not applying to it.
   const algorithm = layers.map((layer) => layer?.algorithm).findLast((a) => a !== undefined);
