@@ -23,7 +23,7 @@ export interface Learner extends LearnerParts {
  * self-play (models/inference/), and the run's algorithm (ppo/ or
  * expert-iteration/, whose self-play shards play on up to `workers` threads,
  * or on `shardRunner`'s runner when given: the queue's; the update's
- * gradients use up to `workers` threads).
+ * gradients use UPDATE_THREADS threads whatever the workers).
  * The trainer and the self-play benchmark both start from here;
  * disposeLearner ends it.
  */
@@ -46,7 +46,7 @@ export async function buildLearner(
   const algorithm =
     config.algorithm === 'expert-iteration'
       ? buildExpertIteration(parts, config, options.workers ?? 0, options.shardRunner)
-      : await buildPolicyGradient(parts, config, options.workers ?? 0);
+      : await buildPolicyGradient(parts, config);
   return { ...parts, algorithm };
 }
 

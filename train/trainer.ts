@@ -4,7 +4,7 @@ import { checkEvalOpponents } from './config/eval-opponents.ts';
 import type { TrainConfig } from './config/schema.ts';
 import { shardsOnlyMessage, TrainConfigError } from './errors.ts';
 import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
-import { updateThreads } from './gradients/minibatch-updater.ts';
+import { UPDATE_THREADS } from './gradients/minibatch-updater.ts';
 import { buildLearner, disposeLearner } from './learner.ts';
 import type { EvaluationResult } from './report/evaluate.ts';
 import { finishRun } from './report/final-evaluation.ts';
@@ -94,7 +94,7 @@ async function trainLocked(requested: TrainConfig, options: TrainOptions): Promi
     ...(options.shardRunner !== undefined ? { shardRunner: options.shardRunner } : {}),
   });
   log(
-    `ayoayo train: run ${paths.dir}, updates ${learner.algorithm.gradientBackend === 'onnx' ? `with gradients on onnxruntime-node (${updateThreads(workers)} thread${updateThreads(workers) === 1 ? '' : 's'}) and Adam on tfjs ${backend}` : `on tfjs ${backend}`}, ${options.shardRunner !== undefined ? "self-play on the queue's workers, each on its own inference" : `self-play inference on ${learner.inference.describe()}`}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
+    `ayoayo train: run ${paths.dir}, updates ${learner.algorithm.gradientBackend === 'onnx' ? `with gradients on onnxruntime-node (${UPDATE_THREADS} threads) and Adam on tfjs ${backend}` : `on tfjs ${backend}`}, ${options.shardRunner !== undefined ? "self-play on the queue's workers, each on its own inference" : `self-play inference on ${learner.inference.describe()}`}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
   );
   try {
     const state = resumeFrom

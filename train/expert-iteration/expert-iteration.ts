@@ -4,7 +4,7 @@ import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
 import { cachedEndgame } from '../../models/solver-endgame.ts';
 import { type ExpertIterationConfig, rulesOf } from '../config/schema.ts';
-import { updateThreads } from '../gradients/minibatch-updater.ts';
+import { UPDATE_THREADS } from '../gradients/minibatch-updater.ts';
 import type {
   LearnerParts,
   OwnMetrics,
@@ -196,10 +196,10 @@ export function buildExpertIteration(
     },
     obsSize,
     // Where onnxruntime-node runs self-play it computes the update's gradients
-    // too, on the threads the shards use (they wait while the update runs).
+    // too (the shards wait while the update runs).
     inference.runtime === null
       ? null
-      : { runtime: inference.runtime, network, threads: updateThreads(workers) },
+      : { runtime: inference.runtime, network, threads: UPDATE_THREADS },
   );
   return new ExpertIteration(config, selfPlay, buffer, updater);
 }

@@ -11,20 +11,22 @@ export interface OnnxGradientOptions {
   readonly runtime: OnnxRuntime;
   /** The model's shape, for the gradient graph (checked against the model's weights). */
   readonly network: NetworkConfig;
-  /** Intra-op threads of the gradient session (1 if not given): the cores self-play uses, idle during the update. */
+  /** Intra-op threads of the gradient session (1 if not given; runs take UPDATE_THREADS). */
   readonly threads?: number;
   /** Where the one line goes when the gradient session fails and tfjs takes over (stderr if not given). */
   readonly note?: (line: string) => void;
 }
 
 /**
- * The gradient session's intra-op threads in a run of `workers` worker
- * threads: the update runs while self-play (or the rollouts) wait, so it takes
- * the cores they use; 0 workers (all in this thread) still gets one.
+ * The gradient session's intra-op threads in every run, whatever its workers
+ * and cores. onnxruntime splits some matrix products between its threads by
+ * their number, which rounds the gradients differently for some minibatch
+ * sizes (an epoch's last, shorter one), so a count that followed the workers
+ * would make a run's results depend on them and on the machine's cores. Two,
+ * because the update runs while self-play waits: on the 2-core laptop the
+ * project is sized for, it then has both cores.
  */
-export function updateThreads(workers: number): number {
-  return Math.max(1, workers);
-}
+export const UPDATE_THREADS = 2;
 
 const toStderr = (line: string): void => {
   process.stderr.write(`${line}\n`);

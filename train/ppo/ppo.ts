@@ -3,7 +3,7 @@ import { createAgent } from '../../agents/spec.ts';
 import type { Random } from '../../env/random.ts';
 import type { PpoConfig } from '../config/schema.ts';
 import type { ReplayContents } from '../expert-iteration/replay-buffer.ts';
-import { updateThreads } from '../gradients/minibatch-updater.ts';
+import { UPDATE_THREADS } from '../gradients/minibatch-updater.ts';
 import type { LearnerParts, OwnMetrics, TrainingAlgorithm } from '../training-algorithm.ts';
 import { estimateAdvantages } from './advantages.ts';
 import { OpponentPool } from './opponent-pool.ts';
@@ -103,13 +103,11 @@ export class PolicyGradient implements TrainingAlgorithm {
 /**
  * PPO or REINFORCE for `config` on the learner's network: the baseline
  * opponents (only when some games are played against them), an empty
- * opponent pool, the rollouts, their buffer and the update, whose gradients
- * may use up to `workers` threads.
+ * opponent pool, the rollouts, their buffer and the update.
  */
 export async function buildPolicyGradient(
   { tf, rules, obsSize, model, optimizer, inference }: LearnerParts,
   config: PpoConfig,
-  workers = 0,
 ): Promise<PolicyGradient> {
   const { ppo } = config;
   const updater = new PolicyUpdater(
@@ -127,13 +125,13 @@ export async function buildPolicyGradient(
     },
     obsSize,
     // Where onnxruntime-node runs the rollouts' network it computes the update's
-    // gradients too, on the run's threads (nothing else runs during the update).
+    // gradients too (nothing else runs during the update).
     inference.runtime === null
       ? null
       : {
           runtime: inference.runtime,
           network: { hidden: config.hidden, activation: config.activation },
-          threads: updateThreads(workers),
+          threads: UPDATE_THREADS,
         },
   );
   const baselines: Agent[] = [];
