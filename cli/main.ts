@@ -1,6 +1,7 @@
 import type { ArgumentsCamelCase, CommandModule } from 'yargs';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { AYOAYO_VERSION } from '../queue/version.ts';
 import { type CommandEntry, commandName, commands } from './commands/index.ts';
 import { exitWithError, UsageError } from './fail.ts';
 import { applyInferenceOption } from './inference-option.ts';
@@ -65,7 +66,8 @@ await yargs(args)
   }, false)
   .help()
   .alias('h', 'help')
-  .version()
+  // The code fingerprint too: the queue's workers refuse jobs of another one.
+  .version(AYOAYO_VERSION)
   .wrap(Math.min(100, process.stdout.columns ?? 100))
   // A usage error found by yargs comes as `msg` alone; anything thrown as `err`.
   .fail((msg, err) => exitWithError(err ?? new UsageError(msg)))

@@ -4,7 +4,7 @@
 // sets and the browser page of `ayoayo web`. Plain JavaScript so that it runs before
 // anything is compiled.
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -14,6 +14,15 @@ const inRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 rmSync(inRoot('dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+// The fingerprint of the sources that play self-play shards, which the package
+// does not ship: part of the version the queue's jobs and workers compare.
+const { fingerprintSources, FINGERPRINT_FILE } = await import(
+  pathToFileURL(inRoot('dist/queue/code-fingerprint.js')).href
+);
+writeFileSync(
+  inRoot(`dist/${FINGERPRINT_FILE}`),
+  `${JSON.stringify({ sources: fingerprintSources(root) })}\n`,
+);
 // The pretrained policy (default of `ayoayo serve` and `ayoayo web`).
 cpSync(inRoot('models/pretrained'), inRoot('dist/models/pretrained'), { recursive: true });
 // The accuracy sets (default of `ayoayo accuracy` and of the trainer's accuracy evaluation).

@@ -370,7 +370,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     });
     await expect(run).rejects.toThrow(
       new RegExp(
-        `self-play shard \\d of iteration 1 \\(job s-[0-9a-f]+\\) failed after 1 attempt\\(s\\): this worker runs ayoayo ${AYOAYO_VERSION.replaceAll('.', '\\.')} and refuses a self-play shard from a coordinator of ayoayo 0\\.0\\.0-other: another version may play other games`,
+        `self-play shard \\d of iteration 1 \\(job s-[0-9a-f]+\\) failed after 1 attempt\\(s\\): this worker runs ayoayo ${AYOAYO_VERSION.replace(/[.+]/g, '\\$&')} and refuses a self-play shard from a coordinator of ayoayo 0\\.0\\.0-other: another version may play other games`,
       ),
     );
   }, 60_000);
