@@ -3,9 +3,6 @@
  * Small, fast in hot loops, and its whole state is four integers, so checkpoints
  * can save and restore it exactly.
  */
-/** What a number seed may be, for messages: the integers a double holds exactly. */
-export const SEED_RANGE = 'an integer between -(2^53 - 1) and 2^53 - 1';
-
 export class Random {
   private a: number;
   private b: number;
@@ -97,6 +94,9 @@ export class Random {
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
 }
+
+/** What a number seed may be, for messages: the integers a double holds exactly. */
+export const SEED_RANGE = 'an integer between -(2^53 - 1) and 2^53 - 1';
 
 /**
  * The high part of a number seed (-2^21 .. 2^21) mixed into a word: 0 for 0,

@@ -49,7 +49,7 @@ export class EpisodeStateError extends Error {
   override name = 'EpisodeStateError';
 }
 
-/** Validates a reset seed (an integer; the generator uses it modulo 2^32). */
+/** Validates a reset seed: a safe integer, each of which has a stream of its own. */
 export function checkSeed(seed: unknown): number | undefined {
   if (seed === undefined) return undefined;
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {

@@ -186,14 +186,14 @@ export function savedRunConfig(
     saved: 'checkpoint',
     given: 'config.json',
   });
-  if (edited.length > 0 && file.name !== checkpointConfig.name) {
+  if (edited.length > 0) {
     // A run's checkpoints and its config.json carry the run's name (a resumed
     // copy rewrites both), so differing names mean one file came from another run.
-    throw new TrainConfigError(
-      `--resume cannot change ${edited.join(', ')}: ${checkpoint.path} was written by run ${JSON.stringify(checkpointConfig.name)} and ${paths.config} by run ${JSON.stringify(file.name)}; put back this run's own checkpoint or config.json, or train a new run`,
-    );
-  }
-  if (edited.length > 0) {
+    if (file.name !== checkpointConfig.name) {
+      throw new TrainConfigError(
+        `--resume cannot change ${edited.join(', ')}: ${checkpoint.path} was written by run ${JSON.stringify(checkpointConfig.name)} and ${paths.config} by run ${JSON.stringify(file.name)}; put back this run's own checkpoint or config.json, or train a new run`,
+      );
+    }
     throw new TrainConfigError(
       `--resume cannot change ${edited.join(', ')}, edited in ${paths.config}; a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}: put it back, or train a new run with it`,
     );
