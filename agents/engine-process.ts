@@ -1,9 +1,9 @@
-import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { type LaunchedEngine, launchEngine } from './engine-launch.ts';
 import {
+  armEngineCleanup,
   killGroup,
   registerEngine,
-  startWatchdog,
-  stopWatchdog,
   unregisterEngine,
 } from './engine-registry.ts';
 import { ForfeitError } from './forfeit.ts';
@@ -25,15 +25,15 @@ interface Pending {
 
 /**
  * One running external engine: a shell command line started in its own process
- * group, spoken to one line at a time. A request that fails (no answer in time,
+ * group (watched, see engine-launch.ts), spoken to one line at a time. A request that fails (no answer in time,
  * the engine died) rejects with a ForfeitError saying why; after a timeout the
  * engine is killed, since its late answer would be taken for the next one.
  */
 export class EngineProcess {
   readonly command: string;
-  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #child: ChildProcess;
+  readonly #pipes: LaunchedEngine;
   readonly #pid: number;
-  readonly #watchdog: ChildProcess | null;
   readonly #stdout = new LineSplitter(MAX_ANSWER_LENGTH, (line) => this.#onLine(line));
   #pending: Pending | null = null;
   readonly #stderr = new StderrTail(STDERR_LINES);
@@ -42,15 +42,18 @@ export class EngineProcess {
 
   constructor(command: string) {
     this.command = command;
-    this.#child = spawn(command, { shell: true, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    // The signal handlers go in before the engine exists: a signal that came
+    // between the two would end this program by its default action, running nothing.
+    armEngineCleanup();
+    this.#pipes = launchEngine(command);
+    this.#child = this.#pipes.child;
     this.#pid = this.#child.pid ?? -1;
-    this.#watchdog = this.#pid > 0 ? startWatchdog(this.#pid) : null;
     if (this.#pid > 0) registerEngine(this.#pid);
-    this.#child.stderr.setEncoding('utf8');
-    this.#child.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
-    this.#child.stderr.on('data', (chunk: string) => this.#stderr.push(chunk));
+    this.#pipes.stderr.setEncoding('utf8');
+    this.#pipes.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
+    this.#pipes.stderr.on('data', (chunk: string) => this.#stderr.push(chunk));
     // Writing to an engine that has died raises EPIPE here; its exit is reported instead.
-    this.#child.stdin.on('error', () => {});
+    this.#pipes.stdin.on('error', () => {});
     this.#exited = new Promise((resolve) => {
       this.#child.once('error', (err) => {
         this.#onGone(`could not be started: ${err.message}`);
@@ -81,7 +84,7 @@ export class EngineProcess {
         this.kill();
       }, timeoutMs);
       this.#pending = { resolve, reject, timer };
-      this.#child.stdin.write(`${line}\n`);
+      this.#pipes.stdin.write(`${line}\n`);
     });
   }
 
@@ -91,14 +94,13 @@ export class EngineProcess {
       killGroup(this.#pid);
       unregisterEngine(this.#pid);
     }
-    if (this.#watchdog !== null) stopWatchdog(this.#watchdog);
     this.#release();
   }
 
   /** Closes the engine's stdin (a polite engine exits at end of input), then kills it. */
   async close(): Promise<void> {
     if (this.#exit === null) {
-      this.#child.stdin.end();
+      this.#pipes.stdin.end();
       if (this.#pid > 0) {
         try {
           process.kill(-this.#pid, 'SIGTERM');
@@ -156,7 +158,6 @@ export class EngineProcess {
   #onGone(how: string): void {
     // Whatever the engine left running in its group (a wrapper's children) goes with it.
     if (this.#pid > 0) killGroup(this.#pid);
-    if (this.#watchdog !== null) stopWatchdog(this.#watchdog);
     if (this.#exit !== null) return;
     this.#exit = how;
     if (this.#pid > 0) unregisterEngine(this.#pid);
@@ -183,8 +184,9 @@ export class EngineProcess {
       clearTimeout(pending.timer);
       pending.reject(new ForfeitError(this.#gone()));
     }
-    this.#child.stdin.destroy();
-    this.#child.stdout.destroy();
-    this.#child.stderr.destroy();
+    this.#pipes.stdin.destroy();
+    this.#pipes.stdout.destroy();
+    this.#pipes.stderr.destroy();
+    this.#pipes.watcherPipe.destroy();
   }
 }

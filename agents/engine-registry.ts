@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 
 /**
  * Every external engine process alive anywhere in this program, so that none
  * outlives it. Engines run in their own process group (so a shell wrapper and
  * everything it starts can be killed together); they are killed when this
- * process exits or is stopped by SIGINT, SIGTERM or SIGHUP. Engines started in
+ * process exits or is stopped by SIGINT, SIGTERM or SIGHUP. (`kill -9` runs no
+ * handler: the watcher in each engine's group covers it, see engine-launch.ts.) Engines started in
  * worker threads are reported to the main thread over a BroadcastChannel (signal
  * handlers only run there); the main thread listens once `watchEngineWorkers()`
  * has been called (the tournament pool does).
@@ -18,6 +18,11 @@ let channel: BroadcastChannel | null = null;
 interface Announcement {
   readonly pid: number;
   readonly alive: boolean;
+}
+
+/** Installs the exit and signal handlers; call it before starting an engine. */
+export function armEngineCleanup(): void {
+  hook();
 }
 
 /** Records a live engine's process group (its leader's pid). */
@@ -44,41 +49,6 @@ export function killGroup(pid: number): void {
       // already gone
     }
   }
-}
-
-/**
- * What the exit hooks cannot cover: `kill -9` of this program, or a crash that
- * skips 'exit'. Each engine gets a watchdog, a tiny `sh` in its own group that
- * blocks reading a pipe only this process writes to; when this process (or the
- * worker thread that started the engine) ends in any way, the pipe closes, the
- * read returns and the watchdog kills the engine's whole group. A polite engine
- * notices anyway, as its own stdin closes; the watchdog is for hung ones.
- * Stop the watchdog with `stopWatchdog` once the engine is gone.
- */
-export function startWatchdog(pid: number): ChildProcess {
-  const watchdog = spawn(
-    'sh',
-    ['-c', 'read -r _; kill -s KILL -- "-$1" 2>/dev/null', 'ayoayo-watchdog', String(pid)],
-    {
-      detached: true,
-      stdio: ['pipe', 'ignore', 'ignore'],
-    },
-  );
-  watchdog.on('error', () => {});
-  watchdog.stdin?.on('error', () => {});
-  // Neither the watchdog nor its (idle) pipe keeps this program running.
-  watchdog.unref();
-  return watchdog;
-}
-
-/** Ends a watchdog without letting it act (its engine was stopped on purpose). */
-export function stopWatchdog(watchdog: ChildProcess): void {
-  try {
-    watchdog.kill('SIGKILL');
-  } catch {
-    // already gone
-  }
-  watchdog.stdin?.destroy();
 }
 
 /** In the main thread: also track (and on exit kill) engines started by worker threads. */

@@ -8,7 +8,8 @@ import { groupRunning, pidsRunning } from '../processes.ts';
 // Engines must not outlive the `ayoayo` that started them, however it ends:
 // SIGTERM (signal handlers kill the engines' groups), an error (the agent is
 // closed, and an exit hook kills whatever is left), and kill -9 (no handler
-// runs: a watchdog per engine notices the closed pipe and kills the group).
+// runs: the watcher in each engine's group notices the closed pipe and kills
+// the group), even when the signal comes the moment the engine is spawned.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = join(root, 'test/fixtures/ext-engines');
@@ -79,7 +80,47 @@ async function hungTournament(tag: string, workers: number) {
   return { ...run, group };
 }
 
+/**
+ * Runs signal-at-spawn.ts: it starts a hung engine and sends itself `signal` as
+ * soon as spawn returns; resolves with how it ended and the engine's group.
+ */
+async function signalAtSpawn(signal: NodeJS.Signals, tag: string) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(fixtures, 'signal-at-spawn.ts'),
+      `node ${join(fixtures, 'hang.mjs')} ${tag}`,
+      signal,
+    ],
+    { cwd: root },
+  );
+  started.push(child);
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  const ended = await new Promise<NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (_code, how) => resolve(how)),
+  );
+  const group = Number(stdout.trim());
+  expect(group).toBeGreaterThan(0);
+  groups.push(group);
+  return { ended, group };
+}
+
 describe('engines do not outlive ayoayo', () => {
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    it(`${signal} the moment the engine is spawned: the engine group is killed all the same`, async () => {
+      const tag = `--lifetime-at-spawn-${signal}`;
+      const { ended, group } = await signalAtSpawn(signal, tag);
+      expect(ended).toBe(signal);
+      await waitFor(() => !groupRunning(group), 'the engine group is gone');
+      expect(enginesTagged(tag)).toEqual([]);
+    }, 60_000);
+  }
+
   it('SIGTERM: the engine group is killed and ayoayo ends by the signal', async () => {
     const { child, ended, group } = await hungTournament('--lifetime-term', 0);
     child.kill('SIGTERM');
@@ -88,7 +129,7 @@ describe('engines do not outlive ayoayo', () => {
     expect(enginesTagged('--lifetime-term')).toEqual([]);
   }, 60_000);
 
-  it('kill -9, engine in a worker thread: the watchdog kills the engine group', async () => {
+  it('kill -9, engine in a worker thread: the watcher kills the engine group', async () => {
     const { child, ended, group } = await hungTournament('--lifetime-kill', 1);
     child.kill('SIGKILL');
     expect((await ended).signal).toBe('SIGKILL');
