@@ -82,17 +82,22 @@ describe('ExternalAgent', () => {
   });
 
   it('forfeits an engine that hangs, kills it, and starts a fresh one for the next game', async () => {
-    const agent = new ExternalAgent(engine('hang.mjs'), { moveTimeoutMs: 100, startupMs: 400 });
+    // Tagged, so that hung engines of other test files running alongside are not counted.
+    const hung = (): number[] => pidsRunning('hang.mjs\0--hung-forfeit');
+    const agent = new ExternalAgent(engine('hang.mjs', ' --hung-forfeit'), {
+      moveTimeoutMs: 100,
+      startupMs: 400,
+    });
     const pos = initialPosition();
     await expect(agent.act(pos, ctx(legalActions(pos)))).rejects.toThrow(
       'did not answer within 500 ms',
     );
     // The hung engine (which ignores SIGTERM) is gone.
-    await waitFor(() => pidsRunning(join(fixtures, 'hang.mjs')).length === 0);
+    await waitFor(() => hung().length === 0);
     const result = await playMatch({ a: agent, b: new RandomAgent(), games: 2, seed: 1 });
     expect(result.forfeits.a).toBe(2);
     await agent.close();
-    await waitFor(() => pidsRunning(join(fixtures, 'hang.mjs')).length === 0);
+    await waitFor(() => hung().length === 0);
   });
 
   it('forfeits when the engine dies, saying how and with its last words', async () => {
