@@ -13,7 +13,7 @@ import type { Readable, Writable } from 'node:stream';
  * ignores TERM and HUP: a polite close (SIGTERM to the group) must not disarm it.
  */
 const LAUNCHER =
-  '{ trap "" TERM HUP; read -r _ <&3; kill -s KILL 0; } </dev/null >/dev/null 2>&1 & exec 3<&-; eval "$1"';
+  '{ trap "" TERM HUP; read -r _ <&3; kill -s KILL 0; } </dev/null >/dev/null 2>&1 & exec 3<&-; eval "shift; $1"';
 
 /** An engine process with its pipes: stdin, stdout, stderr, and the watcher's pipe. */
 export interface LaunchedEngine {
