@@ -6,14 +6,17 @@ import type { Readable, Writable } from 'node:stream';
  * The shell script an engine's command line runs under. A watcher starts first
  * in the background, in the engine's own process group, and blocks reading
  * fd 3, the far end of a pipe only this program holds; then the main shell
- * closes its copy of fd 3 and runs the command line. However this program ends
- * (an exit, a signal, `kill -9`), the pipe closes, the read returns and the
- * watcher kills the whole group, itself included. The pipe exists before the
- * engine does, so there is no moment when an engine runs unwatched. The watcher
- * ignores TERM and HUP: a polite close (SIGTERM to the group) must not disarm it.
+ * closes its copy of fd 3 and runs the command line (with no positional
+ * parameters, as under `sh -c`). However this program ends (an exit, a signal,
+ * `kill -9`), the pipe closes, the read returns and the watcher kills the whole
+ * group, itself included. The pipe exists before the engine does, so there is
+ * no moment when an engine runs unwatched. The watcher ignores TERM and HUP, so
+ * that a polite close (SIGTERM to the group) does not disarm it: the shell
+ * ignores them while it forks the watcher (a trap set inside the watcher would
+ * leave it open to a signal that came first) and restores them for the engine.
  */
 const LAUNCHER =
-  '{ trap "" TERM HUP; read -r _ <&3; kill -s KILL 0; } </dev/null >/dev/null 2>&1 & exec 3<&-; eval "shift; $1"';
+  'trap "" TERM HUP; { read -r _ <&3; kill -s KILL 0; } </dev/null >/dev/null 2>&1 & trap - TERM HUP; exec 3<&-; eval "shift; $1"';
 
 /** An engine process with its pipes: stdin, stdout, stderr, and the watcher's pipe. */
 export interface LaunchedEngine {
