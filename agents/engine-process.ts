@@ -25,9 +25,10 @@ interface Pending {
 
 /**
  * One running external engine: a shell command line started in its own process
- * group (watched, see engine-launch.ts), spoken to one line at a time. A request that fails (no answer in time,
- * the engine died) rejects with a ForfeitError saying why; after a timeout the
- * engine is killed, since its late answer would be taken for the next one.
+ * group (with a watcher, see engine-launch.ts), spoken to one line at a time. A
+ * request that fails (no answer in time, the engine died) rejects with a
+ * ForfeitError saying why; after a timeout the engine is killed, since its late
+ * answer would be taken for the next one.
  */
 export class EngineProcess {
   readonly command: string;
@@ -156,8 +157,10 @@ export class EngineProcess {
   }
 
   #onGone(how: string): void {
-    // Whatever the engine left running in its group (a wrapper's children) goes with it.
+    // Whatever the engine left running in its group (a wrapper's children, the
+    // watcher) goes with it.
     if (this.#pid > 0) killGroup(this.#pid);
+    this.#pipes.watcherPipe.destroy();
     if (this.#exit !== null) return;
     this.#exit = how;
     if (this.#pid > 0) unregisterEngine(this.#pid);
