@@ -31,6 +31,7 @@ export function selfPlayOptions(
     fullSearchShare: 1,
     cheapSimulations: 2,
     policyTarget: 'completed-q',
+    completedQScale: 0.1,
     searchValueWeight: 0,
     solverNodes: 0,
     solverPlaysProven: false,

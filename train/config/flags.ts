@@ -64,6 +64,7 @@ const EXPERT_ITERATION_FLAGS: Record<keyof ExpertIterationSettings, string> = {
   fullSearchShare: 'full-search-share',
   cheapSimulations: 'cheap-simulations',
   policyTarget: 'policy-target',
+  completedQScale: 'completed-q-scale',
   searchValueWeight: 'search-value-weight',
   solverNodes: 'solver-nodes',
   solverPlaysProven: 'solver-plays-proven',

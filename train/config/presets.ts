@@ -97,6 +97,7 @@ export const DEFAULT_BLOCKS: {
     fullSearchShare: 1,
     cheapSimulations: 4,
     policyTarget: 'completed-q',
+    completedQScale: 0.1,
     searchValueWeight: 0,
     solverNodes: 0,
     solverPlaysProven: false,

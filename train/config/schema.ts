@@ -224,6 +224,14 @@ export const expertIterationSettingsSchema = z
       .describe(
         "the policy target, Gumbel MuZero's completed-Q improved policy or AlphaZero's visit counts",
       ),
+    completedQScale: z
+      .number()
+      .gt(0)
+      .max(10)
+      .default(0.1)
+      .describe(
+        "c_scale of the completed-Q policy target (Gumbel MuZero's sigma): how far the search's values sharpen the target beyond the network's prior; lower is softer (policyTarget completed-q only)",
+      ),
     searchValueWeight: z
       .number()
       .min(0)

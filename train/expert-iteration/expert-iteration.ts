@@ -135,6 +135,7 @@ export function shardSetups(
       fullSearchShare: ei.fullSearchShare,
       cheapSimulations: ei.cheapSimulations,
       policyTarget: ei.policyTarget,
+      completedQScale: ei.completedQScale,
       searchValueWeight: ei.searchValueWeight,
       solverNodes: ei.solverNodes,
       solverPlaysProven: ei.solverPlaysProven,

@@ -50,6 +50,8 @@ export interface SearchSelfPlayOptions {
   readonly cheapSimulations: number;
   /** How each move is searched and what the network learns from it (targets/). */
   readonly policyTarget: SearchTargetKind;
+  /** c_scale of the completed-Q target: lower keeps more of the network's prior in it. */
+  readonly completedQScale: number;
   /**
    * Weight of the search's root value in the value target, the rest being the
    * game's outcome: the root value is less noisy than one game's result, the
@@ -186,7 +188,7 @@ export class SearchSelfPlay {
     const n = options.games;
     this.#n = n;
     this.#encoder = new ObservationEncoder(options.observation, options.rules);
-    this.#target = searchTarget(options.policyTarget, n);
+    this.#target = searchTarget(options.policyTarget, n, options.completedQScale);
     this.#searches = Array.from(
       { length: n },
       () =>

@@ -12,9 +12,12 @@ import type { SearchedMove, SearchTarget } from './search-target.ts';
 export class CompletedQTarget implements SearchTarget {
   readonly searchOptions = {};
   readonly #roots: (GumbelRoot | null)[];
+  readonly #valueScale: number;
 
-  constructor(games: number) {
+  /** `valueScale`: c_scale of sigma(completed Q), how much the search's values sharpen the target. */
+  constructor(games: number, valueScale: number) {
     this.#roots = new Array<GumbelRoot | null>(games).fill(null);
+    this.#valueScale = valueScale;
   }
 
   begin(
@@ -25,7 +28,7 @@ export class CompletedQTarget implements SearchTarget {
     rng: Random,
   ): void {
     // Sequential Halving plans its phases for the search's budget.
-    const root = new GumbelRoot({ simulations }, rng);
+    const root = new GumbelRoot({ simulations, valueScale: this.#valueScale }, rng);
     this.#roots[game] = root;
     search.begin(state, null, root.chooser);
   }

@@ -8,11 +8,15 @@ export type { SearchedMove, SearchTarget } from './search-target.ts';
 /** The kinds of search target a run can name (`policyTarget`). */
 export type SearchTargetKind = ExpertIterationSettings['policyTarget'];
 
-/** The search target `kind` for `games` games. */
-export function searchTarget(kind: SearchTargetKind, games: number): SearchTarget {
+/** The search target `kind` for `games` games; `completedQScale` is c_scale of the completed-Q target. */
+export function searchTarget(
+  kind: SearchTargetKind,
+  games: number,
+  completedQScale: number,
+): SearchTarget {
   switch (kind) {
     case 'completed-q':
-      return new CompletedQTarget(games);
+      return new CompletedQTarget(games, completedQScale);
     case 'visits':
       return new VisitCountTarget();
   }
