@@ -44,4 +44,21 @@ describe('completedQScale', () => {
     expect(bad(0)).toThrow(/expertIteration.completedQScale \(--completed-q-scale\): Too small/);
     expect(bad(11)).toThrow(/expertIteration.completedQScale \(--completed-q-scale\): Too big/);
   });
+
+  it('is refused with visit-count targets, which it would not change', () => {
+    const build = (completedQScale: number) =>
+      buildConfig([
+        {
+          algorithm: 'expert-iteration',
+          expertIteration: { policyTarget: 'visits', completedQScale },
+        },
+      ]);
+    expect(() => build(0.05)).toThrow(
+      /expertIteration.completedQScale \(--completed-q-scale\): is 0.05, but policyTarget is visits: it scales the completed-q target only/,
+    );
+    const config = build(0.1);
+    expect(config.algorithm === 'expert-iteration' && config.expertIteration.policyTarget).toBe(
+      'visits',
+    );
+  });
 });

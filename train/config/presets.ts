@@ -1,10 +1,11 @@
 import { DEFAULT_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
-import type {
-  Algorithm,
-  ExpertIterationSettings,
-  PpoConfig,
-  PpoSettings,
-  SharedSettings,
+import {
+  type Algorithm,
+  DEFAULT_COMPLETED_Q_SCALE,
+  type ExpertIterationSettings,
+  type PpoConfig,
+  type PpoSettings,
+  type SharedSettings,
 } from './schema.ts';
 
 /** Settings a preset, a config file or the command line gives: any shared ones, and fields of the algorithm's block. */
@@ -97,7 +98,7 @@ export const DEFAULT_BLOCKS: {
     fullSearchShare: 1,
     cheapSimulations: 4,
     policyTarget: 'completed-q',
-    completedQScale: 0.1,
+    completedQScale: DEFAULT_COMPLETED_Q_SCALE,
     searchValueWeight: 0,
     solverNodes: 0,
     solverPlaysProven: false,

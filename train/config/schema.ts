@@ -173,6 +173,9 @@ export const ppoSettingsSchema = z
   });
 export type PpoSettings = z.infer<typeof ppoSettingsSchema>;
 
+/** mctx's c_scale of the completed-Q target. */
+export const DEFAULT_COMPLETED_Q_SCALE = 0.1;
+
 /** Expert iteration's settings: searched self-play, its replay window and its update. */
 export const expertIterationSettingsSchema = z
   .object({
@@ -228,7 +231,7 @@ export const expertIterationSettingsSchema = z
       .number()
       .gt(0)
       .max(10)
-      .default(0.1)
+      .default(DEFAULT_COMPLETED_Q_SCALE)
       .describe(
         "c_scale of the completed-Q policy target (Gumbel MuZero's sigma): how far the search's values sharpen the target beyond the network's prior; lower is softer (policyTarget completed-q only)",
       ),
@@ -320,6 +323,13 @@ export const expertIterationSettingsSchema = z
         code: 'custom',
         path: ['cheapSimulations'],
         message: `is ${ei.cheapSimulations}, not fewer than simulations (${ei.simulations}): a cheap search must be cheaper than a full one`,
+      });
+    }
+    if (ei.policyTarget === 'visits' && ei.completedQScale !== DEFAULT_COMPLETED_Q_SCALE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['completedQScale'],
+        message: `is ${ei.completedQScale}, but policyTarget is visits: it scales the completed-q target only`,
       });
     }
     if (ei.openingPliesMax !== null && ei.openingPliesMax < ei.openingPlies) {
