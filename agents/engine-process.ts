@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { type LaunchedEngine, launchEngine } from './engine-launch.ts';
 import {
   armEngineCleanup,
@@ -32,7 +31,6 @@ interface Pending {
  */
 export class EngineProcess {
   readonly command: string;
-  readonly #child: ChildProcess;
   readonly #pipes: LaunchedEngine;
   readonly #pid: number;
   readonly #stdout = new LineSplitter(MAX_ANSWER_LENGTH, (line) => this.#onLine(line));
@@ -47,8 +45,7 @@ export class EngineProcess {
     // between the two would end this program by its default action, running nothing.
     armEngineCleanup();
     this.#pipes = launchEngine(command);
-    this.#child = this.#pipes.child;
-    this.#pid = this.#child.pid ?? -1;
+    this.#pid = this.#pipes.child.pid ?? -1;
     if (this.#pid > 0) registerEngine(this.#pid);
     this.#pipes.stderr.setEncoding('utf8');
     this.#pipes.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
@@ -56,18 +53,18 @@ export class EngineProcess {
     // Writing to an engine that has died raises EPIPE here; its exit is reported instead.
     this.#pipes.stdin.on('error', () => {});
     this.#exited = new Promise((resolve) => {
-      this.#child.once('error', (err) => {
+      this.#pipes.child.once('error', (err) => {
         this.#onGone(`could not be started: ${err.message}`);
         resolve();
       });
-      this.#child.once('exit', (code, signal) => {
+      this.#pipes.child.once('exit', (code, signal) => {
         this.#onGone(signal !== null ? `was killed by ${signal}` : `exited with code ${code}`);
         resolve();
       });
     });
     // An idle engine does not keep this program running; `close` refs it while it
     // waits for the exit (see there).
-    this.#child.unref();
+    this.#pipes.child.unref();
   }
 
   get alive(): boolean {
@@ -113,14 +110,14 @@ export class EngineProcess {
       // everything unref'd, once the engine's pipes close the event loop can find
       // nothing left to do before the exit is reported, and Node ends the program
       // with code 13 (unsettled top-level await), losing every result.
-      this.#child.ref();
+      this.#pipes.child.ref();
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise((resolve) => {
         timer = setTimeout(resolve, CLOSE_GRACE_MS);
       });
       await Promise.race([this.#exited, grace]);
       clearTimeout(timer);
-      this.#child.unref();
+      this.#pipes.child.unref();
     }
     this.kill();
   }

@@ -4,11 +4,11 @@ import { BroadcastChannel, isMainThread } from 'node:worker_threads';
  * Every external engine process alive anywhere in this program, so that none
  * outlives it. Engines run in their own process group (so a shell wrapper and
  * everything it starts can be killed together); they are killed when this
- * process exits or is stopped by SIGINT, SIGTERM or SIGHUP. (`kill -9` runs no
- * handler: the watcher in each engine's group covers it, see engine-launch.ts.) Engines started in
- * worker threads are reported to the main thread over a BroadcastChannel (signal
- * handlers only run there); the main thread listens once `watchEngineWorkers()`
- * has been called (the tournament pool does).
+ * process exits or is stopped by SIGINT, SIGTERM or SIGHUP (`kill -9` runs no
+ * handler: the watcher in each engine's group covers it, see engine-launch.ts).
+ * Engines started in worker threads are reported to the main thread over a
+ * BroadcastChannel (signal handlers only run there); the main thread listens
+ * once `watchEngineWorkers()` has been called (the tournament pool does).
  */
 const CHANNEL = 'ayoayo:engine-processes';
 const groups = new Set<number>();
@@ -20,16 +20,11 @@ interface Announcement {
   readonly alive: boolean;
 }
 
-/** Installs the exit and signal handlers; call it before starting an engine. */
-export function armEngineCleanup(): void {
-  hook();
-}
-
 /** Records a live engine's process group (its leader's pid). */
 export function registerEngine(pid: number): void {
   groups.add(pid);
   announce({ pid, alive: true });
-  hook();
+  armEngineCleanup();
 }
 
 /** Forgets an engine that has been stopped. */
@@ -60,7 +55,7 @@ export function watchEngineWorkers(): void {
     const data = (event as { data: Announcement }).data;
     if (data.alive) {
       groups.add(data.pid);
-      hook();
+      armEngineCleanup();
     } else {
       groups.delete(data.pid);
     }
@@ -79,7 +74,8 @@ function killAll(): void {
   groups.clear();
 }
 
-function hook(): void {
+/** Installs the exit and signal handlers (once); call it before starting an engine. */
+export function armEngineCleanup(): void {
   if (hooked) return;
   hooked = true;
   process.once('exit', killAll);

@@ -1,3 +1,4 @@
+import { text } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchEngine } from '../../agents/engine-launch.ts';
 import { groupRunning } from '../processes.ts';
@@ -20,15 +21,11 @@ describe('launchEngine', () => {
     // `trap` lists the traps set: none, the launcher's own are undone for the command.
     const engine = launchEngine('trap; echo "$# parameters"; echo "to stderr" >&2; exit 3');
     groups.push(engine.child.pid as number);
-    let stdout = '';
-    let stderr = '';
-    engine.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    engine.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await new Promise((resolve) => engine.child.once('exit', resolve));
+    const [stdout, stderr, code] = await Promise.all([
+      text(engine.stdout),
+      text(engine.stderr),
+      new Promise((resolve) => engine.child.once('exit', resolve)),
+    ]);
     expect(code).toBe(3);
     expect(stdout).toBe('0 parameters\n');
     expect(stderr).toBe('to stderr\n');

@@ -4,7 +4,6 @@ import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
 import { cachedEndgame } from '../../models/solver-endgame.ts';
 import { type ExpertIterationConfig, rulesOf } from '../config/schema.ts';
-import { UPDATE_THREADS } from '../gradients/minibatch-updater.ts';
 import type {
   LearnerParts,
   OwnMetrics,
@@ -198,9 +197,7 @@ export function buildExpertIteration(
     obsSize,
     // Where onnxruntime-node runs self-play it computes the update's gradients
     // too (the shards wait while the update runs).
-    inference.runtime === null
-      ? null
-      : { runtime: inference.runtime, network, threads: UPDATE_THREADS },
+    inference.runtime === null ? null : { runtime: inference.runtime, network },
   );
   return new ExpertIteration(config, selfPlay, buffer, updater);
 }

@@ -11,8 +11,6 @@ export interface OnnxGradientOptions {
   readonly runtime: OnnxRuntime;
   /** The model's shape, for the gradient graph (checked against the model's weights). */
   readonly network: NetworkConfig;
-  /** Intra-op threads of the gradient session (1 if not given; runs take UPDATE_THREADS). */
-  readonly threads?: number;
   /** Where the one line goes when the gradient session fails and tfjs takes over (stderr if not given). */
   readonly note?: (line: string) => void;
 }
@@ -63,7 +61,7 @@ export abstract class MinibatchUpdater {
     if (onnx === null) return;
     let gradients: OnnxGradients;
     try {
-      gradients = new OnnxGradients(onnx.runtime, inputSize, onnx.network, loss, onnx.threads);
+      gradients = new OnnxGradients(onnx.runtime, inputSize, onnx.network, loss, UPDATE_THREADS);
     } catch (error) {
       this.#handOver(`its gradient session did not load (${messageOf(error)})`);
       return;

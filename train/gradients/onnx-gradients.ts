@@ -42,10 +42,10 @@ interface Binding {
  * caller passes in at each step (the optimizer stays the caller's). Outputs are
  * written into arrays this object owns, reused from step to step.
  *
- * `threads` is the session's intra-op thread count: the update runs while
- * self-play waits, so it may use the cores the self-play shards use. The
- * gradients come out bit for bit the same with one thread and with two (a test
- * checks it), so a run does not depend on how many cores it was given.
+ * `threads` is the session's intra-op thread count. One thread and two may
+ * round some products apart, so runs always take UPDATE_THREADS
+ * (minibatch-updater.ts) whatever their workers and cores; a session of a
+ * given count repeats its gradients bit for bit (a test checks it).
  */
 export class OnnxGradients {
   /** Sessions not yet released (for tests and leak checks). */

@@ -3,7 +3,6 @@ import { createAgent } from '../../agents/spec.ts';
 import type { Random } from '../../env/random.ts';
 import type { PpoConfig } from '../config/schema.ts';
 import type { ReplayContents } from '../expert-iteration/replay-buffer.ts';
-import { UPDATE_THREADS } from '../gradients/minibatch-updater.ts';
 import type { LearnerParts, OwnMetrics, TrainingAlgorithm } from '../training-algorithm.ts';
 import { estimateAdvantages } from './advantages.ts';
 import { OpponentPool } from './opponent-pool.ts';
@@ -131,7 +130,6 @@ export async function buildPolicyGradient(
       : {
           runtime: inference.runtime,
           network: { hidden: config.hidden, activation: config.activation },
-          threads: UPDATE_THREADS,
         },
   );
   const baselines: Agent[] = [];
