@@ -120,19 +120,19 @@ describe('the policy file checksum', () => {
     writeFileSync(path, JSON.stringify(file, null, 2));
     return path;
   };
-  // Thermometer without lookahead has 146 inputs, as counts with lookahead: it decodes and plays.
+  // Another game's rules: the inputs still fit, so the file decodes and plays.
   const swap = (file: Record<string, unknown>) => {
-    file.observation = { encoding: 'thermometer', lookahead: false };
+    file.rules = { captureSeedStays: true, leftoverTo: 'opponent' };
   };
 
   it('is written into policy files, and a reformatted file still matches it', () => {
     const path = pretrainedAs('reformatted.json', () => {});
     expect(readFileSync(path, 'utf8')).toMatch(/"checksum": "[0-9a-f]{64}"/);
-    expect(loadPolicy(path).observation).toEqual({ encoding: 'counts', lookahead: true });
-    expect(readPolicyFile(path).weights.inputSize).toBe(146);
+    expect(loadPolicy(path).observation).toEqual({ encoding: 'thermometer', lookahead: true });
+    expect(readPolicyFile(path).weights.inputSize).toBe(278);
   });
 
-  it('refuses a file edited after it was written, naming it (an encoding of the same size swapped in)', () => {
+  it('refuses a file edited after it was written, naming it (other rules swapped in)', () => {
     const path = pretrainedAs('swapped.json', swap);
     const message = `policy ${path} is corrupt: checksum mismatch (the file was edited or damaged after it was written)`;
     expect(() => loadPolicy(path)).toThrow(message);
@@ -147,13 +147,13 @@ describe('the policy file checksum', () => {
     const path = pretrainedAs('old.json', (file) => {
       delete file.checksum;
     });
-    expect(loadPolicy(path).weights.inputSize).toBe(146);
+    expect(loadPolicy(path).weights.inputSize).toBe(278);
     // Without a checksum nothing tells the swap apart: it loads, as before.
     const swappedOld = pretrainedAs('swapped-old.json', (file) => {
       delete file.checksum;
       swap(file);
     });
-    expect(loadPolicy(swappedOld).observation.encoding).toBe('thermometer');
+    expect(loadPolicy(swappedOld).rules.captureSeedStays).toBe(true);
   });
 
   it('covers every field: the shipped policy matches it, and each kind of edit is caught', () => {

@@ -45,7 +45,7 @@ describe('models/pretrained', () => {
     const run = spawnSync('python3', [CLIENT, PRETRAINED], { encoding: 'utf8', timeout: 60_000 });
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain(
-      'OK: 64 positions, features (counts + lookahead, 146 each), probabilities and values agree',
+      'OK: 64 positions, features (thermometer + lookahead, 278 each), probabilities and values agree',
     );
     expect(run.status).toBe(0);
   });

@@ -68,11 +68,11 @@ const SWEEP_SAMPLES = sweepFile('samples', {
 });
 const SWEEP_BUSY = sweepFile('busy', { name: 'busy', grid: { learningRate: [0.001] } });
 
-/** The pretrained policy with its observation swapped for another of the same size (146 inputs). */
+/** The pretrained policy edited to another game's rules: its inputs fit, so only the checksum can tell. */
 const TAMPERED = join(scratch, 'tampered.json');
 {
   const file = JSON.parse(readFileSync('models/pretrained/policy.json', 'utf8'));
-  file.observation = { encoding: 'thermometer', lookahead: false };
+  file.rules = { ...file.rules, captureSeedStays: !file.rules.captureSeedStays };
   writeFileSync(TAMPERED, JSON.stringify(file));
 }
 

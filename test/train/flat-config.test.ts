@@ -178,18 +178,22 @@ describe('a run saved with the flat config of earlier versions', () => {
           runsDir: shipped.runsDir,
           progress: false,
           iterations: 940,
+          encoding: 'counts',
           hidden: [256, 256, 256],
         },
       ]),
     );
   });
 
-  it('models/pretrained/config.json is the long preset as it is now, but for its name and folder', () => {
+  it('models/pretrained/config.json is the long preset as it is now, but for its name, folder and progress bar', () => {
     const shipped = readJson(
       new URL('../../models/pretrained/config.json', import.meta.url).pathname,
     );
     expect(parseTrainConfig(shipped)).toEqual(
-      buildConfig([PRESETS.long, { name: shipped.name, runsDir: shipped.runsDir }]),
+      buildConfig([
+        PRESETS.long,
+        { name: shipped.name, runsDir: shipped.runsDir, progress: shipped.progress === true },
+      ]),
     );
   });
 });
