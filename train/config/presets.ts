@@ -188,7 +188,8 @@ export const PRESETS: Record<string, Preset> = {
    * fit in 43-57 minutes and the learning rate decays to zero as they end; the
    * time limit stops a slower machine before the hour. The board as a
    * thermometer, as in `quick`: at 2100 iterations it beat the counts network
-   * 52.2% head to head and scored 51.3% against minimax:6 to its 48.8%.
+   * 52.2% head to head and scored 51.1% against minimax:6 to its 49.0% over
+   * 12 000 games (docs/results.md).
    */
   long: preset({
     ...EXPERT_ITERATION,
