@@ -32,6 +32,8 @@ const checkpointPolicySchema = z.object({
     activation: z.enum(['relu', 'tanh']),
     encoding: z.enum(ENCODINGS),
     lookahead: z.boolean(),
+    // Absent from the checkpoints of runs from before it existed: counts then.
+    lookaheadEncoding: z.enum(ENCODINGS).default('counts'),
     captureSeedStays: z.boolean(),
     leftoverTo: z.enum(LEFTOVER_OPTIONS),
   }),
@@ -134,6 +136,7 @@ function fromCheckpoint(data: unknown, file: string): LoadedPolicy {
     observation: resolveObservationConfig({
       encoding: config.encoding,
       lookahead: config.lookahead,
+      lookaheadEncoding: config.lookaheadEncoding,
     }),
     rules: resolveRules({
       captureSeedStays: config.captureSeedStays,

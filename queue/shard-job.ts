@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import { observationSize } from '../env/gym/observation.ts';
 import type { InferenceBackend } from '../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
-import type { ExpertIterationConfig } from '../train/config/schema.ts';
+import { type ExpertIterationConfig, observationOf } from '../train/config/schema.ts';
 import { shardSetups } from '../train/expert-iteration/expert-iteration.ts';
 import type { ShardThreads } from '../train/expert-iteration/sharded-self-play.ts';
 import { QueueError } from './errors.ts';
@@ -33,7 +33,7 @@ function checkVersion(data: unknown): void {
 
 /** Refuses a network whose architecture is not the run's (a mixed-up or forged job). */
 function checkNetworkFits(weights: MlpWeights, config: ExpertIterationConfig, where: string): void {
-  const obsSize = observationSize({ encoding: config.encoding, lookahead: config.lookahead });
+  const obsSize = observationSize(observationOf(config));
   const widths = weights.hidden.map((h) => h.outputSize);
   const activations = new Set(weights.hidden.map((h) => h.activation));
   const fits =

@@ -4,7 +4,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { MlpWeights } from '../models/mlp-runner.ts';
 import { makePolicyFile } from '../models/policy-file.ts';
-import { rulesOf } from '../train/config/schema.ts';
+import { observationOf, rulesOf } from '../train/config/schema.ts';
 import type { ShardIteration, ShardResult, ShardSetup } from '../train/expert-iteration/shard.ts';
 import type {
   ShardRunner,
@@ -238,7 +238,7 @@ export class QueueShardRunner implements ShardRunner {
   #shareNetwork(weights: MlpWeights, iteration: number): SharedPolicy {
     const { config } = this.context;
     const file = makePolicyFile(weights, {
-      observation: { encoding: config.encoding, lookahead: config.lookahead },
+      observation: observationOf(config),
       rules: rulesOf(config),
       source: { run: config.name, iteration },
     });

@@ -6,7 +6,7 @@ import { inferenceChoice } from '../models/inference/choice.ts';
 import { inferenceEngine } from '../models/inference/inference-engine.ts';
 import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
-import { rulesOf, type SharedSettings, type TrainConfig } from './config/schema.ts';
+import { observationOf, rulesOf, type SharedSettings, type TrainConfig } from './config/schema.ts';
 import { buildExpertIteration } from './expert-iteration/expert-iteration.ts';
 import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
 import { buildPolicyGradient } from './ppo/ppo.ts';
@@ -33,7 +33,7 @@ export async function buildLearner(
   options: { readonly workers?: number; readonly shardRunner?: ShardRunnerFactory } = {},
 ): Promise<Learner> {
   const rules: Rules = rulesOf(config);
-  const obsSize = observationSize({ encoding: config.encoding, lookahead: config.lookahead });
+  const obsSize = observationSize(observationOf(config));
   const model = createPolicyValueModel(
     tf,
     obsSize,
@@ -65,7 +65,7 @@ export function learnerPolicyFile(
   evaluation?: Record<string, number>,
 ): PolicyFile {
   return makePolicyFile(extractMlpWeights(learner.model, config), {
-    observation: { encoding: config.encoding, lookahead: config.lookahead },
+    observation: observationOf(config),
     rules: learner.rules,
     source: {
       run: config.name,

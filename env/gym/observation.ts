@@ -25,7 +25,15 @@ export const observationConfigSchema = z
     lookahead: z
       .boolean()
       .default(false)
-      .describe('add 22 engine-computed features of the position each of the 6 actions leads to'),
+      .describe(
+        'add engine-computed features of the position each of the 6 actions leads to (22 each with counts pits)',
+      ),
+    lookaheadEncoding: z
+      .enum(ENCODINGS)
+      .default('counts')
+      .describe(
+        "per-pit encoding of the board after each action in the lookahead's features: counts, onehot or thermometer",
+      ),
   })
   .strict();
 
@@ -37,6 +45,7 @@ export type ObservationConfigInput = z.input<typeof observationConfigSchema>;
 export const DEFAULT_OBSERVATION: ObservationConfig = Object.freeze({
   encoding: 'counts',
   lookahead: false,
+  lookaheadEncoding: 'counts',
 });
 
 export class ObservationConfigError extends Error {
@@ -63,8 +72,10 @@ export const LAPS_LOG2_SCALE = 8;
 export const ONEHOT_BUCKETS = 13;
 /** Thermometer levels per pit: seeds >= 1, ..., seeds >= 12. */
 export const THERMOMETER_LEVELS = 12;
-/** Lookahead features per action (see `describeFeatures`). */
+/** Lookahead features per action with the board after it as counts (see `describeFeatures`). */
 export const LOOKAHEAD_FEATURES = 22;
+/** Lookahead features per action besides the board after it: eight before it, the two stores after. */
+const LOOKAHEAD_SCALARS = 10;
 
 // Features from tables rather than arithmetic in the hot loop (a division or a
 // Math.log2 call each); the tables hold exactly the values the arithmetic gives.
@@ -87,7 +98,7 @@ const LAPS_FEATURE = Float64Array.from({ length: 255 }, (_, n) =>
  * at `s[at ..]`) then the opponent's (opp..opp+5) into `out[to .. to + 11]`.
  * Straight-line rather than a loop, which would recheck the arrays on every pit.
  */
-function writePits(
+function writeCountsPits(
   out: Float32Array,
   to: number,
   s: Uint8Array,
@@ -112,6 +123,34 @@ function writePits(
   out[to + 11] = f[s[p + 5] as number] as number;
 }
 
+/**
+ * Writes the pits of the state at `s[at ..]` in a bucketed encoding (onehot:
+ * 13 buckets a pit, thermometer: 12 levels), the mover's row (own..own+5)
+ * then the opponent's (opp..opp+5), into `out[to .. to + 12 * width)`.
+ */
+function writeBucketedPits(
+  out: Float32Array,
+  to: number,
+  s: Uint8Array,
+  at: number,
+  own: number,
+  opp: number,
+  onehot: boolean,
+): void {
+  const width = onehot ? ONEHOT_BUCKETS : THERMOMETER_LEVELS;
+  out.fill(0, to, to + 12 * width);
+  for (let k = 0; k < 12; k++) {
+    const seeds = s[at + (k < 6 ? own + k : opp + k - 6)] as number;
+    const pit = to + k * width;
+    if (onehot) {
+      out[pit + Math.min(seeds, ONEHOT_BUCKETS - 1)] = 1;
+    } else {
+      const levels = Math.min(seeds, THERMOMETER_LEVELS);
+      for (let b = 0; b < levels; b++) out[pit + b] = 1;
+    }
+  }
+}
+
 /** Offsets inside one action's lookahead block. */
 const LA_LEGAL = 0;
 const LA_CAPTURE = 1;
@@ -122,8 +161,7 @@ const LA_OPP_CAPTURE = 5;
 const LA_OPP_CAN_WIN = 6;
 const LA_VALUE2 = 7;
 const LA_PITS = 8;
-const LA_OWN_STORE = 20;
-const LA_OPP_STORE = 21;
+// The two stores after the move follow the pits: at blockSize - 2 and - 1.
 
 function perPit(encoding: Encoding): number {
   return encoding === 'counts' ? 1 : encoding === 'onehot' ? ONEHOT_BUCKETS : THERMOMETER_LEVELS;
@@ -133,10 +171,17 @@ function baseSize(encoding: Encoding): number {
   return 12 * perPit(encoding) + 2;
 }
 
+/** Features of one action's lookahead block: 22 with counts pits, 154 with the thermometer. */
+export function lookaheadBlockSize(lookaheadEncoding: Encoding): number {
+  return LOOKAHEAD_SCALARS + 12 * perPit(lookaheadEncoding);
+}
+
 /** Number of floats in one observation for this config. */
 export function observationSize(cfg?: ObservationConfigInput | null): number {
   const c = resolveObservationConfig(cfg);
-  return baseSize(c.encoding) + (c.lookahead ? ACTIONS * LOOKAHEAD_FEATURES : 0);
+  return (
+    baseSize(c.encoding) + (c.lookahead ? ACTIONS * lookaheadBlockSize(c.lookaheadEncoding) : 0)
+  );
 }
 
 /** One observation feature: its name, how it is computed and scaled, and its bounds. */
@@ -151,13 +196,14 @@ export interface FeatureDescription {
 export function describeFeatures(cfg?: ObservationConfigInput | null): FeatureDescription[] {
   const c = resolveObservationConfig(cfg);
   const out: FeatureDescription[] = [];
-  const pitFeatures = (prefix: string, whose: string): void => {
+  // One row's pits in `encoding`; `when` prefixes the text of the lookahead's.
+  const pitFeatures = (encoding: Encoding, prefix: string, whose: string, when = ''): void => {
     for (let k = 0; k < 6; k++) {
       const pit = `${prefix}_${k}`;
-      const what = `seeds in ${whose} pit of action ${k}`;
-      if (c.encoding === 'counts') {
+      const what = `${when}seeds in ${whose} pit of action ${k}`;
+      if (encoding === 'counts') {
         out.push({ name: pit, scaling: `${what} / ${PIT_SCALE}`, low: 0, high: 48 / PIT_SCALE });
-      } else if (c.encoding === 'onehot') {
+      } else if (encoding === 'onehot') {
         for (let b = 0; b < ONEHOT_BUCKETS - 1; b++) {
           out.push({
             name: `${pit}_eq_${b}`,
@@ -184,8 +230,8 @@ export function describeFeatures(cfg?: ObservationConfigInput | null): FeatureDe
       }
     }
   };
-  pitFeatures('own_pit', "the mover's");
-  pitFeatures('opp_pit', "the opponent's");
+  pitFeatures(c.encoding, 'own_pit', "the mover's");
+  pitFeatures(c.encoding, 'opp_pit', "the opponent's");
   out.push({
     name: 'own_store',
     scaling: `seeds in the mover's store / ${STORE_SCALE}`,
@@ -201,7 +247,7 @@ export function describeFeatures(cfg?: ObservationConfigInput | null): FeatureDe
   if (!c.lookahead) return out;
   for (let a = 0; a < ACTIONS; a++) {
     const p = `la${a}`;
-    const zero = 'all 22 features of an illegal action are 0';
+    const zero = `all ${lookaheadBlockSize(c.lookaheadEncoding)} features of an illegal action are 0`;
     out.push({ name: `${p}_legal`, scaling: `1 if action ${a} is legal else 0`, low: 0, high: 1 });
     out.push({
       name: `${p}_capture`,
@@ -246,19 +292,8 @@ export function describeFeatures(cfg?: ObservationConfigInput | null): FeatureDe
       low: -48 / STORE_SCALE,
       high: 48 / STORE_SCALE,
     });
-    for (const [prefix, whose] of [
-      ['own_pit', "the mover's"],
-      ['opp_pit', "the opponent's"],
-    ] as const) {
-      for (let k = 0; k < 6; k++) {
-        out.push({
-          name: `${p}_${prefix}_${k}`,
-          scaling: `after the move: seeds in ${whose} pit of action ${k} / ${PIT_SCALE}`,
-          low: 0,
-          high: 48 / PIT_SCALE,
-        });
-      }
-    }
+    pitFeatures(c.lookaheadEncoding, `${p}_own_pit`, "the mover's", 'after the move: ');
+    pitFeatures(c.lookaheadEncoding, `${p}_opp_pit`, "the opponent's", 'after the move: ');
     out.push({
       name: `${p}_own_store`,
       scaling: `after the move: the mover's store / ${STORE_SCALE}`,
@@ -316,9 +351,13 @@ export class ObservationEncoder {
   readonly #scores = new Int32Array(2);
   readonly #perPit: number;
   readonly #baseSize: number;
+  readonly #blockSize: number;
   // The config's fields, read once: the config object's shape varies with where it came from.
   readonly #counts: boolean;
+  readonly #onehot: boolean;
   readonly #lookahead: boolean;
+  readonly #lookaheadCounts: boolean;
+  readonly #lookaheadOnehot: boolean;
   readonly #captureSeedStays: boolean;
   readonly #leftoverToOwner: boolean;
 
@@ -328,8 +367,12 @@ export class ObservationEncoder {
     this.size = observationSize(this.config);
     this.#perPit = perPit(this.config.encoding);
     this.#baseSize = baseSize(this.config.encoding);
+    this.#blockSize = lookaheadBlockSize(this.config.lookaheadEncoding);
     this.#counts = this.config.encoding === 'counts';
+    this.#onehot = this.config.encoding === 'onehot';
     this.#lookahead = this.config.lookahead;
+    this.#lookaheadCounts = this.config.lookaheadEncoding === 'counts';
+    this.#lookaheadOnehot = this.config.lookaheadEncoding === 'onehot';
     this.#captureSeedStays = this.rules.captureSeedStays;
     this.#leftoverToOwner = this.rules.leftoverTo === 'owner';
     this.#childViews = Array.from({ length: ACTIONS }, (_, a) =>
@@ -356,23 +399,8 @@ export class ObservationEncoder {
   #encodeBase(state: Uint8Array, mover: number, out: Float32Array, offset: number): void {
     const own = mover * 6;
     const opp = 6 - own;
-    if (this.#counts) {
-      writePits(out, offset, state, 0, own, opp);
-    } else {
-      const encoding = this.config.encoding;
-      const width = this.#perPit;
-      out.fill(0, offset, offset + 12 * width);
-      for (let k = 0; k < 12; k++) {
-        const seeds = state[k < 6 ? own + k : opp + k - 6] as number;
-        const at = offset + k * width;
-        if (encoding === 'onehot') {
-          out[at + Math.min(seeds, ONEHOT_BUCKETS - 1)] = 1;
-        } else {
-          const levels = Math.min(seeds, THERMOMETER_LEVELS);
-          for (let b = 0; b < levels; b++) out[at + b] = 1;
-        }
-      }
-    }
+    if (this.#counts) writeCountsPits(out, offset, state, 0, own, opp);
+    else writeBucketedPits(out, offset, state, 0, own, opp, this.#onehot);
     const stores = offset + 12 * this.#perPit;
     out[stores] = STORE_FEATURE[48 + (state[STORE_0 + mover] as number)] as number;
     out[stores + 1] = STORE_FEATURE[48 + (state[STORE_0 + 1 - mover] as number)] as number;
@@ -398,7 +426,9 @@ export class ObservationEncoder {
     // use would load the binding and check it again after every call.
     const storeFeature = STORE_FEATURE;
     const lapsFeature = LAPS_FEATURE;
-    const features = LOOKAHEAD_FEATURES;
+    const features = this.#blockSize;
+    const countsPits = this.#lookaheadCounts;
+    const onehotPits = this.#lookaheadOnehot;
     const stateSize = STATE_SIZE;
     const ownStore = STORE_0 + mover;
     const oppStore = STORE_0 + opponent;
@@ -416,9 +446,10 @@ export class ObservationEncoder {
       out[at + LA_LEGAL] = 1;
       out[at + LA_CAPTURE] = storeFeature[48 + childOwnStore - storeBefore] as number;
       out[at + LA_LAPS] = laps < lapsFeature.length ? (lapsFeature[laps] as number) : 1;
-      writePits(out, at + LA_PITS, children, c, own, opp);
-      out[at + LA_OWN_STORE] = storeFeature[48 + childOwnStore] as number;
-      out[at + LA_OPP_STORE] = storeFeature[48 + childOppStore] as number;
+      if (countsPits) writeCountsPits(out, at + LA_PITS, children, c, own, opp);
+      else writeBucketedPits(out, at + LA_PITS, children, c, own, opp, onehotPits);
+      out[at + features - 2] = storeFeature[48 + childOwnStore] as number;
+      out[at + features - 1] = storeFeature[48 + childOppStore] as number;
       this.#replyFeatures(this.#childViews[a] as Uint8Array, mover, childOppStore, out, at);
     }
   }

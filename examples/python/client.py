@@ -113,13 +113,13 @@ def pit_features(seeds, encoding):
     return [1.0 if seeds >= level else 0.0 for level in range(1, THERMOMETER_LEVELS + 1)]
 
 
-def lookahead_block(pits, stores, m, action, rules):
-    """The 22 features of one action (features.md, 'The lookahead features')."""
+def lookahead_block(pits, stores, m, action, rules, pit_encoding):
+    """The features of one action (features.md, 'The lookahead features'); the board after it in pit_encoding."""
     o = 1 - m
     css = rules["captureSeedStays"]
     child = None if max(stores) >= WINNING_STORE else play(pits, stores, m, action, css)
     if child is None:
-        return [0.0] * 22
+        return [0.0] * (10 + 12 * len(pit_features(0, pit_encoding)))
     c_pits, c_stores, laps = child
     block = [1.0, (c_stores[m] - stores[m]) / STORE_SCALE, min(1.0, math.log2(1 + laps) / LAPS_LOG2_SCALE)]
     replies = []
@@ -142,8 +142,8 @@ def lookahead_block(pits, stores, m, action, rules):
                 diff = r_stores[m] - r_stores[o]
             value2 = min(value2, diff)
         block += [0.0, 0.0, opp_capture / STORE_SCALE, opp_can_win, value2 / STORE_SCALE]
-    block += [c_pits[6 * m + k] / PIT_SCALE for k in range(6)]
-    block += [c_pits[6 * o + k] / PIT_SCALE for k in range(6)]
+    for k in list(range(6 * m, 6 * m + 6)) + list(range(6 * o, 6 * o + 6)):
+        block += pit_features(c_pits[k], pit_encoding)
     block += [c_stores[m] / STORE_SCALE, c_stores[o] / STORE_SCALE]
     return block
 
@@ -157,7 +157,7 @@ def observation(pits, stores, m, config, rules):
     x += [stores[m] / STORE_SCALE, stores[o] / STORE_SCALE]
     if config["lookahead"]:
         for action in range(6):
-            x += lookahead_block(pits, stores, m, action, rules)
+            x += lookahead_block(pits, stores, m, action, rules, config.get("lookaheadEncoding", "counts"))
     return np.array(x, dtype=np.float32)
 
 
@@ -246,9 +246,11 @@ def main(folder):
         print("MISMATCH " + differences[0])
         return 1
     config = policy.observation
+    boards = config.get("lookaheadEncoding", "counts")
+    lookahead = f" + lookahead{'' if boards == 'counts' else f' of {boards} boards'}" if config["lookahead"] else ""
     print(
         f"OK: {len(vectors['positions'])} positions, features ({config['encoding']}"
-        f"{' + lookahead' if config['lookahead'] else ''}, {len(vectors['positions'][0]['features'])} each), "
+        f"{lookahead}, {len(vectors['positions'][0]['features'])} each), "
         "probabilities and values agree with vectors.json"
     )
     pits, stores, to_move = parse_position("4,4,4,4,4,4/4,4,4,4,4,4/0-0/0")

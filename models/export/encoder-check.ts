@@ -6,7 +6,7 @@
  */
 import {
   describeFeatures,
-  LOOKAHEAD_FEATURES,
+  lookaheadBlockSize,
   ObservationEncoder,
 } from '../../env/gym/observation.ts';
 import {
@@ -20,7 +20,7 @@ import {
   Random,
 } from '../../env/index.ts';
 import { MlpRunner, NUM_ACTIONS } from '../mlp-runner.ts';
-import { type ExportedPolicy, LOOKAHEAD_PROCEDURE } from './manifest.ts';
+import { type ExportedPolicy, lookaheadProcedure } from './manifest.ts';
 
 export const FEATURE_SPEC_FILE = 'features.md';
 export const VECTORS_FILE = 'vectors.json';
@@ -49,11 +49,12 @@ function table(rows: readonly (readonly string[])[]): string {
 export function featureSpecMarkdown(policy: ExportedPolicy): string {
   const { observation, rules } = policy;
   const features = describeFeatures(observation);
-  const base = features.length - (observation.lookahead ? NUM_ACTIONS * LOOKAHEAD_FEATURES : 0);
+  const block = lookaheadBlockSize(observation.lookaheadEncoding);
+  const base = features.length - (observation.lookahead ? NUM_ACTIONS * block : 0);
   const lines = [
     '# Observation features of this exported policy',
     '',
-    `Encoding \`${observation.encoding}\`, lookahead ${observation.lookahead ? 'on' : 'off'}: ${features.length} float32 features (${base} base${observation.lookahead ? ` + ${NUM_ACTIONS} x ${LOOKAHEAD_FEATURES} lookahead` : ''}). Rule options: captureSeedStays = ${rules.captureSeedStays}, leftoverTo = ${rules.leftoverTo}.`,
+    `Encoding \`${observation.encoding}\`, lookahead ${observation.lookahead ? 'on' : 'off'}: ${features.length} float32 features (${base} base${observation.lookahead ? ` + ${NUM_ACTIONS} x ${block} lookahead, the boards after the moves in \`${observation.lookaheadEncoding}\`` : ''}). Rule options: captureSeedStays = ${rules.captureSeedStays}, leftoverTo = ${rules.leftoverTo}.`,
     '',
     "Everything is from the side of the player to move M (the mover): `own` is M's row and store, `opp` the opponent O = 1 - M's. Pit k of a row is the pit of action k (player 0: pit k, player 1: pit k + 6). Compute each value in double precision, then store it as float32. `" +
       VECTORS_FILE +
@@ -68,7 +69,7 @@ export function featureSpecMarkdown(policy: ExportedPolicy): string {
     lines.push(
       '## The lookahead features, step by step',
       '',
-      ...LOOKAHEAD_PROCEDURE.map((step, i) => `${i + 1}. ${step}`),
+      ...lookaheadProcedure(observation.lookaheadEncoding).map((step, i) => `${i + 1}. ${step}`),
       '',
     );
   }

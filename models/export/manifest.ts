@@ -1,4 +1,9 @@
-import { describeFeatures, type ObservationConfig } from '../../env/gym/observation.ts';
+import {
+  describeFeatures,
+  type Encoding,
+  lookaheadBlockSize,
+  type ObservationConfig,
+} from '../../env/gym/observation.ts';
 import type { Rules } from '../../env/rules.ts';
 import type { MlpWeights } from '../mlp-runner.ts';
 import type { PolicySource } from '../policy-file.ts';
@@ -51,21 +56,35 @@ const PERSPECTIVE =
   'Pit k of a row is the pit of action k (player 0: pit k; player 1: pit k + 6). Features are float32, in the order listed; ' +
   'index i of the list is observation[i].';
 
+/** How the pits of the position after the move are written, per lookahead encoding. */
+const LOOKAHEAD_PITS: Record<Encoding, string> = {
+  counts: "la{a}_own_pit_k / la{a}_opp_pit_k = seeds in pit k of M's / O's row in C, / 12",
+  onehot:
+    "la{a}_own_pit_k_eq_b (b = 0..11) and la{a}_own_pit_k_ge_12 for k = 0..5, pit after pit, then la{a}_opp_pit_k_eq_b and la{a}_opp_pit_k_ge_12 the same way: 1 in the bucket of the seeds in pit k of M's / O's row in C (exactly b, or 12 and more), 0 in its twelve others",
+  thermometer:
+    "la{a}_own_pit_k_ge_b (b = 1..12) for k = 0..5, pit after pit, then la{a}_opp_pit_k_ge_b the same way: 1 if pit k of M's / O's row in C holds b seeds or more, else 0",
+};
+
 /**
- * How to compute the lookahead features (la{a}_*), precisely enough to be
- * re-implemented in another language; it matches env/gym/observation.ts.
+ * How to compute the lookahead features (la{a}_*) of an observation whose
+ * lookahead writes the boards after the moves in `lookaheadEncoding`, precisely
+ * enough to be re-implemented in another language; it matches
+ * env/gym/observation.ts.
  */
-export const LOOKAHEAD_PROCEDURE: readonly string[] = [
-  'P is the position being encoded, M its player to move, O = 1 - M. "Legal", moves and captures follow ayoayo\'s docs/rules.md (condensed in the export\'s features.md) under the exported rule options.',
-  'For each action a = 0..5 there are 22 features, la{a}_legal .. la{a}_opp_store in the order listed, after the B base features (B = 14 for counts, 158 for onehot, 146 for thermometer): feature j of action a is observation[B + 22 a + j]. If a is illegal in P (or P is finished), all 22 are 0.',
-  'Otherwise let C be the position after M plays a in P (sowing, relays and capture; O is then to move).',
-  'A position "is finished" when a store holds 25 or more seeds, or when its player to move has no legal action. Its final scores: with a store at 25 or more, the two stores as they are; otherwise with leftoverTo=opponent every seed left on the board goes to the player who is NOT to move, and with leftoverTo=owner each player adds the seeds left in their own row. The final difference from M\'s side is final(M) - final(O).',
-  'la{a}_legal = 1. la{a}_capture = (store of M in C - store of M in P) / 24. la{a}_laps = min(1, log2(1 + laps) / 8), where laps = 1 + the number of relays of the move.',
-  'The replies are the legal actions of O in C; there are none when C is finished (a winning store, or O cannot move).',
-  "If C has no reply: la{a}_ends = 1; la{a}_result = +1, -1 or 0 as the final difference of C from M's side is > 0, < 0 or 0; la{a}_opp_capture = 0; la{a}_opp_can_win = 0; la{a}_value2 = final difference of C / 24.",
-  "Otherwise, for each reply r let R be C after O plays r: la{a}_ends = 0; la{a}_result = 0; la{a}_opp_capture = max over r of (store of O in R - store of O in C) / 24; la{a}_opp_can_win = 1 if some R is finished with a final difference (from M's side) below 0, else 0; la{a}_value2 = min over r of d(R) / 24, where d(R) is R's final difference if R is finished, else (store of M in R - store of O in R).",
-  "la{a}_own_pit_k / la{a}_opp_pit_k = seeds in pit k of M's / O's row in C, / 12; la{a}_own_store / la{a}_opp_store = M's / O's store in C, / 24.",
-];
+export function lookaheadProcedure(lookaheadEncoding: Encoding): string[] {
+  const w = lookaheadBlockSize(lookaheadEncoding);
+  return [
+    'P is the position being encoded, M its player to move, O = 1 - M. "Legal", moves and captures follow ayoayo\'s docs/rules.md (condensed in the export\'s features.md) under the exported rule options.',
+    `For each action a = 0..5 there are ${w} features, la{a}_legal .. la{a}_opp_store in the order listed, after the B base features (B = 14 for counts, 158 for onehot, 146 for thermometer): feature j of action a is observation[B + ${w} a + j]. If a is illegal in P (or P is finished), all ${w} are 0.`,
+    'Otherwise let C be the position after M plays a in P (sowing, relays and capture; O is then to move).',
+    'A position "is finished" when a store holds 25 or more seeds, or when its player to move has no legal action. Its final scores: with a store at 25 or more, the two stores as they are; otherwise with leftoverTo=opponent every seed left on the board goes to the player who is NOT to move, and with leftoverTo=owner each player adds the seeds left in their own row. The final difference from M\'s side is final(M) - final(O).',
+    'la{a}_legal = 1. la{a}_capture = (store of M in C - store of M in P) / 24. la{a}_laps = min(1, log2(1 + laps) / 8), where laps = 1 + the number of relays of the move.',
+    'The replies are the legal actions of O in C; there are none when C is finished (a winning store, or O cannot move).',
+    "If C has no reply: la{a}_ends = 1; la{a}_result = +1, -1 or 0 as the final difference of C from M's side is > 0, < 0 or 0; la{a}_opp_capture = 0; la{a}_opp_can_win = 0; la{a}_value2 = final difference of C / 24.",
+    "Otherwise, for each reply r let R be C after O plays r: la{a}_ends = 0; la{a}_result = 0; la{a}_opp_capture = max over r of (store of O in R - store of O in C) / 24; la{a}_opp_can_win = 1 if some R is finished with a final difference (from M's side) below 0, else 0; la{a}_value2 = min over r of d(R) / 24, where d(R) is R's final difference if R is finished, else (store of M in R - store of O in R).",
+    `${LOOKAHEAD_PITS[lookaheadEncoding]}; la{a}_own_store / la{a}_opp_store = M's / O's store in C, / 24.`,
+  ];
+}
 
 function networkSummary(weights: MlpWeights) {
   return {
@@ -165,7 +184,12 @@ export function buildManifest(
       size: features.length,
       perspective: PERSPECTIVE,
       features,
-      ...(policy.observation.lookahead ? { lookaheadProcedure: LOOKAHEAD_PROCEDURE } : {}),
+      ...(policy.observation.lookahead
+        ? {
+            lookaheadEncoding: policy.observation.lookaheadEncoding,
+            lookaheadProcedure: lookaheadProcedure(policy.observation.lookaheadEncoding),
+          }
+        : {}),
     },
     actions: ACTION_MAPPING,
     masking: MASKED_SOFTMAX_RULE,

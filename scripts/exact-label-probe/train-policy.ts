@@ -21,7 +21,7 @@ if (out === undefined || hiddenArg === undefined || epochsArg === undefined || f
 }
 const hidden = hiddenArg.split(',').map(Number);
 const epochs = Number(epochsArg);
-const observation = { encoding: 'counts', lookahead } as const;
+const observation = { encoding: 'counts', lookahead, lookaheadEncoding: 'counts' } as const;
 const rows = readLabelRows(files);
 const { tf } = await loadBackend('auto');
 const { model, network } = fitLabels(

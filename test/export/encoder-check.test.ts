@@ -48,7 +48,11 @@ function readVectors(out: string): EncoderVectors {
 }
 
 describe('the export lets a client in another language verify its encoder', () => {
-  const config: ObservationConfig = { encoding: 'counts', lookahead: true };
+  const config: ObservationConfig = {
+    encoding: 'counts',
+    lookahead: true,
+    lookaheadEncoding: 'counts',
+  };
   let out: string;
   let policy: ReturnType<typeof loadPolicy>;
 
@@ -110,12 +114,22 @@ describe('the export lets a client in another language verify its encoder', () =
       // Another encoding under the other rule options: the client's onehot, capture and leftover paths.
       const other = await exportJson(
         mkdtempSync(join(tmpdir(), 'ayoayo-enc-')),
-        { encoding: 'onehot', lookahead: true },
+        { encoding: 'onehot', lookahead: true, lookaheadEncoding: 'counts' },
         4,
         { captureSeedStays: true, leftoverTo: 'owner' },
       );
       expect(readVectors(other.out).rules).toEqual({ captureSeedStays: true, leftoverTo: 'owner' });
       expect(runClient(other.out).stdout).toContain('(onehot + lookahead, 290 each)');
+
+      // The boards after the moves as thermometers: the client's lookahead pits in another encoding.
+      const thermometer = await exportJson(
+        mkdtempSync(join(tmpdir(), 'ayoayo-enc-')),
+        { encoding: 'thermometer', lookahead: true, lookaheadEncoding: 'thermometer' },
+        5,
+      );
+      expect(runClient(thermometer.out).stdout).toContain(
+        '(thermometer + lookahead of thermometer boards, 1070 each)',
+      );
     },
   );
 

@@ -20,7 +20,11 @@ function readJson(path: string): Record<string, unknown> {
 describe('exportPolicy writes the model files and a manifest', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ayoayo-manifest-'));
   const lookahead = writeRandomPolicy(join(dir, 'lookahead'));
-  const plain = writeRandomPolicy(join(dir, 'plain'), { encoding: 'onehot', lookahead: false }, 5);
+  const plain = writeRandomPolicy(
+    join(dir, 'plain'),
+    { encoding: 'onehot', lookahead: false, lookaheadEncoding: 'counts' },
+    5,
+  );
 
   it.each([
     ['json', lookahead, ['policy.json', 'features.md', 'vectors.json', 'manifest.json']],

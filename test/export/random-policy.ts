@@ -36,7 +36,11 @@ export function randomWeights(inputSize: number, hidden: number, seed: number): 
 /** Writes an ayoayo-policy file with random weights into `dir` and returns its path. */
 export function writeRandomPolicy(
   dir: string,
-  observation: ObservationConfig = { encoding: 'counts', lookahead: true },
+  observation: ObservationConfig = {
+    encoding: 'counts',
+    lookahead: true,
+    lookaheadEncoding: 'counts',
+  },
   seed = 7,
   rules: Rules = DEFAULT_RULES,
 ): string {

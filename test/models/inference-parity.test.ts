@@ -33,7 +33,7 @@ import { selfPlayOptions } from '../train/self-play-options.ts';
  */
 
 const TOLERANCE = 1e-5;
-const observation = { encoding: 'counts', lookahead: true } as const;
+const observation = { encoding: 'counts', lookahead: true, lookaheadEncoding: 'counts' } as const;
 const rules = DEFAULT_RULES;
 
 let tf: Tf;

@@ -16,7 +16,7 @@ import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { validatePolicyText } from '../../queue/policy-transport.ts';
 import { randomWeights } from '../export/random-policy.ts';
 
-const observation = { encoding: 'counts', lookahead: false } as const;
+const observation = { encoding: 'counts', lookahead: false, lookaheadEncoding: 'counts' } as const;
 
 function policyWith(bad: number): unknown {
   const weights = randomWeights(observationSize(observation), 8, 3);
@@ -129,7 +129,11 @@ describe('the policy file checksum', () => {
   it('is written into policy files, and a reformatted file still matches it', () => {
     const path = pretrainedAs('reformatted.json', () => {});
     expect(readFileSync(path, 'utf8')).toMatch(/"checksum": "[0-9a-f]{64}"/);
-    expect(loadPolicy(path).observation).toEqual({ encoding: 'thermometer', lookahead: true });
+    expect(loadPolicy(path).observation).toEqual({
+      encoding: 'thermometer',
+      lookahead: true,
+      lookaheadEncoding: 'counts',
+    });
     expect(readPolicyFile(path).weights.inputSize).toBe(278);
   });
 

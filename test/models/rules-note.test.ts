@@ -20,7 +20,12 @@ describe('a network playing under other rules than it was trained under', () => 
 
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-rules-note-'));
     const path = join(dir, 'policy');
-    writeRandomPolicy(path, { encoding: 'counts', lookahead: true }, 5, owner);
+    writeRandomPolicy(
+      path,
+      { encoding: 'counts', lookahead: true, lookaheadEncoding: 'counts' },
+      5,
+      owner,
+    );
     const eval_ = (rules: string) =>
       spawnSync(
         process.execPath,

@@ -78,7 +78,12 @@ describe('ayoayo serve (HTTP policy service)', () => {
     expect(body.policy).toMatchObject({
       run: 'random-test-policy',
       iteration: 3,
-      observation: { encoding: 'counts', lookahead: true, size: policy.weights.inputSize },
+      observation: {
+        encoding: 'counts',
+        lookahead: true,
+        lookaheadEncoding: 'counts',
+        size: policy.weights.inputSize,
+      },
       rules: { captureSeedStays: false, leftoverTo: 'opponent' },
     });
   });

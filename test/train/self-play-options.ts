@@ -25,7 +25,7 @@ export function selfPlayOptions(
   return {
     games: 8,
     rules: DEFAULT_RULES,
-    observation: { encoding: 'counts', lookahead: true },
+    observation: { encoding: 'counts', lookahead: true, lookaheadEncoding: 'counts' },
     maxPlies: 200,
     simulations: 6,
     fullSearchShare: 1,

@@ -45,6 +45,7 @@ export const DEFAULT_SHARED: SharedSettings = {
   activation: 'relu',
   encoding: 'counts',
   lookahead: true,
+  lookaheadEncoding: 'counts',
   captureSeedStays: false,
   leftoverTo: 'opponent',
   maxPlies: 200,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { observationConfigSchema } from '../../env/gym/observation.ts';
+import { type ObservationConfig, observationConfigSchema } from '../../env/gym/observation.ts';
 import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
 import { BACKEND_CHOICES } from '../../models/backend.ts';
 import { networkConfigSchema } from '../../models/policy-value-model.ts';
@@ -61,6 +61,10 @@ const commonShape = {
   lookahead: observation.lookahead
     .unwrap()
     .describe('add engine-computed features of each action’s result'),
+  // Optional in a saved config.json: runs from before it existed saw counts there.
+  lookaheadEncoding: observation.lookaheadEncoding.describe(
+    'encoding of the board after each action in the lookahead features (counts, onehot or thermometer)',
+  ),
   captureSeedStays: z.boolean().describe('rule option: the capturing seed stays in its pit'),
   leftoverTo: z.enum(['opponent', 'owner']).describe('rule option: who takes the leftover seeds'),
   maxPlies: z
@@ -126,6 +130,17 @@ const commonShape = {
 /** The settings every run has, whatever its algorithm. */
 export const sharedSettingsSchema = z.object({ ...runShape, ...commonShape }).strict();
 export type SharedSettings = z.infer<typeof sharedSettingsSchema>;
+
+/** The observation a run's network sees, from its settings. */
+export function observationOf(
+  settings: Pick<SharedSettings, 'encoding' | 'lookahead' | 'lookaheadEncoding'>,
+): ObservationConfig {
+  return {
+    encoding: settings.encoding,
+    lookahead: settings.lookahead,
+    lookaheadEncoding: settings.lookaheadEncoding,
+  };
+}
 
 const openingPlies = z.number().int().min(0).max(20);
 

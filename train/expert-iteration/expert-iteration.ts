@@ -3,7 +3,7 @@ import type { Random } from '../../env/random.ts';
 import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
 import { cachedEndgame } from '../../models/solver-endgame.ts';
-import { type ExpertIterationConfig, rulesOf } from '../config/schema.ts';
+import { type ExpertIterationConfig, observationOf, rulesOf } from '../config/schema.ts';
 import type {
   LearnerParts,
   OwnMetrics,
@@ -118,7 +118,7 @@ export function shardSetups(
   inference: InferenceBackend,
 ): ShardSetup[] {
   const ei = config.expertIteration;
-  const observation = { encoding: config.encoding, lookahead: config.lookahead };
+  const observation = observationOf(config);
   const rules = rulesOf(config);
   const shards = ei.selfPlayShards;
   return Array.from({ length: shards }, (_, i) => ({
@@ -162,7 +162,7 @@ export function buildExpertIteration(
   shardRunner?: ShardRunnerFactory,
 ): ExpertIteration {
   const ei = config.expertIteration;
-  const observation = { encoding: config.encoding, lookahead: config.lookahead };
+  const observation = observationOf(config);
   const setups = shardSetups(config, inference.backend);
   if (shardRunner === undefined && ei.solverNodes > 0 && ei.solverEndgameSeeds > 0) {
     // Built here once when it is not cached yet, so that this machine's worker

@@ -1,7 +1,7 @@
 import type { Agent } from '../../agents/agent.ts';
 import { createAgent } from '../../agents/spec.ts';
 import type { Random } from '../../env/random.ts';
-import type { PpoConfig } from '../config/schema.ts';
+import { observationOf, type PpoConfig } from '../config/schema.ts';
 import type { ReplayContents } from '../expert-iteration/replay-buffer.ts';
 import type { LearnerParts, OwnMetrics, TrainingAlgorithm } from '../training-algorithm.ts';
 import { estimateAdvantages } from './advantages.ts';
@@ -146,8 +146,7 @@ export async function buildPolicyGradient(
       numEnvs: ppo.numEnvs,
       seed: config.seed,
       rules,
-      encoding: config.encoding,
-      lookahead: config.lookahead,
+      observation: observationOf(config),
       maxPlies: config.maxPlies,
       openingPlies: ppo.openingPlies,
     },

@@ -1,6 +1,7 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Agent } from '../../agents/agent.ts';
 import { STATE_SIZE } from '../../env/core.ts';
+import type { ObservationConfig } from '../../env/gym/observation.ts';
 import { VectorEnv } from '../../env/gym/vector-env.ts';
 import { bytesToMask, maskActions } from '../../env/mask.ts';
 import { positionFromState } from '../../env/position.ts';
@@ -85,8 +86,7 @@ export class PolicyRollouts {
       numEnvs: number;
       seed: number;
       rules: Rules;
-      encoding: 'counts' | 'onehot' | 'thermometer';
-      lookahead: boolean;
+      observation: ObservationConfig;
       maxPlies: number;
       openingPlies: number;
     },
@@ -99,7 +99,7 @@ export class PolicyRollouts {
       numEnvs: options.numEnvs,
       seed: options.seed,
       rules: options.rules,
-      observation: { encoding: options.encoding, lookahead: options.lookahead },
+      observation: options.observation,
       maxPlies: options.maxPlies,
       randomOpeningPlies: options.openingPlies,
     });

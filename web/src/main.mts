@@ -539,8 +539,9 @@ async function loadPolicy(): Promise<void> {
       policy = decodeBrowserPolicy(await response.json());
       app.dataset.policy = 'loaded';
       const source = policy.source;
-      const { encoding, lookahead } = policy.observation;
-      policyInfo.textContent = `Policy: ${source?.run ? `run ${source.run}, iteration ${source.iteration}` : 'unknown run'} — observation ${encoding}${lookahead ? ' + lookahead' : ''}, hidden layers ${policy.weights.hidden.map((h) => h.outputSize).join('×')}.`;
+      const { encoding, lookahead, lookaheadEncoding } = policy.observation;
+      const boards = lookaheadEncoding === 'counts' ? '' : ` of ${lookaheadEncoding} boards`;
+      policyInfo.textContent = `Policy: ${source?.run ? `run ${source.run}, iteration ${source.iteration}` : 'unknown run'} — observation ${encoding}${lookahead ? ` + lookahead${boards}` : ''}, hidden layers ${policy.weights.hidden.map((h) => h.outputSize).join('×')}.`;
     }
   } catch (error) {
     app.dataset.policy = 'error';

@@ -45,24 +45,29 @@ function maskOf(pos: Position, rules: Rules): number {
 
 describe('observation sizes and names', () => {
   it.each([
-    ['counts', false, 14],
-    ['onehot', false, 158],
-    ['thermometer', false, 146],
-    ['counts', true, 146],
-    ['onehot', true, 290],
-    ['thermometer', true, 278],
-  ] as const)('%s with lookahead %s has %i features', (encoding, lookahead, size) => {
-    const cfg = { encoding, lookahead };
-    expect(observationSize(cfg)).toBe(size);
-    expect(new ObservationEncoder(cfg).size).toBe(size);
-    const names = featureNames(cfg);
-    expect(names).toHaveLength(size);
-    expect(new Set(names).size).toBe(size);
-    for (const f of describeFeatures(cfg)) {
-      expect(f.scaling.length).toBeGreaterThan(0);
-      expect(f.low).toBeLessThan(f.high);
-    }
-  });
+    ['counts', false, 14, 'counts'],
+    ['onehot', false, 158, 'counts'],
+    ['thermometer', false, 146, 'counts'],
+    ['counts', true, 146, 'counts'],
+    ['onehot', true, 290, 'counts'],
+    ['thermometer', true, 278, 'counts'],
+    ['thermometer', true, 1070, 'thermometer'],
+    ['counts', true, 1010, 'onehot'],
+  ] as const)(
+    '%s with lookahead %s has %i features (lookahead pits: %s)',
+    (encoding, lookahead, size, lookaheadEncoding) => {
+      const cfg = { encoding, lookahead, lookaheadEncoding };
+      expect(observationSize(cfg)).toBe(size);
+      expect(new ObservationEncoder(cfg).size).toBe(size);
+      const names = featureNames(cfg);
+      expect(names).toHaveLength(size);
+      expect(new Set(names).size).toBe(size);
+      for (const f of describeFeatures(cfg)) {
+        expect(f.scaling.length).toBeGreaterThan(0);
+        expect(f.low).toBeLessThan(f.high);
+      }
+    },
+  );
 
   it('names features as documented', () => {
     const names = featureNames({ encoding: 'counts', lookahead: true });
@@ -88,11 +93,26 @@ describe('observation sizes and names', () => {
       'own_pit_0_ge_12',
     ]);
     expect(featureNames({ encoding: 'thermometer' })[11]).toBe('own_pit_0_ge_12');
+    // The lookahead's pits in the thermometer: 12 levels a pit, the two stores after them.
+    const thermometer = featureNames({ lookahead: true, lookaheadEncoding: 'thermometer' });
+    expect(thermometer.slice(14 + 8, 14 + 8 + 13)).toEqual([
+      ...Array.from({ length: 12 }, (_, b) => `la0_own_pit_0_ge_${b + 1}`),
+      'la0_own_pit_1_ge_1',
+    ]);
+    expect(thermometer.slice(14 + 152, 14 + 155)).toEqual([
+      'la0_own_store',
+      'la0_opp_store',
+      'la1_legal',
+    ]);
   });
 
   it('defaults to counts without lookahead', () => {
     expect(observationSize()).toBe(14);
-    expect(observationConfigSchema.parse({})).toEqual({ encoding: 'counts', lookahead: false });
+    expect(observationConfigSchema.parse({})).toEqual({
+      encoding: 'counts',
+      lookahead: false,
+      lookaheadEncoding: 'counts',
+    });
   });
 
   it('rejects bad configs with a message naming the field', () => {
@@ -113,9 +133,13 @@ describe('ObservationEncoder', () => {
     (index, rules) => {
       const positions = samplePositions(11 + index, rules, 12, 80);
       const seen = { ends: 0, wins: 0, losses: 0, oppCanWin: 0, oppCapture: 0, value2Negative: 0 };
-      const encoders = ENCODINGS.flatMap((encoding) =>
-        [false, true].map((lookahead) => new ObservationEncoder({ encoding, lookahead }, rules)),
-      );
+      const encoders = ENCODINGS.flatMap((encoding) => [
+        new ObservationEncoder({ encoding, lookahead: false }, rules),
+        ...ENCODINGS.map(
+          (lookaheadEncoding) =>
+            new ObservationEncoder({ encoding, lookahead: true, lookaheadEncoding }, rules),
+        ),
+      ]);
       for (const pos of positions) {
         const state = pos.toState();
         for (const enc of encoders) {
@@ -127,6 +151,7 @@ describe('ObservationEncoder', () => {
             rules,
             enc.config.encoding,
             enc.config.lookahead,
+            enc.config.lookaheadEncoding,
           );
           expect(Array.from(out)).toEqual(Array.from(expected));
         }
@@ -155,15 +180,26 @@ describe('ObservationEncoder', () => {
     let compared = 0;
     RULE_SETS.forEach((rules, index) => {
       const positions = samplePositions(101 + index, rules, 15, 150);
+      // Each encoding of the board with a different encoding of the lookahead's boards.
       const encoders = ENCODINGS.map(
-        (encoding) => new ObservationEncoder({ encoding, lookahead: true }, rules),
+        (encoding, i) =>
+          new ObservationEncoder(
+            { encoding, lookahead: true, lookaheadEncoding: ENCODINGS[(i + 2) % 3] as Encoding },
+            rules,
+          ),
       );
       for (const pos of positions) {
         const state = pos.toState();
         for (const enc of encoders) {
           const out = new Float32Array(enc.size);
           expect(enc.encode(state, out, 0)).toBe(maskOf(pos, rules));
-          const expected = referenceObservation(pos, rules, enc.config.encoding, true);
+          const expected = referenceObservation(
+            pos,
+            rules,
+            enc.config.encoding,
+            true,
+            enc.config.lookaheadEncoding,
+          );
           expect(Array.from(out), formatPosition(pos)).toEqual(Array.from(expected));
           compared++;
         }

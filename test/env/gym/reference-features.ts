@@ -19,10 +19,10 @@ function rows(pos: Position, player: number): number[] {
   return [...own, ...opp];
 }
 
-export function referenceBase(pos: Position, encoding: Encoding): number[] {
-  const me = pos.toMove;
+/** The pits of `pos` from `player`'s side, each in `encoding`. */
+function encodedPits(pos: Position, player: number, encoding: Encoding): number[] {
   const out: number[] = [];
-  for (const seeds of rows(pos, me)) {
+  for (const seeds of rows(pos, player)) {
     if (encoding === 'counts') out.push(seeds / 12);
     else if (encoding === 'onehot') {
       for (let b = 0; b < 13; b++) out.push((b < 12 ? seeds === b : seeds >= 12) ? 1 : 0);
@@ -30,18 +30,27 @@ export function referenceBase(pos: Position, encoding: Encoding): number[] {
       for (let b = 1; b <= 12; b++) out.push(seeds >= b ? 1 : 0);
     }
   }
-  out.push(store(pos, me) / 24, store(pos, 1 - me) / 24);
   return out;
 }
 
-export function referenceLookahead(pos: Position, rules: Rules): number[] {
+export function referenceBase(pos: Position, encoding: Encoding): number[] {
+  const me = pos.toMove;
+  return [...encodedPits(pos, me, encoding), store(pos, me) / 24, store(pos, 1 - me) / 24];
+}
+
+export function referenceLookahead(
+  pos: Position,
+  rules: Rules,
+  lookaheadEncoding: Encoding = 'counts',
+): number[] {
   const me = pos.toMove;
   const them = 1 - me;
   const legal = legalActions(pos, rules);
   const out: number[] = [];
   for (let a = 0; a < 6; a++) {
     if (!legal.includes(a)) {
-      out.push(...new Array<number>(22).fill(0));
+      const width = lookaheadEncoding === 'counts' ? 1 : lookaheadEncoding === 'onehot' ? 13 : 12;
+      out.push(...new Array<number>(10 + 12 * width).fill(0));
       continue;
     }
     const { position: child, report } = playMove(pos, a, rules);
@@ -84,7 +93,7 @@ export function referenceLookahead(pos: Position, rules: Rules): number[] {
       oppCapture / 24,
       oppCanWin,
       value2 / 24,
-      ...rows(child, me).map((s) => s / 12),
+      ...encodedPits(child, me, lookaheadEncoding),
       store(child, me) / 24,
       store(child, them) / 24,
     );
@@ -97,8 +106,9 @@ export function referenceObservation(
   rules: Rules,
   encoding: Encoding,
   lookahead: boolean,
+  lookaheadEncoding: Encoding = 'counts',
 ): Float32Array {
   const values = referenceBase(pos, encoding);
-  if (lookahead) values.push(...referenceLookahead(pos, rules));
+  if (lookahead) values.push(...referenceLookahead(pos, rules, lookaheadEncoding));
   return Float32Array.from(values);
 }
