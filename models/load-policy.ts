@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   ENCODINGS,
   type ObservationConfig,
+  observationConfigSchema,
   resolveObservationConfig,
 } from '../env/gym/observation.ts';
 import { LEFTOVER_OPTIONS, type Rules, resolveRules } from '../env/rules.ts';
@@ -32,8 +33,8 @@ const checkpointPolicySchema = z.object({
     activation: z.enum(['relu', 'tanh']),
     encoding: z.enum(ENCODINGS),
     lookahead: z.boolean(),
-    // Absent from the checkpoints of runs from before it existed: counts then.
-    lookaheadEncoding: z.enum(ENCODINGS).default('counts'),
+    // Absent from the checkpoints of runs from before it existed: the observation's default then.
+    lookaheadEncoding: observationConfigSchema.shape.lookaheadEncoding,
     captureSeedStays: z.boolean(),
     leftoverTo: z.enum(LEFTOVER_OPTIONS),
   }),

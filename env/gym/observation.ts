@@ -72,10 +72,10 @@ export const LAPS_LOG2_SCALE = 8;
 export const ONEHOT_BUCKETS = 13;
 /** Thermometer levels per pit: seeds >= 1, ..., seeds >= 12. */
 export const THERMOMETER_LEVELS = 12;
-/** Lookahead features per action with the board after it as counts (see `describeFeatures`). */
-export const LOOKAHEAD_FEATURES = 22;
 /** Lookahead features per action besides the board after it: eight before it, the two stores after. */
 const LOOKAHEAD_SCALARS = 10;
+/** Lookahead features per action with the board after it as counts, 22 (see `describeFeatures`). */
+export const LOOKAHEAD_FEATURES = LOOKAHEAD_SCALARS + 12;
 
 // Features from tables rather than arithmetic in the hot loop (a division or a
 // Math.log2 call each); the tables hold exactly the values the arithmetic gives.
