@@ -1,7 +1,7 @@
 import type { ArgumentsCamelCase, CommandModule } from 'yargs';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { AYOAYO_VERSION } from '../queue/version.ts';
+import { ayoayoVersion } from '../queue/version.ts';
 import { type CommandEntry, commandName, commands } from './commands/index.ts';
 import { exitWithError, UsageError } from './fail.ts';
 import { applyInferenceOption } from './inference-option.ts';
@@ -18,6 +18,7 @@ const args = hideBin(process.argv);
 // option names the command (`ayoayo --help show` asks for show's help).
 const firstWord = args.find((arg, i) => !arg.startsWith('-') && !args.slice(0, i).includes('--'));
 const chosen = commands.find((entry) => commandName(entry) === firstWord);
+const wantsVersion = args.includes('--version');
 
 /**
  * The chosen command in full. Its handler first makes its `--inference`
@@ -67,7 +68,8 @@ await yargs(args)
   .help()
   .alias('h', 'help')
   // The code fingerprint too: the queue's workers refuse jobs of another one.
-  .version(AYOAYO_VERSION)
+  // Hashed only when asked for: yargs prints the string for --version alone.
+  .version('version', 'Show version number', wantsVersion ? ayoayoVersion() : '')
   .wrap(Math.min(100, process.stdout.columns ?? 100))
   // A usage error found by yargs comes as `msg` alone; anything thrown as `err`.
   .fail((msg, err) => exitWithError(err ?? new UsageError(msg)))

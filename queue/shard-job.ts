@@ -9,7 +9,7 @@ import { QueueError } from './errors.ts';
 import { type EncodedShardResult, parseJobData, type ShardJob, shardJobSchema } from './jobs.ts';
 import type { PolicyCache } from './policy-transport.ts';
 import { decodeGames, encodeShardResult } from './shard-codec.ts';
-import { AYOAYO_VERSION } from './version.ts';
+import { ayoayoVersion } from './version.ts';
 
 /** A job this worker must never run again: it fails at once with `message`, for the coordinator to print. */
 function refuse(message: string): never {
@@ -23,11 +23,11 @@ function refuse(message: string): never {
  */
 function checkVersion(data: unknown): void {
   const version = (data as { version?: unknown } | null)?.version;
-  if (version === AYOAYO_VERSION) return;
+  if (version === ayoayoVersion()) return;
   const theirs =
     typeof version === 'string' ? `ayoayo ${version.slice(0, 100)}` : 'an unknown version';
   refuse(
-    `this worker runs ayoayo ${AYOAYO_VERSION} and refuses a self-play shard from a coordinator of ${theirs}: another version may play other games; run the same version on the coordinator and every worker`,
+    `this worker runs ayoayo ${ayoayoVersion()} and refuses a self-play shard from a coordinator of ${theirs}: another version may play other games; run the same version on the coordinator and every worker`,
   );
 }
 

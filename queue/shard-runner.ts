@@ -23,7 +23,7 @@ import {
 import { QueueStatus } from './queue-status.ts';
 import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
 import { decodeShardResult, encodeGames } from './shard-codec.ts';
-import { AYOAYO_VERSION } from './version.ts';
+import { ayoayoVersion } from './version.ts';
 
 /**
  * Finished shards stay a day: a coordinator killed and resumed takes the ones
@@ -171,7 +171,7 @@ export class QueueShardRunner implements ShardRunner {
     const jobs = iterations.map((it, shard): ShardJob => {
       const setup = setups[shard] as ShardSetup;
       return {
-        version: this.options.version ?? AYOAYO_VERSION,
+        version: this.options.version ?? ayoayoVersion(),
         iteration,
         shard,
         config,

@@ -10,6 +10,16 @@ import { codeFingerprint } from './code-fingerprint.ts';
  * refuses such jobs rather than change the run. The package's own name
  * resolves from the sources and from dist/ alike.
  */
-export const AYOAYO_VERSION: string = `${
-  (createRequire(import.meta.url)('ayoayo/package.json') as { version: string }).version
-}+${codeFingerprint().slice(0, 12)}`;
+export function ayoayoVersion(): string {
+  if (version === undefined) {
+    const { version: release } = createRequire(import.meta.url)('ayoayo/package.json') as {
+      version: string;
+    };
+    version = `${release}+${codeFingerprint().slice(0, 12)}`;
+  }
+  return version;
+}
+
+// Computed on first use: hashing the sources takes tens of milliseconds, which
+// every command started from the sources would otherwise pay at import.
+let version: string | undefined;

@@ -10,7 +10,7 @@ import { PolicyCache } from './policy-transport.ts';
 import { QueueStatus } from './queue-status.ts';
 import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
 import { runTrainJob } from './train-job.ts';
-import { AYOAYO_VERSION } from './version.ts';
+import { ayoayoVersion } from './version.ts';
 
 export interface QueueWorkerOptions {
   /** redis:// or rediss:// URL of the queue. */
@@ -83,7 +83,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       if (job.name === SHARD_JOB) return playShard(job.data);
       if (job.name === ACCURACY_JOB) return runAccuracyJob(job, policies, allowExt);
       throw new UnrecoverableError(
-        `this worker (ayoayo ${AYOAYO_VERSION}) does not know the job kind '${job.name}': is the coordinator another version? Run the same version on the coordinator and every worker`,
+        `this worker (ayoayo ${ayoayoVersion()}) does not know the job kind '${job.name}': is the coordinator another version? Run the same version on the coordinator and every worker`,
       );
     },
     {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { commandName, commands } from '../../cli/commands/index.ts';
+import { ayoayoVersion } from '../../queue/version.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const recorder = fileURLToPath(new URL('./fixtures/record-imports.mjs', import.meta.url));
@@ -73,5 +74,13 @@ describe('the command table (cli/commands/index.ts)', () => {
       'cli/commands/show.ts',
     ]);
     expect(loaded).not.toContain('models/policy-kind.ts');
+  });
+
+  it('ayoayo --version prints the release and the code fingerprint, alone or after a command', () => {
+    for (const args of [['--version'], ['show', '--version']]) {
+      const { status, stdout } = runRecorded(...args);
+      expect(status).toBe(0);
+      expect(stdout.trim()).toBe(ayoayoVersion());
+    }
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeFingerprint, fingerprintSources } from '../../queue/code-fingerprint.ts';
-import { AYOAYO_VERSION } from '../../queue/version.ts';
+import { ayoayoVersion } from '../../queue/version.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'ayoayo-fingerprint-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -44,6 +44,6 @@ describe('the code fingerprint in the version the queue compares', () => {
     const repository = fileURLToPath(new URL('../..', import.meta.url));
     const fingerprint = fingerprintSources(repository);
     expect(codeFingerprint()).toBe(fingerprint);
-    expect(AYOAYO_VERSION.endsWith(`+${fingerprint.slice(0, 12)}`)).toBe(true);
+    expect(ayoayoVersion().endsWith(`+${fingerprint.slice(0, 12)}`)).toBe(true);
   });
 });

@@ -15,7 +15,7 @@ import { PolicyCache } from '../../queue/policy-transport.ts';
 import { parseRedisUrl } from '../../queue/redis.ts';
 import { playShardJob } from '../../queue/shard-job.ts';
 import { queueShardRunner } from '../../queue/shard-runner.ts';
-import { AYOAYO_VERSION } from '../../queue/version.ts';
+import { ayoayoVersion } from '../../queue/version.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
@@ -370,7 +370,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     });
     await expect(run).rejects.toThrow(
       new RegExp(
-        `self-play shard \\d of iteration 1 \\(job s-[0-9a-f]+\\) failed after 1 attempt\\(s\\): this worker runs ayoayo ${AYOAYO_VERSION.replace(/[.+]/g, '\\$&')} and refuses a self-play shard from a coordinator of ayoayo 0\\.0\\.0-other: another version may play other games`,
+        `self-play shard \\d of iteration 1 \\(job s-[0-9a-f]+\\) failed after 1 attempt\\(s\\): this worker runs ayoayo ${ayoayoVersion().replace(/[.+]/g, '\\$&')} and refuses a self-play shard from a coordinator of ayoayo 0\\.0\\.0-other: another version may play other games`,
       ),
     );
   }, 60_000);
