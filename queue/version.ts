@@ -1,6 +1,10 @@
 import { createRequire } from 'node:module';
 import { codeFingerprint } from './code-fingerprint.ts';
 
+// Computed on first use: hashing the sources takes tens of milliseconds, which
+// every command started from the sources would otherwise pay at import.
+let version: string | undefined;
+
 /**
  * This ayoayo's version, stamped on the jobs whose results must be the same
  * wherever they run (self-play shards): package.json's version and the first
@@ -19,7 +23,3 @@ export function ayoayoVersion(): string {
   }
   return version;
 }
-
-// Computed on first use: hashing the sources takes tens of milliseconds, which
-// every command started from the sources would otherwise pay at import.
-let version: string | undefined;
