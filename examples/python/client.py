@@ -31,6 +31,8 @@ STORE_SCALE = 24.0
 LAPS_LOG2_SCALE = 8.0
 ONEHOT_BUCKETS = 13
 THERMOMETER_LEVELS = 12
+# Lookahead features per action besides the board after it: eight before it, the two stores after.
+LOOKAHEAD_SCALARS = 10
 
 
 # ---------------------------------------------------------------- the rules
@@ -119,7 +121,7 @@ def lookahead_block(pits, stores, m, action, rules, pit_encoding):
     css = rules["captureSeedStays"]
     child = None if max(stores) >= WINNING_STORE else play(pits, stores, m, action, css)
     if child is None:
-        return [0.0] * (10 + 12 * len(pit_features(0, pit_encoding)))
+        return [0.0] * (LOOKAHEAD_SCALARS + 12 * len(pit_features(0, pit_encoding)))
     c_pits, c_stores, laps = child
     block = [1.0, (c_stores[m] - stores[m]) / STORE_SCALE, min(1.0, math.log2(1 + laps) / LAPS_LOG2_SCALE)]
     replies = []

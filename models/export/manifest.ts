@@ -1,8 +1,10 @@
 import {
   describeFeatures,
+  ENCODINGS,
   type Encoding,
   lookaheadBlockSize,
   type ObservationConfig,
+  observationSize,
 } from '../../env/gym/observation.ts';
 import type { Rules } from '../../env/rules.ts';
 import type { MlpWeights } from '../mlp-runner.ts';
@@ -56,6 +58,11 @@ const PERSPECTIVE =
   'Pit k of a row is the pit of action k (player 0: pit k; player 1: pit k + 6). Features are float32, in the order listed; ' +
   'index i of the list is observation[i].';
 
+/** The base features' count per board encoding, as the procedure states it: "14 for counts, ...". */
+const BASE_SIZES = ENCODINGS.map(
+  (encoding) => `${observationSize({ encoding })} for ${encoding}`,
+).join(', ');
+
 /** How the pits of the position after the move are written, per lookahead encoding. */
 const LOOKAHEAD_PITS: Record<Encoding, string> = {
   counts: "la{a}_own_pit_k / la{a}_opp_pit_k = seeds in pit k of M's / O's row in C, / 12",
@@ -75,7 +82,7 @@ export function lookaheadProcedure(lookaheadEncoding: Encoding): string[] {
   const w = lookaheadBlockSize(lookaheadEncoding);
   return [
     'P is the position being encoded, M its player to move, O = 1 - M. "Legal", moves and captures follow ayoayo\'s docs/rules.md (condensed in the export\'s features.md) under the exported rule options.',
-    `For each action a = 0..5 there are ${w} features, la{a}_legal .. la{a}_opp_store in the order listed, after the B base features (B = 14 for counts, 158 for onehot, 146 for thermometer): feature j of action a is observation[B + ${w} a + j]. If a is illegal in P (or P is finished), all ${w} are 0.`,
+    `For each action a = 0..5 there are ${w} features, la{a}_legal .. la{a}_opp_store in the order listed, after the B base features (B = ${BASE_SIZES}): feature j of action a is observation[B + ${w} a + j]. If a is illegal in P (or P is finished), all ${w} are 0.`,
     'Otherwise let C be the position after M plays a in P (sowing, relays and capture; O is then to move).',
     'A position "is finished" when a store holds 25 or more seeds, or when its player to move has no legal action. Its final scores: with a store at 25 or more, the two stores as they are; otherwise with leftoverTo=opponent every seed left on the board goes to the player who is NOT to move, and with leftoverTo=owner each player adds the seeds left in their own row. The final difference from M\'s side is final(M) - final(O).',
     'la{a}_legal = 1. la{a}_capture = (store of M in C - store of M in P) / 24. la{a}_laps = min(1, log2(1 + laps) / 8), where laps = 1 + the number of relays of the move.',
