@@ -2,11 +2,7 @@
  * The C yardstick of the engine bench: compiles bench/c/playouts.c with the
  * machine's C compiler into a temporary folder and runs its two playout loops.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildNative, cSource } from './c-build.ts';
 
 export type PlayoutLoop = 'reject' | 'expand';
 
@@ -33,7 +29,7 @@ export interface NativePlayouts {
   dispose(): void;
 }
 
-const SOURCE = fileURLToPath(new URL('./c/playouts.c', import.meta.url));
+const SOURCE = cSource('playouts.c');
 
 /** Folds one game's final scores into a running checksum, as playouts.c does. */
 export function foldScores(checksum: number, score0: number, score1: number): number {
@@ -45,23 +41,9 @@ export function foldScores(checksum: number, score0: number, score1: number): nu
  * not when there is no working C compiler.
  */
 export function compileNativePlayouts(): NativePlayouts | string {
-  const cc = process.env.CC ?? 'cc';
-  const dir = mkdtempSync(join(tmpdir(), 'ayoayo-playouts-'));
-  const exe = join(dir, 'playouts');
-  const built = spawnSync(cc, ['-O2', '-o', exe, SOURCE], { encoding: 'utf8' });
-  if (built.error !== undefined || built.status !== 0) {
-    rmSync(dir, { recursive: true, force: true });
-    const why =
-      built.error?.message ?? built.stderr.trim().split('\n')[0] ?? `exit ${built.status}`;
-    return `no working C compiler (${cc}: ${why})`;
-  }
-  const run = (args: string[]): string[] => {
-    const out = spawnSync(exe, args, { encoding: 'utf8' });
-    if (out.error !== undefined || out.status !== 0) {
-      throw new Error(`${exe} ${args.join(' ')} failed: ${out.error?.message ?? out.stderr}`);
-    }
-    return out.stdout.trim().split('\n');
-  };
+  const program = buildNative(SOURCE);
+  if (typeof program === 'string') return program;
+  const run = (args: string[]): string[] => program.run(args);
   return {
     play(games, captureSeedStays) {
       const lines = run(['verify', String(games), captureSeedStays ? '1' : '0']);
@@ -79,7 +61,7 @@ export function compileNativePlayouts(): NativePlayouts | string {
       return { games, plies, cpuMs };
     },
     dispose() {
-      rmSync(dir, { recursive: true, force: true });
+      program.dispose();
     },
   };
 }

@@ -5,12 +5,8 @@
  * the same rules, loops and generator as the native yardstick, at the speed
  * V8 runs wasm.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { core, Random } from '../env/index.ts';
+import { buildWasm, cSource } from './c-build.ts';
 import {
   foldScores,
   type PlayedGames,
@@ -20,7 +16,7 @@ import {
 
 const { POPCOUNT, STATE_SIZE, finalScores, nthAction, setInitial } = core;
 
-const SOURCE = fileURLToPath(new URL('./c/playouts.c', import.meta.url));
+const SOURCE = cSource('playouts.c');
 
 /** What bench/c/playouts.c exports when built for wasm32. */
 interface PlayoutExports {
@@ -68,29 +64,12 @@ function isPlayoutExports(
  * saying why not when the compiler or linker is missing.
  */
 export function compileWasmPlayouts(): WasmPlayouts | string {
-  const cc = process.env.WASM_CC ?? 'clang';
-  const dir = mkdtempSync(join(tmpdir(), 'ayoayo-wasm-playouts-'));
-  try {
-    const out = join(dir, 'playouts.wasm');
-    const built = spawnSync(
-      cc,
-      ['--target=wasm32', '-O2', '-nostdlib', '-Wl,--no-entry', '-o', out, SOURCE],
-      { encoding: 'utf8' },
-    );
-    if (built.error !== undefined || built.status !== 0) {
-      const why =
-        built.error?.message ?? built.stderr.trim().split('\n')[0] ?? `exit ${built.status}`;
-      return `no wasm32 C compiler (${cc}: ${why}); install clang and lld`;
-    }
-    const module = new WebAssembly.Module(readFileSync(out));
-    const { exports } = new WebAssembly.Instance(module, {});
-    if (!isPlayoutExports(exports)) {
-      throw new Error(`${SOURCE} built for wasm32 lacks the exports bench/wasm-playouts.ts calls`);
-    }
-    return wasmPlayouts(exports);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const exports = buildWasm(SOURCE);
+  if (typeof exports === 'string') return exports;
+  if (!isPlayoutExports(exports)) {
+    throw new Error(`${SOURCE} built for wasm32 lacks the exports bench/wasm-playouts.ts calls`);
   }
+  return wasmPlayouts(exports);
 }
 
 function wasmPlayouts(wasm: PlayoutExports): WasmPlayouts {

@@ -40,44 +40,7 @@ static inline int bytes_differ(const void *x, const void *y, unsigned long n) {
 enum { PITS = 12, STORE_0 = 12, TO_MOVE = 14, STATE_SIZE = 16, ACTIONS = 6, WINNING = 25 };
 enum { OK = 0, GAME_OVER = 1, EMPTY_PIT = 2, ENDLESS_RELAY = 3, DOES_NOT_FEED = 4 };
 
-/* ---- sfc32 seeded through splitmix32: the stream of env/random.ts ---- */
-
-typedef struct {
-  uint32_t a, b, c, d;
-} rng_t;
-
-static inline uint32_t rng_next(rng_t *r) {
-  uint32_t t = r->a + r->b + r->d;
-  r->d += 1;
-  r->a = r->b ^ (r->b >> 9);
-  r->b = r->c + (r->c << 3);
-  r->c = (r->c << 21) | (r->c >> 11);
-  r->c += t;
-  return t;
-}
-
-static uint32_t splitmix_h;
-static uint32_t splitmix_next(void) {
-  splitmix_h += 0x9e3779b9u;
-  uint32_t z = splitmix_h;
-  z = (z ^ (z >> 16)) * 0x85ebca6bu;
-  z = (z ^ (z >> 13)) * 0xc2b2ae35u;
-  return z ^ (z >> 16);
-}
-
-static rng_t rng_from_seed(uint32_t seed) {
-  rng_t r;
-  splitmix_h = seed;
-  r.a = splitmix_next();
-  r.b = splitmix_next();
-  r.c = splitmix_next();
-  r.d = splitmix_next();
-  for (int i = 0; i < 12; i++) rng_next(&r);
-  return r;
-}
-
-/* Uniform in [0, n): floor(u / 2^32 * n), exactly what Random.int computes. */
-static inline int rng_int(rng_t *r, int n) { return (int)(((uint64_t)rng_next(r) * (uint64_t)n) >> 32); }
+#include "yardstick.h"
 
 /* ---- the rules ---- */
 
@@ -308,12 +271,6 @@ __attribute__((export_name("expand"))) int wasm_expand(int css) {
 __attribute__((export_name("plies"))) double wasm_plies_played(void) { return wasm_plies; }
 __attribute__((export_name("checksum"))) uint32_t wasm_checksum_now(void) { return wasm_checksum; }
 #else
-
-static double clock_ms(clockid_t clock) {
-  struct timespec t;
-  clock_gettime(clock, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
 int main(int argc, char **argv) {
   init_nth();

@@ -1,0 +1,177 @@
+/**
+ * The observation encoder's C yardstick: bench/c/lookahead.c built natively
+ * and as wasm32, beside the TypeScript encoder, on the same positions. Only
+ * `{ encoding: 'counts', lookahead: true }` (146 floats), the vector-env
+ * bench's lookahead configuration.
+ */
+import { ObservationEncoder } from '../env/gym/index.ts';
+import { core, Random } from '../env/index.ts';
+import { buildNative, buildWasm, cSource } from './c-build.ts';
+
+const { ACTIONS, POPCOUNT, STATE_SIZE, expand, nthAction, setInitial } = core;
+
+const SOURCE = cSource('lookahead.c');
+export const YARDSTICK_OBSERVATION = { encoding: 'counts', lookahead: true } as const;
+/** Floats in one observation of that configuration. */
+const OBS = 146;
+
+/** The rule sets the yardstick is checked under: both capture rules, both leftover rules. */
+export const RULE_SETS = [
+  { captureSeedStays: false, leftoverToOwner: false },
+  { captureSeedStays: true, leftoverToOwner: false },
+  { captureSeedStays: false, leftoverToOwner: true },
+  { captureSeedStays: true, leftoverToOwner: true },
+] as const;
+export type YardstickRules = (typeof RULE_SETS)[number];
+
+/** Encodes `state` into `out[offset ..]` and returns the legal mask, as ObservationEncoder.encode. */
+export type EncodeFn = (state: Uint8Array, out: Float32Array, offset: number) => number;
+
+/** A timed run: encodes done in `cpuMs` milliseconds of this process's (or the program's) CPU time. */
+export interface EncodeRun {
+  readonly encodes: number;
+  readonly cpuMs: number;
+}
+
+/**
+ * `count` positions of random games from the start (every position before
+ * each ply, and the final one), the child picked as the engine bench's expand
+ * loop picks it from `Random.fromSeed(1)`: lookahead.c makes the same ones.
+ */
+export function encoderPositions(count: number, captureSeedStays: boolean): Uint8Array {
+  const positions = new Uint8Array(count * STATE_SIZE);
+  const rng = Random.fromSeed(1);
+  const state = setInitial(new Uint8Array(STATE_SIZE));
+  const children = new Uint8Array(ACTIONS * STATE_SIZE);
+  const status = new Uint8Array(ACTIONS);
+  for (let i = 0; i < count; i++) {
+    positions.set(state, i * STATE_SIZE);
+    const mask = expand(state, captureSeedStays, children, status);
+    if (mask === 0) {
+      setInitial(state);
+      continue;
+    }
+    const at = nthAction(mask, rng.int(POPCOUNT[mask] as number)) * STATE_SIZE;
+    state.set(children.subarray(at, at + STATE_SIZE));
+  }
+  return positions;
+}
+
+/** The legal masks and the bits of every float written, folded as lookahead.c `verify` folds them. */
+export function observationChecksum(encode: EncodeFn, positions: Uint8Array): number {
+  const out = new Float32Array(OBS);
+  const bits = new Uint32Array(out.buffer);
+  let checksum = 0;
+  for (let at = 0; at < positions.length; at += STATE_SIZE) {
+    const mask = encode(positions.subarray(at, at + STATE_SIZE), out, 0);
+    checksum = (Math.imul(checksum, 31) + mask) >>> 0;
+    for (let k = 0; k < OBS; k++) checksum = (Math.imul(checksum, 31) + (bits[k] as number)) >>> 0;
+  }
+  return checksum;
+}
+
+/** Encodes the positions over and over for about `seconds` of wall time, counting this process's CPU time. */
+export function timeEncodes(encode: EncodeFn, positions: Uint8Array, seconds: number): EncodeRun {
+  const views = Array.from({ length: positions.length / STATE_SIZE }, (_, i) =>
+    positions.subarray(i * STATE_SIZE, (i + 1) * STATE_SIZE),
+  );
+  // A batch's worth of rows, as the environments write them.
+  const out = new Float32Array(64 * OBS);
+  let encodes = 0;
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  while (performance.now() - start < seconds * 1000) {
+    for (let i = 0; i < views.length; i++) encode(views[i] as Uint8Array, out, (i & 63) * OBS);
+    encodes += views.length;
+  }
+  const used = process.cpuUsage(cpu);
+  return { encodes, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** The TypeScript encoder of the yardstick's configuration, as an EncodeFn. */
+export function typescriptEncoder(rules: YardstickRules = RULE_SETS[0]): EncodeFn {
+  const encoder = new ObservationEncoder(YARDSTICK_OBSERVATION, {
+    captureSeedStays: rules.captureSeedStays,
+    leftoverTo: rules.leftoverToOwner ? 'owner' : 'opponent',
+  });
+  return (state, out, offset) => encoder.encode(state, out, offset);
+}
+
+export interface NativeEncoder {
+  /** lookahead.c's checksum over the first `count` positions under these rules. */
+  verify(count: number, rules: YardstickRules): number;
+  /** Encodes `count` positions over and over for about `seconds` (default rules). */
+  time(count: number, seconds: number): EncodeRun;
+  dispose(): void;
+}
+
+/** Compiles lookahead.c with `cc -O2`; a sentence saying why not when there is no C compiler. */
+export function compileNativeEncoder(): NativeEncoder | string {
+  const program = buildNative(SOURCE, ['-lm']);
+  if (typeof program === 'string') return program;
+  const json = (args: string[]): Record<string, number> =>
+    JSON.parse(program.run(args)[0] as string) as Record<string, number>;
+  return {
+    verify(count, { captureSeedStays, leftoverToOwner }) {
+      const flag = (b: boolean): string => (b ? '1' : '0');
+      return json(['verify', String(count), flag(captureSeedStays), flag(leftoverToOwner)])
+        .checksum as number;
+    },
+    time(count, seconds) {
+      const { encodes, cpuMs } = json(['time', String(count), String(seconds)]);
+      return { encodes: encodes as number, cpuMs: cpuMs as number };
+    },
+    dispose: () => program.dispose(),
+  };
+}
+
+/** What lookahead.c exports when built for wasm32. */
+interface EncoderExports {
+  init(): void;
+  state_at(): number;
+  laps_at(): number;
+  obs_at(): number;
+  encode(captureSeedStays: number, leftoverToOwner: number): number;
+  memory: { readonly buffer: ArrayBuffer };
+}
+
+function isEncoderExports(
+  value: WebAssembly.Exports,
+): value is WebAssembly.Exports & EncoderExports {
+  return (
+    ['init', 'state_at', 'laps_at', 'obs_at', 'encode'].every(
+      (name) => typeof value[name] === 'function',
+    ) && typeof value.memory === 'object'
+  );
+}
+
+/**
+ * lookahead.c built for wasm32 (with SIMD) as an EncodeFn: each call copies the
+ * position into the module's memory, encodes there and copies the observation
+ * out, as an encoder on a wasm core would. A sentence when there is no clang.
+ */
+export function compileWasmEncoder(rules: YardstickRules): EncodeFn | string {
+  const exports = buildWasm(SOURCE, ['-msimd128', '-mbulk-memory']);
+  if (typeof exports === 'string') return exports;
+  if (!isEncoderExports(exports)) {
+    throw new Error(
+      `${SOURCE} built for wasm32 lacks the exports bench/encoder-yardstick.ts calls`,
+    );
+  }
+  exports.init();
+  const buffer = exports.memory.buffer;
+  const lapsFeature = new Float32Array(buffer, exports.laps_at(), 255);
+  // observation.ts's table: min(1, log2(1 + laps) / 8).
+  for (let n = 0; n < 255; n++) lapsFeature[n] = Math.min(Math.log2(1 + n) / 8, 1);
+  const state = new Uint8Array(buffer, exports.state_at(), STATE_SIZE);
+  const observation = new Float32Array(buffer, exports.obs_at(), OBS);
+  const css = rules.captureSeedStays ? 1 : 0;
+  const toOwner = rules.leftoverToOwner ? 1 : 0;
+  const encode = exports.encode;
+  return (position, out, offset) => {
+    state.set(position);
+    const mask = encode(css, toOwner);
+    out.set(observation, offset);
+    return mask;
+  };
+}

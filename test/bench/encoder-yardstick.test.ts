@@ -1,0 +1,73 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  compileNativeEncoder,
+  compileWasmEncoder,
+  encoderPositions,
+  observationChecksum,
+  RULE_SETS,
+  typescriptEncoder,
+} from '../../bench/encoder-yardstick.ts';
+import { core } from '../../env/index.ts';
+import { CLANG_WASM32, requireSystemPackage, skipWithout } from '../system-packages.ts';
+
+// The encoder bench reports the observation encoder's speed as a ratio to
+// bench/c/lookahead.c; that compares like with like only if the C encoder
+// writes the same observations.
+const native = compileNativeEncoder();
+const noClang = skipWithout(CLANG_WASM32, import.meta.url, 'the wasm32 encoder yardstick test');
+
+describe('the C yardstick of the encoder bench', () => {
+  afterAll(() => {
+    if (typeof native !== 'string') native.dispose();
+  });
+
+  it('makes positions of finished and unfinished random games, the same for the same rules', () => {
+    const positions = encoderPositions(3000, false);
+    expect(positions).toEqual(encoderPositions(3000, false));
+    const count = positions.length / core.STATE_SIZE;
+    let starts = 0;
+    for (let i = 0; i < count; i++) {
+      if (positions.subarray(i * 16, i * 16 + 12).every((seeds) => seeds === 4)) starts++;
+    }
+    // A game lasts tens of plies, so there are many games but far fewer than positions.
+    expect(starts).toBeGreaterThan(20);
+    expect(starts).toBeLessThan(count / 10);
+  });
+
+  it.skipIf(typeof native === 'string')(
+    'writes the encoder observations, bit for bit, under every rule set',
+    () => {
+      if (typeof native === 'string') return;
+      const checksums = RULE_SETS.map((rules) => {
+        const ts = observationChecksum(
+          typescriptEncoder(rules),
+          encoderPositions(3000, rules.captureSeedStays),
+        );
+        expect(native.verify(3000, rules)).toBe(ts);
+        return ts;
+      });
+      // The rules change the observations, so the checksums would catch a rule ignored.
+      expect(new Set(checksums).size).toBe(RULE_SETS.length);
+      const timed = native.time(3000, 0.05);
+      expect(timed.encodes).toBeGreaterThanOrEqual(3000);
+      expect(timed.cpuMs).toBeGreaterThan(0);
+    },
+  );
+
+  it.skipIf(noClang)('built as WebAssembly, writes every float the encoder writes', () => {
+    requireSystemPackage(CLANG_WASM32);
+    for (const rules of RULE_SETS) {
+      const wasm = compileWasmEncoder(rules);
+      if (typeof wasm === 'string') throw new Error(wasm);
+      const ts = typescriptEncoder(rules);
+      const positions = encoderPositions(2000, rules.captureSeedStays);
+      const expected = new Float32Array(146);
+      const actual = new Float32Array(146 + 3).fill(Number.NaN);
+      for (let at = 0; at < positions.length; at += 16) {
+        const position = positions.subarray(at, at + 16);
+        expect(wasm(position, actual, 3)).toBe(ts(position, expected, 0));
+        expect(actual.subarray(3)).toEqual(expected);
+      }
+    }
+  });
+});
