@@ -13,11 +13,16 @@ export class UsageError extends CliError {
 /** Turns any thrown value into a single line of text. */
 export function errorMessage(err: unknown): string {
   const raw = err instanceof Error ? err.message : String(err);
+  // A line that ends in a colon introduces the next one ("Invalid values:"
+  // then "Argument: ..."), so it is joined with a space rather than a semicolon.
   const oneLine = raw
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line.length > 0)
-    .join('; ');
+    .reduce(
+      (text, line) => (text === '' ? line : `${text}${text.endsWith(':') ? ' ' : '; '}${line}`),
+      '',
+    );
   return oneLine.length > 0 ? oneLine : 'unknown error';
 }
 

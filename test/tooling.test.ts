@@ -35,6 +35,9 @@ describe('bin/ayoayo.js launcher', () => {
 describe('cli/fail.ts', () => {
   it('formats errors as one line', () => {
     expect(errorLine(new Error('first\n  second\n'))).toBe('first; second');
+    expect(errorLine(new Error('Invalid values:\n  Argument: preset\nthird'))).toBe(
+      'Invalid values: Argument: preset; third',
+    );
     expect(errorLine(new CliError('no such file'))).toBe('no such file');
     expect(errorLine(new UsageError('bad move'))).toBe("bad move (run 'ayoayo --help' for usage)");
     expect(errorLine('plain')).toBe('plain');
