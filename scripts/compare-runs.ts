@@ -1,9 +1,15 @@
-// Draws the errors against perfect play of several training runs by training
-// minute, one line each, from their metrics.csv (no training):
-//   npx tsx scripts/compare-runs.ts OUT_BASE [--target=FRACTION:LABEL] LABEL=RUN_DIR [LABEL=RUN_DIR ...]
-// with a dashed line at the target (default: the pretrained policy's 5%)
-// (docs/results.md's variants of the quick preset: docs/training-runs/exact-targets-quick,
-// docs/training-runs/quick-budget with --target=0.1:"target for npm start's policy: 10%")
+// Draws the errors against perfect play of several training runs, one line each,
+// from their metrics.csv (no training):
+//   npx tsx scripts/compare-runs.ts OUT_BASE [--target=FRACTION:LABEL] [--x=positions] [--extrapolate]
+//       LABEL=RUN_DIR [LABEL=RUN_DIR ...]
+// by training minute, or with --x=positions by the self-play positions the run
+// had made (log scale), with a dashed line at the target (default: the
+// pretrained policy's 5%). --extrapolate fits errors = a + b * log2(positions)
+// to the evaluations of each run's second half (8 or more of them), prints the fall per doubling
+// and how many positions that line would take to reach the target, and draws
+// it there (docs/results.md: docs/training-runs/exact-targets-quick,
+// docs/training-runs/quick-budget with --target=0.1:"target for npm start's
+// policy: 10%", docs/training-runs/errors-by-positions with --x=positions --extrapolate).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vega from 'vega';
@@ -13,10 +19,18 @@ import { writeChart } from '../eval/chart-render.ts';
 
 const [outBase, ...rest] = process.argv.slice(2);
 const targetArg = rest.find((arg) => arg.startsWith('--target='));
-const runs = rest.filter((arg) => arg !== targetArg);
-if (outBase === undefined || runs.length === 0) {
+const xArg = rest.find((arg) => arg.startsWith('--x='));
+const extrapolate = rest.includes('--extrapolate');
+const runs = rest.filter((arg) => !arg.startsWith('--'));
+const byPositions = (xArg ?? '--x=minutes') === '--x=positions';
+if (
+  outBase === undefined ||
+  runs.length === 0 ||
+  ![undefined, '--x=minutes', '--x=positions'].includes(xArg) ||
+  (extrapolate && !byPositions)
+) {
   console.error(
-    'usage: tsx scripts/compare-runs.ts OUT_BASE [--target=FRACTION:LABEL] LABEL=RUN_DIR [LABEL=RUN_DIR ...]',
+    'usage: tsx scripts/compare-runs.ts OUT_BASE [--target=FRACTION:LABEL] [--x=minutes|positions] [--extrapolate (with --x=positions)] LABEL=RUN_DIR [LABEL=RUN_DIR ...]',
   );
   process.exit(1);
 }
@@ -32,6 +46,8 @@ const targetName =
 interface Point {
   readonly run: string;
   readonly minutes: number;
+  /** Self-play positions the run had made by then (metrics.csv `samples`). */
+  readonly positions: number;
   readonly errors: number;
 }
 
@@ -54,7 +70,12 @@ function points(label: string, dir: string): Point[] {
     const evaluated = evalEvery > 0 && Number(at(cells, 'iteration')) % evalEvery === 0;
     if (errors === '' || (errors === last && !evaluated)) continue;
     last = errors;
-    out.push({ run: label, minutes: Number(at(cells, 'elapsed_s')) / 60, errors: Number(errors) });
+    out.push({
+      run: label,
+      minutes: Number(at(cells, 'elapsed_s')) / 60,
+      positions: Number(at(cells, 'samples')),
+      errors: Number(errors),
+    });
   }
   return out;
 }
@@ -76,20 +97,86 @@ const values = parsed.flatMap(({ label, dir }) => points(label, dir));
 const sizes = [...new Set(parsed.map(({ dir }) => sampleSize(dir)))].sort((a, b) => a - b);
 const positions = sizes.length === 1 ? `${sizes[0]}` : `${sizes[0]}-${sizes.at(-1)}`;
 
+/**
+ * The least-squares line errors = a + b * log2(positions) through the second
+ * half of a run's evaluations, and where it meets the target (null when it
+ * does not fall).
+ */
+function trend(series: readonly Point[]): { fall: number; from: Point; reach: number | null } {
+  const half = series.slice(Math.floor(series.length / 2));
+  const xs = half.map((p) => Math.log2(p.positions));
+  const ys = half.map((p) => p.errors);
+  const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  const mx = mean(xs);
+  const my = mean(ys);
+  const slope =
+    xs.reduce((acc, x, i) => acc + (x - mx) * ((ys[i] as number) - my), 0) /
+    xs.reduce((acc, x) => acc + (x - mx) ** 2, 0);
+  const first = half[0] as Point;
+  const from = { ...first, errors: my + slope * (Math.log2(first.positions) - mx) };
+  return { fall: -slope, from, reach: slope < 0 ? 2 ** (mx + (target - my) / slope) : null };
+}
+
+/** Fewest evaluations in a run's second half for a line through them to say anything. */
+const FIT_POINTS = 8;
+const fits: Point[] = [];
+if (extrapolate) {
+  for (const { label } of parsed) {
+    const series = values.filter((p) => p.run === label);
+    const halfLength = series.length - Math.floor(series.length / 2);
+    if (halfLength < FIT_POINTS) {
+      console.log(
+        `${label}: ${halfLength} evaluations in the second half, too few to fit a line (${FIT_POINTS} or more)`,
+      );
+      continue;
+    }
+    const { fall, from, reach } = trend(series);
+    const last = series.at(-1) as Point;
+    const toTarget =
+      reach === null
+        ? 'never at that rate'
+        : `${(reach / 1e6).toFixed(0)} M positions, ${(reach / last.positions).toFixed(0)}x the run's ${(last.positions / 1e6).toFixed(1)} M`;
+    console.log(
+      `${label}: ${(100 * fall).toFixed(2)} points fewer errors per doubling of positions over the second half; the line reaches ${(100 * target).toFixed(0)}% at ${toTarget}`,
+    );
+    if (reach !== null) {
+      fits.push({ ...from, run: label }, { ...from, run: label, positions: reach, errors: target });
+    }
+  }
+}
+const xField = byPositions ? 'positions' : 'minutes';
+
 const spec: vega.Spec = {
   ...chartFrame({ width: 640, height: 360, padding: 8 }),
   title: {
     text: `Errors of the policy alone against perfect play (${positions} benchmark positions)`,
   },
-  data: [{ name: 'points', values }],
+  data: [
+    { name: 'points', values },
+    { name: 'fits', values: fits },
+  ],
   scales: [
-    {
-      name: 'x',
-      type: 'linear',
-      domain: { data: 'points', field: 'minutes' },
-      range: 'width',
-      zero: true,
-    },
+    byPositions
+      ? {
+          name: 'x',
+          type: 'log',
+          base: 2,
+          domain: {
+            fields: [
+              { data: 'points', field: 'positions' },
+              { data: 'fits', field: 'positions' },
+            ],
+          },
+          range: 'width',
+          nice: true,
+        }
+      : {
+          name: 'x',
+          type: 'linear',
+          domain: { data: 'points', field: 'minutes' },
+          range: 'width',
+          zero: true,
+        },
     {
       name: 'y',
       type: 'linear',
@@ -101,7 +188,14 @@ const spec: vega.Spec = {
     { name: 'color', type: 'ordinal', domain: { data: 'points', field: 'run' }, range: 'category' },
   ],
   axes: [
-    { orient: 'bottom', scale: 'x', title: 'training minutes (evaluation included)' },
+    byPositions
+      ? {
+          orient: 'bottom',
+          scale: 'x',
+          title: 'self-play training positions made (log scale)',
+          format: '.2s',
+        }
+      : { orient: 'bottom', scale: 'x', title: 'training minutes (evaluation included)' },
     { orient: 'left', scale: 'y', title: 'share of value-losing moves', format: '.0%' },
   ],
   legends: [{ fill: 'color', stroke: 'color', title: 'run', orient: 'right', labelLimit: 320 }],
@@ -110,7 +204,27 @@ const spec: vega.Spec = {
     {
       type: 'group',
       from: { facet: { name: 'series', data: 'points', groupby: 'run' } },
-      marks: lineWithPoints({ data: 'series', x: 'minutes', y: 'errors', color: 'run', size: 30 }),
+      marks: lineWithPoints({ data: 'series', x: xField, y: 'errors', color: 'run', size: 30 }),
+    },
+    {
+      // Each run's fitted line, from its second half to where it meets the target.
+      type: 'group',
+      from: { facet: { name: 'fit', data: 'fits', groupby: 'run' } },
+      marks: [
+        {
+          type: 'line',
+          from: { data: 'fit' },
+          encode: {
+            enter: {
+              x: { scale: 'x', field: 'positions' },
+              y: { scale: 'y', field: 'errors' },
+              stroke: { scale: 'color', field: 'run' },
+              strokeDash: { value: [3, 3] },
+              strokeWidth: { value: 1.5 },
+            },
+          },
+        },
+      ],
     },
   ],
 };
