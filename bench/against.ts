@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MEASURED, type Measured, type Rate } from './against-side.ts';
+import { median } from './median.ts';
 import { compileNativePlayouts } from './native-playouts.ts';
 
 const { values, positionals } = parseArgs({
@@ -45,11 +46,6 @@ const measured = values.measure.split(',') as Measured[];
 for (const what of measured)
   if (!MEASURED.includes(what))
     throw new Error(`against: --measure takes ${MEASURED.join(', ')}, not ${what}`);
-
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
 
 const oldRoots: string[] = [];
 const engineLoops = measured.some((what) => what === 'reject' || what === 'expand');

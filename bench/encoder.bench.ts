@@ -8,6 +8,7 @@ import {
   timeEncodes,
   typescriptEncoder,
 } from './encoder-yardstick.ts';
+import { median, medianRatio } from './median.ts';
 import type { Emit } from './types.ts';
 
 const POSITIONS = 50_000;
@@ -15,10 +16,6 @@ const CHECK_POSITIONS = 20_000;
 const ROUNDS = 5;
 const ROUND_SECONDS = 1;
 
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
 const rate = (run: EncodeRun): number => run.encodes / (run.cpuMs / 1000);
 
 /**
@@ -80,16 +77,14 @@ export async function run(emit: Emit): Promise<void> {
       encodesPerSec: Math.round(median(tsRates)),
       clock: 'cpu',
     };
-    const ratio = (xs: readonly number[], ys: readonly number[]): number =>
-      Number(median(xs.map((x, i) => x / (ys[i] as number))).toFixed(3));
     if (cRates.length > 0) {
       measurement.cEncodesPerSec = Math.round(median(cRates));
-      measurement.ratioToC = ratio(tsRates, cRates);
+      measurement.ratioToC = medianRatio(tsRates, cRates);
     }
     if (wasmRates.length > 0) {
       measurement.wasmEncodesPerSec = Math.round(median(wasmRates));
-      measurement.wasmRatioToTs = ratio(wasmRates, tsRates);
-      if (cRates.length > 0) measurement.wasmRatioToC = ratio(wasmRates, cRates);
+      measurement.wasmRatioToTs = medianRatio(wasmRates, tsRates);
+      if (cRates.length > 0) measurement.wasmRatioToC = medianRatio(wasmRates, cRates);
     }
     emit(measurement);
   } finally {

@@ -1,5 +1,6 @@
 import { randomPlayout } from '../agents/playout.ts';
 import { core, Random } from '../env/index.ts';
+import { median, medianRatio } from './median.ts';
 import {
   compileNativePlayouts,
   foldScores,
@@ -58,10 +59,6 @@ const CHECK_GAMES = 20_000;
 const ROUNDS = 5;
 const ROUND_SECONDS = 1;
 
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
 const perSecond = (count: number, run: TimedRun): number => count / (run.cpuMs / 1000);
 
 /** Stops the bench when a yardstick does not play the engine's games: its speed would compare nothing. */
@@ -146,22 +143,16 @@ export async function run(emit: Emit): Promise<void> {
         measurement.cMeanPlies = Number(
           (c.reduce((n, r) => n + r.plies, 0) / c.reduce((n, r) => n + r.games, 0)).toFixed(1),
         );
-        measurement.ratioToC = Number(
-          median(tsGames.map((rate, i) => rate / (cGames[i] as number))).toFixed(3),
-        );
+        measurement.ratioToC = medianRatio(tsGames, cGames);
         if (w.length > 0) {
           const wasmGames = w.map((r) => perSecond(r.games, r));
           measurement.wasmPlayoutsPerSec = Math.round(median(wasmGames));
-          measurement.wasmRatioToC = Number(
-            median(wasmGames.map((rate, i) => rate / (cGames[i] as number))).toFixed(3),
-          );
+          measurement.wasmRatioToC = medianRatio(wasmGames, cGames);
         }
         if (wFromJs.length > 0) {
           const fromJsGames = wFromJs.map((r) => perSecond(r.games, r));
           measurement.wasmFromJsPlayoutsPerSec = Math.round(median(fromJsGames));
-          measurement.wasmFromJsRatioToC = Number(
-            median(fromJsGames.map((rate, i) => rate / (cGames[i] as number))).toFixed(3),
-          );
+          measurement.wasmFromJsRatioToC = medianRatio(fromJsGames, cGames);
         }
       }
       emit(measurement);

@@ -2,6 +2,7 @@ import { MinimaxAgent } from '../agents/minimax.ts';
 import { PROVEN, type SearchResult } from '../agents/minimax-search.ts';
 import { applyAction, DEFAULT_RULES, legalActions, outcome, Random } from '../env/index.ts';
 import { DEFAULT_OPENING_PLIES, openingFor } from '../eval/openings.ts';
+import { median } from './median.ts';
 import type { Emit } from './types.ts';
 
 const OPENINGS = 40;
@@ -51,7 +52,6 @@ export async function run(emit: Emit): Promise<void> {
     plies += ply;
     firstProven.push(first);
   }
-  const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[xs.length >> 1] as number;
   emit({
     name: 'minimax-50ms-proof',
     openings: OPENINGS,
