@@ -1,6 +1,6 @@
 /**
  * System packages some tests need (Debian's redis-server, chromium,
- * python3-numpy, clang and lld; .ci/run installs them). On a machine without
+ * python3-numpy, gcc, clang and lld; .ci/run installs them). On a machine without
  * one, the tests that need it skip, each file printing one line that names the package and
  * the apt command; with CI=true they run and fail with that same message, so
  * CI can never pass by skipping.
@@ -47,7 +47,13 @@ export const PYTHON_NUMPY: SystemPackage = {
   missing: memo(() => runs('python3', ['-c', 'import numpy'])),
 };
 
-/** Debian's clang and lld, for the engine bench's C yardstick built as WebAssembly. */
+/** A C compiler as `cc` (Debian's gcc), for the engine and encoder benches' native C yardsticks. */
+export const C_COMPILER: SystemPackage = {
+  apt: 'gcc',
+  missing: memo(() => runs(process.env.CC ?? 'cc', ['--version'])),
+};
+
+/** Debian's clang and lld, for the engine and encoder benches' C yardsticks built as WebAssembly. */
 export const CLANG_WASM32: SystemPackage = {
   apt: 'clang lld',
   missing: memo(() => runs('wasm-ld', ['--version']) ?? runs('clang', ['--version'])),

@@ -8,11 +8,12 @@ import {
   typescriptEncoder,
 } from '../../bench/encoder-yardstick.ts';
 import { core } from '../../env/index.ts';
-import { CLANG_WASM32, requireSystemPackage, skipWithout } from '../system-packages.ts';
+import { C_COMPILER, CLANG_WASM32, requireSystemPackage, skipWithout } from '../system-packages.ts';
 
 // The encoder bench reports the observation encoder's speed as a ratio to
 // bench/c/lookahead.c; that compares like with like only if the C encoder
 // writes the same observations.
+const noCc = skipWithout(C_COMPILER, import.meta.url, 'the native encoder yardstick test');
 const native = compileNativeEncoder();
 const noClang = skipWithout(CLANG_WASM32, import.meta.url, 'the wasm32 encoder yardstick test');
 
@@ -34,25 +35,23 @@ describe('the C yardstick of the encoder bench', () => {
     expect(starts).toBeLessThan(count / 10);
   });
 
-  it.skipIf(typeof native === 'string')(
-    'writes the encoder observations, bit for bit, under every rule set',
-    () => {
-      if (typeof native === 'string') return;
-      const checksums = RULE_SETS.map((rules) => {
-        const ts = observationChecksum(
-          typescriptEncoder(rules),
-          encoderPositions(3000, rules.captureSeedStays),
-        );
-        expect(native.verify(3000, rules)).toBe(ts);
-        return ts;
-      });
-      // The rules change the observations, so the checksums would catch a rule ignored.
-      expect(new Set(checksums).size).toBe(RULE_SETS.length);
-      const timed = native.time(3000, 0.05);
-      expect(timed.encodes).toBeGreaterThanOrEqual(3000);
-      expect(timed.cpuMs).toBeGreaterThan(0);
-    },
-  );
+  it.skipIf(noCc)('writes the encoder observations, bit for bit, under every rule set', () => {
+    requireSystemPackage(C_COMPILER);
+    if (typeof native === 'string') throw new Error(native);
+    const checksums = RULE_SETS.map((rules) => {
+      const ts = observationChecksum(
+        typescriptEncoder(rules),
+        encoderPositions(3000, rules.captureSeedStays),
+      );
+      expect(native.verify(3000, rules)).toBe(ts);
+      return ts;
+    });
+    // The rules change the observations, so the checksums would catch a rule ignored.
+    expect(new Set(checksums).size).toBe(RULE_SETS.length);
+    const timed = native.time(3000, 0.05);
+    expect(timed.encodes).toBeGreaterThanOrEqual(3000);
+    expect(timed.cpuMs).toBeGreaterThan(0);
+  });
 
   it.skipIf(noClang)('built as WebAssembly, writes every float the encoder writes', () => {
     requireSystemPackage(CLANG_WASM32);

@@ -1,9 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { playGames } from '../../bench/engine.bench.ts';
 import { compileNativePlayouts } from '../../bench/native-playouts.ts';
+import { C_COMPILER, requireSystemPackage, skipWithout } from '../system-packages.ts';
 
 // The engine bench reports the engine's speed as a ratio to bench/c/playouts.c;
 // that ratio compares like with like only if the C loop plays the same games.
+const noCc = skipWithout(C_COMPILER, import.meta.url, 'the native C yardstick test');
 const native = compileNativePlayouts();
 
 describe('the C yardstick of the engine bench', () => {
@@ -11,10 +13,11 @@ describe('the C yardstick of the engine bench', () => {
     if (typeof native !== 'string') native.dispose();
   });
 
-  it.skipIf(typeof native === 'string')(
+  it.skipIf(noCc)(
     'plays the same games as the engine, game for game, under both capture rules',
     () => {
-      if (typeof native === 'string') return;
+      requireSystemPackage(C_COMPILER);
+      if (typeof native === 'string') throw new Error(native);
       for (const captureSeedStays of [false, true]) {
         const c = native.play(3000, captureSeedStays);
         expect(c.reject).toEqual(playGames('reject', 3000, captureSeedStays));
