@@ -4,7 +4,8 @@
  * `{ encoding: 'counts', lookahead: true }` (146 floats), the vector-env
  * bench's lookahead configuration.
  */
-import { ObservationEncoder } from '../env/gym/index.ts';
+import { ObservationEncoder, observationSize } from '../env/gym/index.ts';
+import { LAPS_LOG2_SCALE } from '../env/gym/observation.ts';
 import { core, Random } from '../env/index.ts';
 import { buildNative, buildWasm, cSource } from './c-build.ts';
 
@@ -12,8 +13,8 @@ const { ACTIONS, POPCOUNT, STATE_SIZE, expand, nthAction, setInitial } = core;
 
 const SOURCE = cSource('lookahead.c');
 export const YARDSTICK_OBSERVATION = { encoding: 'counts', lookahead: true } as const;
-/** Floats in one observation of that configuration. */
-const OBS = 146;
+/** Floats in one observation of that configuration (lookahead.c writes 146). */
+const OBS = observationSize(YARDSTICK_OBSERVATION);
 
 /** The rule sets the yardstick is checked under: both capture rules, both leftover rules. */
 export const RULE_SETS = [
@@ -161,8 +162,8 @@ export function compileWasmEncoder(rules: YardstickRules): EncodeFn | string {
   exports.init();
   const buffer = exports.memory.buffer;
   const lapsFeature = new Float32Array(buffer, exports.laps_at(), 255);
-  // observation.ts's table: min(1, log2(1 + laps) / 8).
-  for (let n = 0; n < 255; n++) lapsFeature[n] = Math.min(Math.log2(1 + n) / 8, 1);
+  // observation.ts's laps feature: min(1, log2(1 + laps) / 8).
+  for (let n = 0; n < 255; n++) lapsFeature[n] = Math.min(Math.log2(1 + n) / LAPS_LOG2_SCALE, 1);
   const state = new Uint8Array(buffer, exports.state_at(), STATE_SIZE);
   const observation = new Float32Array(buffer, exports.obs_at(), OBS);
   const css = rules.captureSeedStays ? 1 : 0;
