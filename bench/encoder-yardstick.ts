@@ -147,11 +147,12 @@ function isEncoderExports(
 }
 
 /**
- * lookahead.c built for wasm32 (with SIMD) as an EncodeFn: each call copies the
- * position into the module's memory, encodes there and copies the observation
- * out, as an encoder on a wasm core would. A sentence when there is no clang.
+ * lookahead.c built for wasm32 (with SIMD), once, giving an EncodeFn per rule
+ * set: each call copies the position into the module's memory, encodes there
+ * and copies the observation out, as an encoder on a wasm core would. A
+ * sentence when there is no clang.
  */
-export function compileWasmEncoder(rules: YardstickRules): EncodeFn | string {
+export function compileWasmEncoder(): ((rules: YardstickRules) => EncodeFn) | string {
   const exports = buildWasm(SOURCE, ['-msimd128', '-mbulk-memory']);
   if (typeof exports === 'string') return exports;
   if (!isEncoderExports(exports)) {
@@ -166,13 +167,15 @@ export function compileWasmEncoder(rules: YardstickRules): EncodeFn | string {
   for (let n = 0; n < 255; n++) lapsFeature[n] = Math.min(Math.log2(1 + n) / LAPS_LOG2_SCALE, 1);
   const state = new Uint8Array(buffer, exports.state_at(), STATE_SIZE);
   const observation = new Float32Array(buffer, exports.obs_at(), OBS);
-  const css = rules.captureSeedStays ? 1 : 0;
-  const toOwner = rules.leftoverToOwner ? 1 : 0;
   const encode = exports.encode;
-  return (position, out, offset) => {
-    state.set(position);
-    const mask = encode(css, toOwner);
-    out.set(observation, offset);
-    return mask;
+  return (rules) => {
+    const css = rules.captureSeedStays ? 1 : 0;
+    const toOwner = rules.leftoverToOwner ? 1 : 0;
+    return (position, out, offset) => {
+      state.set(position);
+      const mask = encode(css, toOwner);
+      out.set(observation, offset);
+      return mask;
+    };
   };
 }

@@ -43,7 +43,7 @@ export function foldScores(checksum: number, score0: number, score1: number): nu
 export function compileNativePlayouts(): NativePlayouts | string {
   const program = buildNative(SOURCE);
   if (typeof program === 'string') return program;
-  const run = (args: string[]): string[] => program.run(args);
+  const run = program.run;
   return {
     play(games, captureSeedStays) {
       const lines = run(['verify', String(games), captureSeedStays ? '1' : '0']);

@@ -140,7 +140,7 @@ if (extrapolate) {
       `${label}: ${(100 * fall).toFixed(2)} points fewer errors per doubling of positions over the second half; the line reaches ${(100 * target).toFixed(0)}% at ${toTarget}`,
     );
     if (reach !== null) {
-      fits.push({ ...from, run: label }, { ...from, run: label, positions: reach, errors: target });
+      fits.push(from, { ...from, positions: reach, errors: target });
     }
   }
 }

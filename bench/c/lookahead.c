@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #endif
 
 enum { PITS = 12, STATE_SIZE = 16, ACTIONS = 6, WINNING = 25, SLOTS = 64 };

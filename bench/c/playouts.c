@@ -34,7 +34,6 @@ static inline int bytes_differ(const void *x, const void *y, unsigned long n) {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #endif
 
 enum { PITS = 12, STORE_0 = 12, TO_MOVE = 14, STATE_SIZE = 16, ACTIONS = 6, WINNING = 25 };

@@ -13,6 +13,9 @@ import { C_COMPILER, CLANG_WASM32, requireSystemPackage, skipWithout } from '../
 // The encoder bench reports the observation encoder's speed as a ratio to
 // bench/c/lookahead.c; that compares like with like only if the C encoder
 // writes the same observations.
+const { STATE_SIZE } = core;
+/** Floats of the yardstick's observation (counts + lookahead): 14 + 6 x 22. */
+const OBSERVATION_SIZE = 146;
 const noCc = skipWithout(C_COMPILER, import.meta.url, 'the native encoder yardstick test');
 const native = compileNativeEncoder();
 const noClang = skipWithout(CLANG_WASM32, import.meta.url, 'the wasm32 encoder yardstick test');
@@ -25,10 +28,11 @@ describe('the C yardstick of the encoder bench', () => {
   it('makes positions of finished and unfinished random games, the same for the same rules', () => {
     const positions = encoderPositions(3000, false);
     expect(positions).toEqual(encoderPositions(3000, false));
-    const count = positions.length / core.STATE_SIZE;
+    const count = positions.length / STATE_SIZE;
     let starts = 0;
     for (let i = 0; i < count; i++) {
-      if (positions.subarray(i * 16, i * 16 + 12).every((seeds) => seeds === 4)) starts++;
+      const pits = positions.subarray(i * STATE_SIZE, i * STATE_SIZE + core.PITS);
+      if (pits.every((seeds) => seeds === 4)) starts++;
     }
     // A game lasts tens of plies, so there are many games but far fewer than positions.
     expect(starts).toBeGreaterThan(20);
@@ -55,15 +59,16 @@ describe('the C yardstick of the encoder bench', () => {
 
   it.skipIf(noClang)('built as WebAssembly, writes every float the encoder writes', () => {
     requireSystemPackage(CLANG_WASM32);
+    const build = compileWasmEncoder();
+    if (typeof build === 'string') throw new Error(build);
     for (const rules of RULE_SETS) {
-      const wasm = compileWasmEncoder(rules);
-      if (typeof wasm === 'string') throw new Error(wasm);
+      const wasm = build(rules);
       const ts = typescriptEncoder(rules);
       const positions = encoderPositions(2000, rules.captureSeedStays);
-      const expected = new Float32Array(146);
-      const actual = new Float32Array(146 + 3).fill(Number.NaN);
-      for (let at = 0; at < positions.length; at += 16) {
-        const position = positions.subarray(at, at + 16);
+      const expected = new Float32Array(OBSERVATION_SIZE);
+      const actual = new Float32Array(OBSERVATION_SIZE + 3).fill(Number.NaN);
+      for (let at = 0; at < positions.length; at += STATE_SIZE) {
+        const position = positions.subarray(at, at + STATE_SIZE);
         expect(wasm(position, actual, 3)).toBe(ts(position, expected, 0));
         expect(actual.subarray(3)).toEqual(expected);
       }
