@@ -16,6 +16,7 @@ import type * as vega from 'vega';
 import { chartFrame } from '../eval/chart-frame.ts';
 import { lineWithPoints, referenceLine } from '../eval/chart-marks.ts';
 import { writeChart } from '../eval/chart-render.ts';
+import { errorsTrend, type Point } from './errors-trend.ts';
 
 const [outBase, ...rest] = process.argv.slice(2);
 const targetArg = rest.find((arg) => arg.startsWith('--target='));
@@ -42,14 +43,6 @@ if (!(target > 0 && target < 1))
   throw new Error(`--target must be a fraction in (0, 1), got '${targetText}'`);
 const targetName =
   targetLabel.length > 0 ? targetLabel.join(':') : 'target for the pretrained policy: 5%';
-
-interface Point {
-  readonly run: string;
-  readonly minutes: number;
-  /** Self-play positions the run had made by then (metrics.csv `samples`). */
-  readonly positions: number;
-  readonly errors: number;
-}
 
 /**
  * The evaluations of a run: the rows of the iterations the run evaluated at (every
@@ -97,51 +90,16 @@ const values = parsed.flatMap(({ label, dir }) => points(label, dir));
 const sizes = [...new Set(parsed.map(({ dir }) => sampleSize(dir)))].sort((a, b) => a - b);
 const positions = sizes.length === 1 ? `${sizes[0]}` : `${sizes[0]}-${sizes.at(-1)}`;
 
-/**
- * The least-squares line errors = a + b * log2(positions) through the second
- * half of a run's evaluations, and where it meets the target (null when it
- * does not fall).
- */
-function trend(series: readonly Point[]): { fall: number; from: Point; reach: number | null } {
-  const half = series.slice(Math.floor(series.length / 2));
-  const xs = half.map((p) => Math.log2(p.positions));
-  const ys = half.map((p) => p.errors);
-  const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-  const mx = mean(xs);
-  const my = mean(ys);
-  const slope =
-    xs.reduce((acc, x, i) => acc + (x - mx) * ((ys[i] as number) - my), 0) /
-    xs.reduce((acc, x) => acc + (x - mx) ** 2, 0);
-  const first = half[0] as Point;
-  const from = { ...first, errors: my + slope * (Math.log2(first.positions) - mx) };
-  return { fall: -slope, from, reach: slope < 0 ? 2 ** (mx + (target - my) / slope) : null };
-}
-
-/** Fewest evaluations in a run's second half for a line through them to say anything. */
-const FIT_POINTS = 8;
 const fits: Point[] = [];
 if (extrapolate) {
   for (const { label } of parsed) {
-    const series = values.filter((p) => p.run === label);
-    const halfLength = series.length - Math.floor(series.length / 2);
-    if (halfLength < FIT_POINTS) {
-      console.log(
-        `${label}: ${halfLength} evaluations in the second half, too few to fit a line (${FIT_POINTS} or more)`,
-      );
-      continue;
-    }
-    const { fall, from, reach } = trend(series);
-    const last = series.at(-1) as Point;
-    const toTarget =
-      reach === null
-        ? 'never at that rate'
-        : `${(reach / 1e6).toFixed(0)} M positions, ${(reach / last.positions).toFixed(0)}x the run's ${(last.positions / 1e6).toFixed(1)} M`;
-    console.log(
-      `${label}: ${(100 * fall).toFixed(2)} points fewer errors per doubling of positions over the second half; the line reaches ${(100 * target).toFixed(0)}% at ${toTarget}`,
+    const { summary, segment } = errorsTrend(
+      label,
+      values.filter((p) => p.run === label),
+      target,
     );
-    if (reach !== null) {
-      fits.push(from, { ...from, positions: reach, errors: target });
-    }
+    console.log(summary);
+    if (segment !== null) fits.push(...segment);
   }
 }
 const xField = byPositions ? 'positions' : 'minutes';
