@@ -48,20 +48,36 @@ export interface SeriesFields {
   readonly size?: number;
 }
 
-/** A series drawn as a line through its points, coloured by the `color` scale: the line mark, then the points'. */
-export function lineWithPoints(fields: SeriesFields): [line: vega.Mark, points: vega.Mark] {
+/** How a series' line is stroked: its width (default 2) and, for a dashed line, its dash pattern. */
+export interface LineStyle {
+  readonly width?: number;
+  readonly dash?: readonly number[];
+}
+
+function channels(fields: SeriesFields) {
   const x =
     fields.xOffset === undefined
       ? { scale: 'x', field: fields.x }
       : { scale: 'x', field: fields.x, offset: { field: fields.xOffset } };
-  const y = { scale: 'y', field: fields.y };
-  const color = { scale: 'color', field: fields.color };
+  return { x, y: { scale: 'y', field: fields.y }, color: { scale: 'color', field: fields.color } };
+}
+
+/** A series drawn as a line alone, coloured by the `color` scale (a fitted line, for example). */
+export function seriesLine(fields: SeriesFields, style: LineStyle = {}): vega.Mark {
+  const { x, y, color } = channels(fields);
+  const dash = style.dash === undefined ? {} : { strokeDash: { value: [...style.dash] } };
+  return {
+    type: 'line',
+    from: { data: fields.data },
+    encode: { enter: { x, y, stroke: color, ...dash, strokeWidth: { value: style.width ?? 2 } } },
+  };
+}
+
+/** A series drawn as a line through its points, coloured by the `color` scale: the line mark, then the points'. */
+export function lineWithPoints(fields: SeriesFields): [line: vega.Mark, points: vega.Mark] {
+  const { x, y, color } = channels(fields);
   return [
-    {
-      type: 'line',
-      from: { data: fields.data },
-      encode: { enter: { x, y, stroke: color, strokeWidth: { value: 2 } } },
-    },
+    seriesLine(fields),
     {
       type: 'symbol',
       from: { data: fields.data },

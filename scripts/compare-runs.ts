@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vega from 'vega';
 import { chartFrame } from '../eval/chart-frame.ts';
-import { lineWithPoints, referenceLine } from '../eval/chart-marks.ts';
+import { lineWithPoints, referenceLine, seriesLine } from '../eval/chart-marks.ts';
 import { writeChart } from '../eval/chart-render.ts';
 import { errorsTrend, type Point } from './errors-trend.ts';
 
@@ -166,23 +166,14 @@ const spec: vega.Spec = {
       marks: lineWithPoints({ data: 'series', x: xField, y: 'errors', color: 'run', size: 30 }),
     },
     {
-      // Each run's fitted line, from its second half to where it meets the target.
+      // Each run's fitted line, from its second half to where it meets the target (or stops).
       type: 'group',
       from: { facet: { name: 'fit', data: 'fits', groupby: 'run' } },
       marks: [
-        {
-          type: 'line',
-          from: { data: 'fit' },
-          encode: {
-            enter: {
-              x: { scale: 'x', field: 'positions' },
-              y: { scale: 'y', field: 'errors' },
-              stroke: { scale: 'color', field: 'run' },
-              strokeDash: { value: [3, 3] },
-              strokeWidth: { value: 1.5 },
-            },
-          },
-        },
+        seriesLine(
+          { data: 'fit', x: 'positions', y: 'errors', color: 'run' },
+          { width: 1.5, dash: [3, 3] },
+        ),
       ],
     },
   ],
