@@ -32,6 +32,14 @@ export class AgentSpecError extends Error {
   override name = 'AgentSpecError';
 }
 
+/**
+ * The files a queue job carries, by the path its agent specs name each with:
+ * the file's text, checked against its sha256 when it arrived. Where given,
+ * an agent reads the files its spec names from these only, never from the
+ * disk: a job is untrusted input (see AgentKind.files).
+ */
+export type JobFiles = Readonly<Record<string, string>>;
+
 export interface CreateAgentOptions {
   /** The rule options the agent will play under (default: Russ). */
   readonly rules?: RulesInput;
@@ -41,6 +49,8 @@ export interface CreateAgentOptions {
   readonly moveTimeoutMs?: number;
   /** Extra time for an external engine's first move after it starts (ms, default 5000). */
   readonly startupMs?: number;
+  /** A queue job's files: the only files the agent may read (default: the disk). */
+  readonly files?: JobFiles;
 }
 
 /** What a kind's check and factory are told besides the parsed spec. */
@@ -48,6 +58,8 @@ export interface AgentKindContext {
   /** The agent's name: its spec as given, trimmed. */
   readonly name: string;
   readonly rules: Rules;
+  /** A queue job's files (CreateAgentOptions.files): the only files the agent may read. */
+  readonly files?: JobFiles;
 }
 
 /** One kind of agent spec. */
@@ -73,6 +85,12 @@ export interface AgentKind<K extends AgentKindId = AgentKindId> {
    * rather than starting another agent. Default: never.
    */
   readonly continues?: (piece: string) => boolean;
+  /**
+   * The paths of the files the spec reads (a policy, a network to search
+   * with), as the spec writes them: a queue coordinator sends these with the
+   * job, and a worker reads no other. Default: none.
+   */
+  readonly files?: (spec: AgentSpecOf<K>) => readonly string[];
   /**
    * Throws what `create` would throw for a bad spec (a missing or invalid
    * file) without making the agent, which may be costly. Default: the parse

@@ -47,7 +47,16 @@ export interface PuctOptions {
    * subtree becomes the root, visits and proofs included. Default false.
    */
   readonly reuseTree?: boolean;
+  /** The most nodes its tree may hold (default MAX_TREE_NODES): a search that fills it stops. */
+  readonly maxTreeNodes?: number;
 }
+
+/**
+ * The most nodes a search's tree holds by default (about 440 MB): a search
+ * that fills it stops there, whatever its budget, so that a long time limit
+ * (or a large number of simulations) bounds its memory as well as its time.
+ */
+export const MAX_TREE_NODES = 1 << 23;
 
 /** Stop after `simulations` simulations, or when `timeMs` has passed (at least one runs). */
 export interface PuctLimits {
@@ -82,6 +91,7 @@ export class PuctSearch {
   readonly #priorWeight: number;
   readonly #rootNoise: RootNoise | null;
   readonly #batchSize: number;
+  readonly #maxTreeNodes: number;
   readonly #reuseTree: boolean;
   readonly #tree = new PuctTree();
   readonly #batch: LeafBatch;
@@ -117,6 +127,7 @@ export class PuctSearch {
       throw new RangeError(`PUCT batch size must be an integer in 1..1024, got ${batch}`);
     }
     this.#batchSize = batch;
+    this.#maxTreeNodes = options.maxTreeNodes ?? MAX_TREE_NODES;
     // Root noise is drawn for a fresh root; a reused one would compound it.
     this.#reuseTree = (options.reuseTree ?? false) && this.#rootNoise === null;
     this.#batch = new LeafBatch(batch, options.rules);
@@ -160,6 +171,7 @@ export class PuctSearch {
     try {
       while (!this.#rootReady || (this.#done < maxSimulations && !this.rootSolved)) {
         if (this.#rootReady && timeMs !== undefined && performance.now() >= deadline) break;
+        if (this.#tree.size + this.#batchSize * 6 > this.#maxTreeNodes) break;
         // selectLeaves caps this at the batch size (1 under a root chooser).
         const waiting = this.selectLeaves(maxSimulations - this.#done);
         if (waiting === 0) continue;

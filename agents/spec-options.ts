@@ -71,13 +71,20 @@ export function integerIn(text: string, min: number, max: number): number | null
   return n >= min && n <= max ? n : null;
 }
 
-/** What a duration looks like, for error messages. */
-export const DURATION_FORMS = 'a positive time such as 50ms or 2s';
+/**
+ * The longest time an agent may think about one move: ten minutes. An agent
+ * from a queue job holds a worker for as long as it thinks, so every time
+ * has a bound.
+ */
+export const MAX_MOVE_MS = 600_000;
 
-/** The milliseconds of a positive duration such as `50ms`, `1.5s` or `2s`, else null. */
+/** What a duration looks like, for error messages. */
+export const DURATION_FORMS = `a positive time up to ${MAX_MOVE_MS / 1000}s, such as 50ms or 2s`;
+
+/** The milliseconds of a positive duration up to MAX_MOVE_MS, such as `50ms`, `1.5s` or `2s`, else null. */
 export function parseDuration(text: string): number | null {
   const match = /^(\d+(?:\.\d+)?)(ms|s)$/.exec(text);
   if (match === null) return null;
   const ms = Number(match[1]) * (match[2] === 's' ? 1000 : 1);
-  return ms > 0 ? ms : null;
+  return ms > 0 && ms <= MAX_MOVE_MS ? ms : null;
 }

@@ -27,6 +27,7 @@ export {
   agentKindModules,
   agentSpecForms,
   type CreateAgentOptions,
+  type JobFiles,
   registerAgentKind,
 } from './agent-kinds.ts';
 
@@ -102,7 +103,21 @@ export async function checkAgentSpec(
 ): Promise<void> {
   const { kind, argument, fail } = locate(spec);
   const parsed = { ...kind.parse(argument, fail), kind: kind.kind } as AgentSpec;
-  await kind.check?.(parsed as never, { name: spec.trim(), rules: resolveRules(options.rules) });
+  await kind.check?.(parsed as never, {
+    name: spec.trim(),
+    rules: resolveRules(options.rules),
+    ...(options.files !== undefined ? { files: options.files } : {}),
+  });
+}
+
+/**
+ * The paths of the files an agent spec reads (its policy, its network), as
+ * the spec writes them: what a queue job must carry for a worker to make it.
+ */
+export function specFiles(spec: string): string[] {
+  const { kind, argument, fail } = locate(spec);
+  const parsed = { ...kind.parse(argument, fail), kind: kind.kind } as AgentSpec;
+  return [...(kind.files?.(parsed as never) ?? [])];
 }
 
 /**
@@ -114,7 +129,12 @@ export async function createAgent(spec: string, options: CreateAgentOptions = {}
   const { kind, argument, fail } = locate(spec);
   const parsed = { ...kind.parse(argument, fail), kind: kind.kind } as AgentSpec;
   const rules = resolveRules(options.rules);
-  return kind.create(parsed as never, { name: spec.trim(), rules, options });
+  return kind.create(parsed as never, {
+    name: spec.trim(),
+    rules,
+    options,
+    ...(options.files !== undefined ? { files: options.files } : {}),
+  });
 }
 
 /** Whether `piece` of a comma-separated list names a registered kind (`random`, `mcts:...`). */

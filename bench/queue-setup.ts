@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
-import { QUEUE_NAME } from '../queue/jobs.ts';
+import { queueName } from '../queue/jobs.ts';
 import { parseRedisUrl } from '../queue/redis.ts';
+import { ayoayoVersion } from '../queue/version.ts';
 
 /** What the queue benchmarks share besides their redis-server (bench/redis-server.ts): `ayoayo worker` processes. */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -39,7 +40,7 @@ export async function stopWorkers(workers: readonly ChildProcess[]): Promise<voi
 
 /** Removes every job: the next measurement must play its games. */
 export async function forgetJobs(url: string): Promise<void> {
-  const queue = new Queue(QUEUE_NAME, { connection: parseRedisUrl(url) });
+  const queue = new Queue(queueName(ayoayoVersion()), { connection: parseRedisUrl(url) });
   // A failed connection rejects the obliterate below; without a listener it would also print.
   queue.on('error', () => {});
   await queue.obliterate({ force: true });

@@ -11,6 +11,7 @@ import { EnvOptionsError } from '../env/gym/options.ts';
 import { RulesError } from '../env/rules.ts';
 import { AccuracySetError } from '../eval/accuracy/accuracy-set.ts';
 import { FolderLockError } from '../eval/folder-lock.ts';
+import { BoundedReadError } from '../eval/read-bounded.ts';
 import {
   BackendError,
   CheckpointError,
@@ -51,6 +52,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   QueueError,
   SolveOptionsError,
   AccuracySetError,
+  BoundedReadError,
   RangeError,
 ];
 

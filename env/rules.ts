@@ -58,7 +58,8 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 
 /** Parses the CLI form `captureSeedStays=true,leftoverTo=owner`. */
 export function parseRulesText(text: string): Rules {
-  const out: Record<string, unknown> = {};
+  // Own keys only: `__proto__=1` assigned to a plain object would set its prototype, unseen.
+  const out = new Map<string, unknown>();
   for (const part of text
     .split(',')
     .map((p) => p.trim())
@@ -67,12 +68,12 @@ export function parseRulesText(text: string): Rules {
     if (key === undefined || value === undefined || rest.length > 0) {
       throw new RulesError(`invalid rules '${part}': expected key=value`);
     }
-    if (Object.hasOwn(out, key)) {
+    if (out.has(key)) {
       throw new RulesError(`invalid rules '${text}': ${key} is given twice; give each option once`);
     }
-    out[key] = value === 'true' ? true : value === 'false' ? false : value;
+    out.set(key, value === 'true' ? true : value === 'false' ? false : value);
   }
-  return resolveRules(out as RulesInput);
+  return resolveRules(Object.fromEntries(out) as RulesInput);
 }
 
 /** `captureSeedStays=false,leftoverTo=opponent`: the form `parseRulesText` (and `--rules`) reads. */

@@ -1,5 +1,5 @@
 import type { Agent } from '../agents/agent.ts';
-import { type CreateAgentOptions, createAgent } from '../agents/spec.ts';
+import { type CreateAgentOptions, createAgent, type JobFiles } from '../agents/spec.ts';
 import type { Rules } from '../env/index.ts';
 import {
   type GameRecord,
@@ -26,6 +26,13 @@ export interface Chunk {
 
 /** Makes an agent from its spec: createAgent, or a caller's own (a queue worker's). */
 export type AgentFactory = (spec: string, options: CreateAgentOptions) => Promise<Agent>;
+
+/** createAgent, reading the files its specs name from `files` only where given (a queue job's). */
+export function agentFactoryWith(files: JobFiles | undefined): AgentFactory {
+  return files === undefined
+    ? createAgent
+    : (spec, options) => createAgent(spec, { ...options, files });
+}
 
 /** Creates the agents of a pairing (a and b are one agent when their specs are equal). */
 export async function createPairingAgents(

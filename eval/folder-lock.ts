@@ -11,6 +11,7 @@ import {
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
+import { isAlive, processStart } from './process-identity.ts';
 
 /**
  * An exclusive lock on a folder that one process writes (a training run, a
@@ -79,28 +80,6 @@ function realPath(path: string): string {
   } catch {
     const parent = dirname(path);
     return parent === path ? path : join(realPath(parent), basename(path));
-  }
-}
-
-/** A process's start time in clock ticks after boot (field 22 of /proc/PID/stat); null off Linux. */
-function processStart(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count after its end.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, but another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { watchEngineWorkers } from '../agents/engine-registry.ts';
-import { agentKindModules } from '../agents/spec.ts';
+import { agentKindModules, type JobFiles } from '../agents/spec.ts';
 import {
   CHUNK_DONE,
   type PoolJob,
@@ -23,7 +23,11 @@ export class WorkerPool {
   readonly #pool: Piscina<WorkerTask, unknown>;
   readonly #agentModules = agentKindModules();
 
-  constructor(readonly threads: number) {
+  /** `files`: a queue job's, the only files the agents of every job on the pool may read. */
+  constructor(
+    readonly threads: number,
+    private readonly files?: JobFiles,
+  ) {
     watchEngineWorkers();
     this.#pool = new Piscina<WorkerTask, unknown>({
       filename: WORKER_FILE,
@@ -56,6 +60,7 @@ export class WorkerPool {
       job: job as PoolJob,
       progress: port2,
       agentModules: this.#agentModules,
+      ...(this.files !== undefined ? { files: this.files } : {}),
     };
     const run = this.#pool.run(task, { transferList: [port2] });
     return Promise.all([run, drained]).then(([result]) => result as PoolJobs[K]['output']);
@@ -73,8 +78,9 @@ export async function runAllOnPool<K extends PoolJobKind>(
   inputs: readonly PoolJobs[K]['input'][],
   threads: number,
   onCount: (count: number) => void,
+  files?: JobFiles,
 ): Promise<PoolJobs[K]['output'][]> {
-  const pool = new WorkerPool(threads);
+  const pool = new WorkerPool(threads, files);
   try {
     return await Promise.all(inputs.map((input) => pool.run({ kind, input }, onCount)));
   } finally {

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { checkAgentSpec, parseAgentList, parseAgentSpec } from '../agents/spec.ts';
+import { checkAgentSpec, type JobFiles, parseAgentList, parseAgentSpec } from '../agents/spec.ts';
 import type { RulesInput } from '../env/index.ts';
-import { type Chunk, runChunk } from './chunk.ts';
+import { agentFactoryWith, type Chunk, runChunk } from './chunk.ts';
 import { fitElo } from './elo.ts';
 import {
   type GameRecord,
@@ -35,6 +35,8 @@ export interface TournamentOptions {
   readonly onProgress?: (progress: { done: number; total: number }) => void;
   /** Plays the chunks somewhere else (a job queue: see queue/) instead of here or on the pool. */
   readonly runChunks?: ChunkRunner;
+  /** A queue job's files: the only files the agents may read (see JobFiles). */
+  readonly files?: JobFiles;
 }
 
 /** Plays a tournament's chunks and returns every record, reporting games as they finish. */
@@ -102,15 +104,18 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
   // report a failed chunk as a QueueError with its reason instead.
   if (options.runChunks === undefined && workers > 0) {
     for (const spec of new Set(pairings.flatMap((p) => [p.a, p.b]))) {
-      await checkAgentSpec(spec, { rules: settings.rules });
+      await checkAgentSpec(spec, {
+        rules: settings.rules,
+        ...(options.files !== undefined ? { files: options.files } : {}),
+      });
     }
   }
   const records =
     options.runChunks !== undefined
       ? await options.runChunks(chunks, onGames)
       : workers === 0
-        ? await runHere(chunks, onGames)
-        : await runOnPool(chunks, workers, onGames);
+        ? await runHere(chunks, onGames, options.files)
+        : (await runAllOnPool('games', chunks, workers, onGames, options.files)).flat();
   records.sort((x, y) => x.pairing - y.pairing || x.game - y.game);
 
   const results = pairings.map((p) =>
@@ -224,16 +229,11 @@ function splitIntoChunks(
 async function runHere(
   chunks: readonly Chunk[],
   onGames: (count: number) => void,
+  files: JobFiles | undefined,
 ): Promise<GameRecord[]> {
   const records: GameRecord[] = [];
-  for (const chunk of chunks) records.push(...(await runChunk(chunk, () => onGames(1))));
+  for (const chunk of chunks) {
+    records.push(...(await runChunk(chunk, () => onGames(1), agentFactoryWith(files))));
+  }
   return records;
-}
-
-async function runOnPool(
-  chunks: readonly Chunk[],
-  workers: number,
-  onGames: (count: number) => void,
-): Promise<GameRecord[]> {
-  return (await runAllOnPool('games', chunks, workers, onGames)).flat();
 }

@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { JobFiles } from '../agents/spec.ts';
 import type { AccuracyAnswer, AccuracyChunk } from './accuracy/chunk.ts';
 import type { FixtureGameResult, FixtureGameTask } from './accuracy/fixture-game.ts';
 import type { Chunk } from './chunk.ts';
@@ -29,6 +30,8 @@ export interface WorkerTask {
   readonly progress: MessagePort;
   /** Modules registering agent kinds (agentKindModules()), imported before the job runs. */
   readonly agentModules: readonly string[];
+  /** A queue job's files: the only files the job's agents may read (see JobFiles). */
+  readonly files?: JobFiles;
 }
 
 /** Posted on the progress port after a job's last count. */

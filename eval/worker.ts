@@ -1,6 +1,6 @@
 import { runAccuracyChunk } from './accuracy/chunk.ts';
 import { playFixtureGame } from './accuracy/fixture-game.ts';
-import { runChunk } from './chunk.ts';
+import { type AgentFactory, agentFactoryWith, runChunk } from './chunk.ts';
 import {
   CHUNK_DONE,
   type PoolJob,
@@ -31,7 +31,7 @@ export default async function runPoolTask(
     if (performance.now() - lastReport >= PROGRESS_INTERVAL_MS) report();
   };
   try {
-    return await run(task.job, count);
+    return await run(task.job, count, agentFactoryWith(task.files));
   } finally {
     report();
     task.progress.postMessage(CHUNK_DONE);
@@ -39,12 +39,16 @@ export default async function runPoolTask(
   }
 }
 
-function run(job: PoolJob, count: () => void): Promise<PoolJobs[PoolJob['kind']]['output']> {
+function run(
+  job: PoolJob,
+  count: () => void,
+  makeAgent: AgentFactory,
+): Promise<PoolJobs[PoolJob['kind']]['output']> {
   switch (job.kind) {
     case 'games':
-      return runChunk(job.input, count);
+      return runChunk(job.input, count, makeAgent);
     case 'accuracy':
-      return runAccuracyChunk(job.input, count);
+      return runAccuracyChunk(job.input, count, makeAgent);
     case 'fixture-game':
       return playFixtureGame(job.input, count);
   }

@@ -5,9 +5,12 @@
  */
 
 /** Why a policy file cannot be used. */
-export type PolicyFileReason = 'missing' | 'unreadable' | 'corrupt' | 'incompatible';
+export type PolicyFileReason = 'missing' | 'unreadable' | 'corrupt' | 'incompatible' | 'not-sent';
 
-/** A policy file (or folder) that does not exist, cannot be read, is corrupt or does not fit. */
+/**
+ * A policy file (or folder) that does not exist, cannot be read, is corrupt or
+ * does not fit; or, on a queue worker, one its job did not carry.
+ */
 export class PolicyFileError extends Error {
   override name = 'PolicyFileError';
   constructor(

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { JobFiles } from '../agents/agent-kinds.ts';
 import {
   ENCODINGS,
   type ObservationConfig,
@@ -9,6 +10,7 @@ import {
 } from '../env/gym/observation.ts';
 import { LEFTOVER_OPTIONS, type Rules, resolveRules } from '../env/rules.ts';
 import { describeIssues } from '../env/zod-issues.ts';
+import { BoundedReadError, readTextBounded } from '../eval/read-bounded.ts';
 import {
   CHECKPOINT_KIND,
   CheckpointError,
@@ -55,6 +57,14 @@ export interface LoadedPolicy {
 }
 
 /**
+ * Largest policy file or checkpoint read from disk: the shipped 4x256 policy
+ * is 1.6 MB and a long run's checkpoint, with its Adam state, about 5 MB; a
+ * file far larger is not a policy (`/dev/zero` or a log would otherwise be
+ * read until memory runs out).
+ */
+export const MAX_POLICY_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
  * Finds the policy file behind a `policy:PATH` spec: a policy file, a checkpoint,
  * an exported model folder (policy.json), or a run folder (its best checkpoint,
  * else its latest).
@@ -73,12 +83,41 @@ export function resolvePolicyPath(path: string): string {
   );
 }
 
-/** Loads a policy file or a training checkpoint as plain weights for the runner. */
-export function loadPolicy(path: string): LoadedPolicy {
+/** The text of the policy file behind `path` on disk, read within MAX_POLICY_FILE_BYTES. */
+export function readPolicyText(path: string): { text: string; file: string } {
   const file = resolvePolicyPath(path);
+  try {
+    return { text: readTextBounded(file, MAX_POLICY_FILE_BYTES, `policy ${file}`), file };
+  } catch (err) {
+    if (!(err instanceof BoundedReadError)) throw err;
+    throw new PolicyFileError(err.reason === 'missing' ? 'missing' : 'unreadable', err.message);
+  }
+}
+
+/**
+ * Loads a policy file or a training checkpoint as plain weights for the
+ * runner: from `files` when given (a queue job's; a path it does not carry is
+ * refused, whatever is on this machine's disk), else from the disk.
+ */
+export function loadPolicy(path: string, files?: JobFiles): LoadedPolicy {
+  if (files === undefined) {
+    const { text, file } = readPolicyText(path);
+    return loadPolicyText(text, file);
+  }
+  if (!Object.hasOwn(files, path)) {
+    throw new PolicyFileError(
+      'not-sent',
+      `the policy file ${path} was not sent with the job: a queue worker reads only the files its job carries`,
+    );
+  }
+  return loadPolicyText(files[path] as string, `${path} (sent with the job)`);
+}
+
+/** Decodes a policy file's or a checkpoint's text; `file` names it in errors. */
+export function loadPolicyText(text: string, file: string): LoadedPolicy {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    data = JSON.parse(text);
   } catch {
     throw new PolicyFileError('corrupt', `policy ${file} is corrupt: not valid JSON`);
   }

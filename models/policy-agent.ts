@@ -1,4 +1,5 @@
 import type { Agent, AgentContext } from '../agents/agent.ts';
+import type { JobFiles } from '../agents/agent-kinds.ts';
 import type { ObservationConfig } from '../env/gym/observation.ts';
 import type { Position } from '../env/position.ts';
 import type { Rules } from '../env/rules.ts';
@@ -70,14 +71,21 @@ export async function createPolicyAgent(
  * without making the agent, and says so once if the game's rules are not the
  * ones the policy was trained under.
  */
-export function checkPolicyAgent(path: string, rules: Rules): void {
-  const loaded = loadPolicy(path);
+export function checkPolicyAgent(path: string, rules: Rules, files?: JobFiles): void {
+  const loaded = loadPolicy(path, files);
   checkPolicyInput(loaded.weights, loaded.observation, `policy:${path}`);
   noteOtherRules(`policy:${path}`, loaded.rules, rules);
 }
 
-/** The `policy:PATH` agent (a checkpoint, a policy file or a folder holding one). */
-export async function loadPolicyAgent(path: string, rules: Rules): Promise<Agent> {
-  const loaded = loadPolicy(path);
+/**
+ * The `policy:PATH` agent (a checkpoint, a policy file or a folder holding
+ * one), from a queue job's `files` where given.
+ */
+export async function loadPolicyAgent(
+  path: string,
+  rules: Rules,
+  files?: JobFiles,
+): Promise<Agent> {
+  const loaded = loadPolicy(path, files);
   return createPolicyAgent(`policy:${path}`, loaded.weights, loaded.observation, rules);
 }

@@ -41,12 +41,13 @@ registerAgentKind('policy', {
   parse: (argument, fail) => ({
     path: requiredArgument(argument, 'policy needs a path, e.g. policy:runs/x/best', fail),
   }),
+  files: (spec) => [spec.path],
   // The file and its fit, without the inference session the agent would get.
-  check: async (spec, { rules }) => {
-    checkPolicyAgent(spec.path, rules);
+  check: async (spec, { rules, files }) => {
+    checkPolicyAgent(spec.path, rules, files);
     await inferenceEngine();
   },
-  create: (spec, { rules }) => loadPolicyAgent(spec.path, rules),
+  create: (spec, { rules, files }) => loadPolicyAgent(spec.path, rules, files),
   module: import.meta.url,
 });
 
@@ -71,8 +72,9 @@ function registerNetworkSearch<K extends 'az' | 'minimax-eval'>(
   registerAgentKind(kind, {
     ...rest,
     continues: isOption,
-    check: async (spec, { name, rules }) => {
-      const loaded = loadSearchPolicy(policy(spec), rules);
+    files: (spec) => [policy(spec)],
+    check: async (spec, { name, rules, files }) => {
+      const loaded = loadSearchPolicy(policy(spec), rules, files);
       noteOtherRules(name, loaded.rules, rules);
       await inferenceEngine();
     },
@@ -86,7 +88,7 @@ registerNetworkSearch('az', {
   ],
   parse: parseAzSpec,
   policy: (spec) => spec.path,
-  create: (spec, { name, rules }) => createAzAgent(name, spec, rules),
+  create: (spec, { name, rules, files }) => createAzAgent(name, spec, rules, files),
 });
 
 registerNetworkSearch('minimax-eval', {
@@ -96,7 +98,7 @@ registerNetworkSearch('minimax-eval', {
   takes: (argument) => optionKeys(argument).includes('eval'),
   parse: parseMinimaxEvalSpec,
   policy: (spec) => spec.eval,
-  create: (spec, { name, rules }) => createMinimaxEvalAgent(name, spec, rules),
+  create: (spec, { name, rules, files }) => createMinimaxEvalAgent(name, spec, rules, files),
 });
 
 // The solver-backed minimax: its solver reads the endgame table from eval's cache (models/solver-endgame.ts).

@@ -1,19 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { BoundedReadError, readTextBounded } from '../eval/read-bounded.ts';
 import { PolicyFileError } from './errors.ts';
+import { MAX_POLICY_FILE_BYTES } from './load-policy.ts';
 import type { MlpWeights } from './mlp-runner.ts';
 import { checkPolicyChecksum } from './policy-checksum.ts';
 import { decodePolicyFile, type PolicyFile } from './policy-file.ts';
 
-/** Reads and validates a policy file from disk (Node only): checksum, schema, shapes. */
+/** Reads and validates a policy file from disk (Node only): size cap, checksum, schema, shapes. */
 export function readPolicyFile(path: string): { file: PolicyFile; weights: MlpWeights } {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextBounded(path, MAX_POLICY_FILE_BYTES, `policy file ${path}`);
   } catch (error) {
-    throw new PolicyFileError(
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable',
-      `cannot read policy file ${path}: ${(error as Error).message}`,
-    );
+    if (!(error instanceof BoundedReadError)) throw error;
+    throw new PolicyFileError(error.reason === 'missing' ? 'missing' : 'unreadable', error.message);
   }
   let data: unknown;
   try {

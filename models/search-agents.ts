@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Agent } from '../agents/agent.ts';
+import type { JobFiles } from '../agents/agent-kinds.ts';
 import { CachedEvaluator } from '../agents/evaluation-cache.ts';
 import type { Evaluator } from '../agents/evaluator.ts';
 import { MinimaxAgent } from '../agents/minimax.ts';
@@ -128,16 +129,21 @@ export function parseMinimaxEvalSpec(
  * go wrong after the spec parsed, before the agent exists (no tfjs backend,
  * no tensors).
  */
-export function loadSearchPolicy(path: string, rules: Rules): LoadedPolicy {
-  const loaded = loadPolicy(path);
+export function loadSearchPolicy(path: string, rules: Rules, files?: JobFiles): LoadedPolicy {
+  const loaded = loadPolicy(path, files);
   encoderFor(loaded.weights, loaded.observation, rules);
   return loaded;
 }
 
 /** `az:...`: PUCT with the network's priors and value. */
-export async function createAzAgent(name: string, spec: AzSpec, rules: Rules): Promise<Agent> {
+export async function createAzAgent(
+  name: string,
+  spec: AzSpec,
+  rules: Rules,
+  files?: JobFiles,
+): Promise<Agent> {
   const o = spec.options;
-  const loaded = loadSearchPolicy(spec.path, rules);
+  const loaded = loadSearchPolicy(spec.path, rules, files);
   // Gumbel root search evaluates one leaf at a time.
   const inference = await networkInference(loaded, o.batch > 1 && o.gumbel === '0');
   const solveMs = o.solve === '1' && o.t !== undefined ? o.t * SOLVE_SHARE : 0;
@@ -163,8 +169,9 @@ export async function createMinimaxEvalAgent(
   name: string,
   o: MinimaxEvalSpec,
   rules: Rules,
+  files?: JobFiles,
 ): Promise<Agent> {
-  const loaded = loadSearchPolicy(o.eval, rules);
+  const loaded = loadSearchPolicy(o.eval, rules, files);
   const inference = await networkInference(loaded, false);
   const network = new NetworkEvaluator(loaded.weights, loaded.observation, rules, {
     forward: inference.forward,

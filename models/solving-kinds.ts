@@ -27,10 +27,11 @@ export function parseMinimaxSolveSpec(
   const extra = [...bare.filter((b) => b.length > 0), ...Object.keys(others)];
   if (extra.length > 0) throw fail(`unexpected '${extra.join(',')}': give t=TIME,solve=1`);
   if (solve !== '1') throw fail('solve must be 1 (leave it out for the search alone)');
-  const timeMs = t === undefined ? null : parseDuration(t);
-  if (timeMs === null) {
+  if (t === undefined) {
     throw fail(`solve=1 needs a time t=TIME (${DURATION_FORMS}): the solver gets a share of it`);
   }
+  const timeMs = parseDuration(t);
+  if (timeMs === null) throw fail(`t must be ${DURATION_FORMS}, got '${t}'`);
   return { timeMs };
 }
 

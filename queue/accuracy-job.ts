@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import { type AccuracyAnswer, runAccuracyChunk } from '../eval/accuracy/chunk.ts';
-import { acceptJob, jobAgentFactory, progressReporter } from './chunk-job.ts';
+import { acceptJob } from './accept-job.ts';
+import { fetchJobFiles, type JobWorker, jobAgentFactory, progressReporter } from './chunk-job.ts';
 import { type AccuracyJob, accuracyJobSchema } from './jobs.ts';
 import type { PolicyCache } from './policy-transport.ts';
 
@@ -11,18 +12,18 @@ import type { PolicyCache } from './policy-transport.ts';
 export async function runAccuracyJob(
   job: Pick<Job, 'data' | 'updateProgress'>,
   policies: PolicyCache,
-  allowExt: boolean,
+  worker: JobWorker,
 ): Promise<AccuracyAnswer[]> {
   const data: AccuracyJob = acceptJob(
     accuracyJobSchema,
     job.data,
     'accuracy chunk job',
-    allowExt,
+    worker,
     (d) => [d.chunk.spec],
   );
   return runAccuracyChunk(
     data.chunk,
     progressReporter(job),
-    jobAgentFactory(policies, data.policies),
+    jobAgentFactory(await fetchJobFiles(policies, data.files)),
   );
 }

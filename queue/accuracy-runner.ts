@@ -42,24 +42,26 @@ export function queueAccuracyRunner(
     withQueueSession(
       url,
       chunks.map((c) => c.spec),
-      options.log ?? (() => {}),
+      options,
       async (session) => {
         const benchmark = createHash('sha256')
-          .update(JSON.stringify({ chunks, policies: session.policies }))
+          .update(JSON.stringify({ chunks, files: session.files }))
           .digest('hex')
           .slice(0, 24);
         const results = new JobResults<AccuracyAnswer[]>(
           chunks.map((c) => c.positions.length),
           onAnswers,
         );
+        const version = session.clients.version;
         await followJobs({
-          ...session,
+          clients: session.clients,
+          log: session.log,
           ids: chunks.map((_, i) => accuracyJobId(benchmark, i)),
           jobs: chunks.map((chunk, index) => ({
             name: ACCURACY_JOB,
-            data: { benchmark, index, chunk, policies: session.policies },
+            data: { version, benchmark, index, chunk, files: session.files },
           })),
-          beforeRequeue: session.storePolicies,
+          beforeRequeue: session.storeFiles,
           noun: 'accuracy chunk',
           describe: (i) => describeChunk(chunks, i),
           onResult: (i, value) =>

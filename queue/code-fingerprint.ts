@@ -4,10 +4,20 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The folders whose code decides what a self-play shard plays: the engine, the
- * searches, the networks and their inference, the solver, the trainer.
+ * The folders whose code decides what a queue job does on a worker: the
+ * engine, the searches, the networks and their inference, the solver, the
+ * trainer, the games, tournaments and accuracy scoring, and the jobs
+ * themselves.
  */
-export const FINGERPRINTED_FOLDERS = ['env', 'agents', 'models', 'solve', 'train'] as const;
+export const FINGERPRINTED_FOLDERS = [
+  'env',
+  'agents',
+  'models',
+  'solve',
+  'train',
+  'eval',
+  'queue',
+] as const;
 
 /** Where `npm run build` stamps the sources' fingerprint, in dist/ (scripts/build.mjs). */
 export const FINGERPRINT_FILE = 'code-fingerprint.json';

@@ -1,7 +1,8 @@
-import type { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
+import type { Job, JobsOptions } from 'bullmq';
 import { QueueJobError, QueueStoppedError, QueueTimeoutError } from './errors.ts';
 import { JOB_ATTEMPTS } from './jobs.ts';
-import { durationText, type QueueStatus } from './queue-status.ts';
+import type { QueueClients } from './queue-clients.ts';
+import { durationText } from './queue-status.ts';
 
 /** Events can be missed across a reconnect; pending jobs are also looked at this often. */
 const RECONCILE_EVERY_MS = 3000;
@@ -29,9 +30,8 @@ export interface QueuedJob {
 }
 
 export interface FollowJobsOptions {
-  readonly queue: Queue;
-  /** Ready (waitUntilReady) before the jobs are added, so that no event is missed. */
-  readonly events: QueueEvents;
+  /** The queue of the coordinator's version, its events (ready), store and status. */
+  readonly clients: QueueClients;
   /** The jobs' ids, in the caller's order (the same work always has the same id). */
   readonly ids: readonly string[];
   /** Job i, enqueued as ids[i], and enqueued again under that id if Redis loses it. */
@@ -52,8 +52,6 @@ export interface FollowJobsOptions {
   readonly onResult: (index: number, value: unknown) => void;
   /** A running job's progress, as its worker reported it. */
   readonly onProgress?: (index: number, progress: unknown) => void;
-  /** Says when Redis is unreachable and when it is back (watching the queue and events). */
-  readonly status: QueueStatus;
   /** Status lines: no worker, jobs enqueued again, what it waits for. */
   readonly log: (line: string) => void;
   /** Stops following (the jobs stay queued: a coordinator started later picks them up). */
@@ -79,7 +77,8 @@ export interface FollowJobsOptions {
  * done and how to go on.
  */
 export async function followJobs(options: FollowJobsOptions): Promise<void> {
-  const { queue, ids, log } = options;
+  const { ids, log } = options;
+  const { queue, store, version } = options.clients;
   const enqueue = (indices: readonly number[]): Promise<unknown> =>
     queue.addBulk(
       indices.map((i) => {
@@ -99,9 +98,10 @@ export async function followJobs(options: FollowJobsOptions): Promise<void> {
   await enqueue(ids.map((_, i) => i));
   if ((await queue.getWorkersCount()) === 0) {
     log(
-      `no worker is connected yet: the ${options.noun}s start when one is (ayoayo worker --queue URL)`,
+      `no worker of ayoayo ${version} is connected yet: the ${options.noun}s start when one is (ayoayo worker --queue URL)`,
     );
   }
+  await options.clients.staleWorkers.look(store);
   return waitForJobs(options, enqueue);
 }
 
@@ -109,7 +109,8 @@ function waitForJobs(
   options: FollowJobsOptions,
   enqueue: (indices: readonly number[]) => Promise<unknown>,
 ): Promise<void> {
-  const { queue, events, ids, status, log, noun } = options;
+  const { ids, log, noun } = options;
+  const { queue, events, status, store, staleWorkers } = options.clients;
   const waitingEvery = options.waitingLineEveryMs ?? WAITING_LINE_EVERY_MS;
   const indexOf = new Map(ids.map((id, i) => [id, i]));
   const taken = new Set<number>();
@@ -180,6 +181,7 @@ function waitForJobs(
       const states = await Promise.all(pending.map((i) => look(i)));
       status.succeeded();
       if (finished) return;
+      await staleWorkers.look(store);
       const lost = pending.filter((_, k) => states[k] === 'unknown');
       if (lost.length > 0) {
         log(

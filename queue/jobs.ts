@@ -4,8 +4,15 @@ import { rulesSchema } from '../env/rules.ts';
 import { folderNameSchema, trainConfigSchema } from '../train/config/schema.ts';
 import { QueueError } from './errors.ts';
 
-/** The one BullMQ queue every ayoayo job goes through. */
-export const QUEUE_NAME = 'ayoayo';
+/**
+ * The BullMQ queue of one ayoayo version: every job of a coordinator goes
+ * through the queue of its version, which only the workers of that version
+ * serve, so that a stale worker never takes a job whose result its code
+ * could change (and never fails one either: it does not see it).
+ */
+export const queueName = (version: string): string => `ayoayo-${version}`;
+/** What every queue's name starts with (a worker census finds the workers of every version by it). */
+export const QUEUE_NAME_PREFIX = 'ayoayo-';
 
 /** Job names: what a worker does with a job's data. Never a command line. */
 export const CHUNK_JOB = 'tournament-chunk';
@@ -18,6 +25,22 @@ export const JOB_ATTEMPTS = 3;
 
 const specSchema = z.string().min(1).max(10_000);
 const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex');
+/** The coordinator's ayoayo version (queue/version.ts): a worker runs only its own. */
+export const versionSchema = z.string().min(1).max(100);
+
+/** Most files one job may carry (a tournament's few policies and networks). */
+export const MAX_JOB_FILES = 32;
+/**
+ * The files a job's agent specs read (`policy:PATH`, `az:PATH,...`,
+ * `minimax:...,eval=PATH`), by the path each spec names, and the sha256 of
+ * the policy file the coordinator stored for it: a worker reads these from
+ * the queue's store, checked by hash, and never its own disk.
+ */
+export const jobFilesSchema = z
+  .record(z.string().min(1).max(4096), sha256Schema)
+  .refine((files) => Object.keys(files).length <= MAX_JOB_FILES, {
+    message: `at most ${MAX_JOB_FILES} files a job`,
+  });
 
 /**
  * One chunk of a tournament (eval/chunk.ts's Chunk) as data. Loose objects:
@@ -46,12 +69,12 @@ export const chunkSchema = z.looseObject({
 
 export const chunkJobSchema = z
   .object({
-    /** The tournament's identity (a hash of all its chunks and policies). */
+    version: versionSchema,
+    /** The tournament's identity (a hash of all its chunks and files). */
     tournament: z.string().regex(/^[0-9a-f]{16,64}$/),
     index: z.number().int().nonnegative(),
     chunk: chunkSchema,
-    /** `policy:PATH` specs and the sha256 of the policy file the coordinator stored for them. */
-    policies: z.record(specSchema, sha256Schema),
+    files: jobFilesSchema,
   })
   .strict();
 export type ChunkJob = z.infer<typeof chunkJobSchema>;
@@ -70,7 +93,8 @@ export const chunkResultSchema = z.array(
 /** One chunk of an accuracy benchmark (eval/accuracy/chunk.ts's AccuracyChunk) as data. */
 export const accuracyJobSchema = z
   .object({
-    /** The benchmark's identity (a hash of all its chunks and policies). */
+    version: versionSchema,
+    /** The benchmark's identity (a hash of all its chunks and files). */
     benchmark: z.string().regex(/^[0-9a-f]{16,64}$/),
     index: z.number().int().nonnegative(),
     chunk: z
@@ -88,8 +112,7 @@ export const accuracyJobSchema = z
         moveTimeoutMs: z.number().positive().optional(),
       })
       .strict(),
-    /** `policy:PATH` specs and the sha256 of the policy file the coordinator stored for them. */
-    policies: z.record(specSchema, sha256Schema),
+    files: jobFilesSchema,
   })
   .strict();
 export type AccuracyJob = z.infer<typeof accuracyJobSchema>;
@@ -113,9 +136,12 @@ const fileText = z.string().max(MAX_RUN_FILE_BYTES);
 
 export const trainJobSchema = z
   .object({
+    version: versionSchema,
     sweep: folderNameSchema,
     /** The config the run trains with; the worker sets runsDir to a folder of its own. */
     config: trainConfigSchema,
+    /** The files its baselines (evalOpponents, PPO's baselineOpponents) read. */
+    files: jobFilesSchema,
   })
   .strict();
 export type TrainJob = z.infer<typeof trainJobSchema>;
@@ -185,7 +211,7 @@ export type EncodedPositions = z.infer<typeof encodedPositionsSchema>;
  */
 export const shardJobSchema = z
   .object({
-    version: z.string().min(1).max(100),
+    version: versionSchema,
     /** The run's iteration, from 1 (for messages). */
     iteration: z.number().int().positive(),
     shard: z.number().int().nonnegative(),

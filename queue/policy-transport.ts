@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Agent } from '../agents/agent.ts';
-import { resolveObservationConfig } from '../env/gym/observation.ts';
-import type { Rules } from '../env/index.ts';
 import { loadPolicy } from '../models/load-policy.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
-import { createPolicyAgent } from '../models/policy-agent.ts';
 import { checkPolicyChecksum, encodePolicyFile } from '../models/policy-checksum.ts';
 import { decodePolicyFile, makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { QueueError } from './errors.ts';
@@ -117,22 +113,36 @@ export function decodeSharedPolicy(
   return validatePolicyText(text, where);
 }
 
-/** Policies a worker keeps decoded: a tournament's few, and a training run's newest networks. */
+/** Policies a worker keeps: a tournament's few, and a training run's newest networks. */
 export const POLICY_CACHE_SIZE = 8;
 
+interface HeldPolicy {
+  readonly text: string;
+  readonly decoded: ReturnType<typeof decodePolicyFile>;
+}
+
 /**
- * A worker's cache of validated policies, fetched from Redis by sha256: each
- * is fetched and checked once, and the least recently used goes when more
- * than POLICY_CACHE_SIZE are held (a training run brings a network per
- * iteration).
+ * A worker's cache of validated policy files, fetched from Redis by sha256:
+ * each is fetched and checked once (checksum, size cap, schema, finite
+ * weights), and the least recently used goes when more than
+ * POLICY_CACHE_SIZE are held (a training run brings a network per iteration).
  */
 export class PolicyCache {
-  private readonly cache = new Map<string, ReturnType<typeof decodePolicyFile>>();
+  private readonly cache = new Map<string, HeldPolicy>();
 
   constructor(private readonly redis: Redis) {}
 
-  /** A shared policy (`what` names it in errors), validated (decodeSharedPolicy); fetched from Redis unless held. */
+  /** A shared policy (`what` names it in errors), decoded; fetched from Redis unless held. */
   async policy(sha: string, what = 'policy'): Promise<ReturnType<typeof decodePolicyFile>> {
+    return (await this.#held(sha, what)).decoded;
+  }
+
+  /** A shared policy's text, checked as `policy` checks it, for agents made from a job's files. */
+  async text(sha: string, what = 'policy'): Promise<string> {
+    return (await this.#held(sha, what)).text;
+  }
+
+  async #held(sha: string, what: string): Promise<HeldPolicy> {
     const held = this.cache.get(sha);
     if (held !== undefined) {
       // Most recently used last: Maps keep insertion order.
@@ -143,23 +153,12 @@ export class PolicyCache {
     const text = await this.redis.get(policyKey(sha));
     if (text === null)
       throw new QueueError(`${what} ${sha.slice(0, 12)} is not in the queue's store (expired?)`);
-    const decoded = decodeSharedPolicy(text, sha, what);
-    this.cache.set(sha, decoded);
+    const entry = { text, decoded: decodeSharedPolicy(text, sha, what) };
+    this.cache.set(sha, entry);
     for (const oldest of this.cache.keys()) {
       if (this.cache.size <= POLICY_CACHE_SIZE) break;
       this.cache.delete(oldest);
     }
-    return decoded;
-  }
-
-  /** The agent for a shared policy, named by its original spec so that records match a local run. */
-  async agent(sha: string, name: string, rules: Rules): Promise<Agent> {
-    const decoded = await this.policy(sha);
-    return createPolicyAgent(
-      name,
-      decoded.weights,
-      resolveObservationConfig(decoded.file.observation),
-      rules,
-    );
+    return entry;
   }
 }

@@ -1,12 +1,9 @@
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
-import { parseAgentSpec } from '../agents/spec.ts';
-// Work on the queue shares `policy:` files: the kind must parse here.
+import { specFiles } from '../agents/spec.ts';
+// Work on the queue shares the files of the kinds that load networks: they must parse here.
 import '../models/policy-kind.ts';
-import { QUEUE_NAME } from './jobs.ts';
 import { type SharedPolicy, sharePolicy, storePolicy } from './policy-transport.ts';
-import { QueueStatus } from './queue-status.ts';
-import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
+import { closeCoordinatorClients, openQueueClients, type QueueClients } from './queue-clients.ts';
+import { ayoayoVersion } from './version.ts';
 
 /** How a coordinator that runs chunks on the queue (tournaments, accuracy benchmarks) reports and stops. */
 export interface QueueRunnerOptions {
@@ -16,55 +13,60 @@ export interface QueueRunnerOptions {
   readonly signal?: AbortSignal;
   /** With no chunk finished for this long, say what it waits for (default 60 s). */
   readonly waitingLineEveryMs?: number;
+  /** The version the jobs are stamped with and whose queue they go to (default this ayoayo's; tests play another). */
+  readonly version?: string;
 }
 
-/** A coordinator's connections to the queue, with the policies its jobs name stored for the workers. */
+/** A coordinator's connections to the queue, with the files its jobs' agents read stored for the workers. */
 export interface QueueSession {
-  readonly queue: Queue;
-  /** Ready, so that no event of the jobs about to be added is missed. */
-  readonly events: QueueEvents;
-  readonly status: QueueStatus;
+  readonly clients: QueueClients;
   readonly log: (line: string) => void;
-  /** `policy:PATH` specs and the sha256 of the policy file stored for each. */
-  readonly policies: Record<string, string>;
-  /** Stores the policies again (before jobs that Redis lost are enqueued again). */
-  readonly storePolicies: () => Promise<void>;
+  /** The path of every file the specs read, and the sha256 of the policy file stored for it. */
+  readonly files: Record<string, string>;
+  /** Stores the files again (before jobs that Redis lost are enqueued again). */
+  readonly storeFiles: () => Promise<void>;
 }
 
 /**
- * Connects to the queue at `url`, stores the policy file of every `policy:`
- * spec among `specs` (once per content, by sha256, where the workers fetch
- * it), runs `work`, and closes the connections however it ends.
+ * The policy file behind every file an agent spec among `specs` reads
+ * (agents/spec.ts's specFiles: `policy:PATH`, `az:PATH,...`,
+ * `minimax:...,eval=PATH`), read here, on the coordinator, by the path the
+ * spec names: the workers get these and read no file of their own.
+ */
+export function shareSpecFiles(specs: Iterable<string>): Map<string, SharedPolicy> {
+  const shared = new Map<string, SharedPolicy>();
+  for (const spec of new Set(specs)) {
+    for (const path of specFiles(spec)) {
+      if (!shared.has(path)) shared.set(path, sharePolicy(path));
+    }
+  }
+  return shared;
+}
+
+/**
+ * Connects to the queue of this ayoayo's version at `url`, stores the policy
+ * file behind every file the `specs` read (once per content, by sha256, where
+ * the workers fetch it), runs `work`, and closes the connections however it
+ * ends.
  */
 export async function withQueueSession<T>(
   url: string,
   specs: Iterable<string>,
-  log: (line: string) => void,
+  options: QueueRunnerOptions,
   work: (session: QueueSession) => Promise<T>,
 ): Promise<T> {
-  await checkRedis(url);
-  const status = new QueueStatus(redactRedisUrl(url), log);
-  const connection = parseRedisUrl(url);
-  const store = new Redis(connection);
-  status.watch(store);
-  const queue = new Queue(QUEUE_NAME, { connection });
-  const events = new QueueEvents(QUEUE_NAME, { connection });
-  status.watch(queue);
-  status.watch(events);
+  const log = options.log ?? (() => {});
+  // Read before connecting: a missing file fails at once, with nothing enqueued.
+  const shared = shareSpecFiles(specs);
+  const clients = await openQueueClients(url, options.version ?? ayoayoVersion(), log);
   try {
-    await events.waitUntilReady();
-    const shared = new Map<string, SharedPolicy>();
-    for (const spec of new Set(specs)) {
-      const parsed = parseAgentSpec(spec);
-      if (parsed.kind === 'policy') shared.set(spec, sharePolicy(parsed.path));
-    }
-    const storePolicies = async (): Promise<void> => {
-      for (const policy of shared.values()) await storePolicy(store, policy);
+    const storeFiles = async (): Promise<void> => {
+      for (const policy of shared.values()) await storePolicy(clients.store, policy);
     };
-    await storePolicies();
-    const policies = Object.fromEntries([...shared].map(([spec, p]) => [spec, p.sha]));
-    return await work({ queue, events, status, log, policies, storePolicies });
+    await storeFiles();
+    const files = Object.fromEntries([...shared].map(([path, p]) => [path, p.sha]));
+    return await work({ clients, log, files, storeFiles });
   } finally {
-    await closeQueueClients([events, queue, store]);
+    await closeCoordinatorClients(clients);
   }
 }

@@ -5,30 +5,17 @@ import type { MlpWeights } from '../models/mlp-runner.ts';
 import { type ExpertIterationConfig, observationOf } from '../train/config/schema.ts';
 import { shardSetups } from '../train/expert-iteration/expert-iteration.ts';
 import type { ShardThreads } from '../train/expert-iteration/sharded-self-play.ts';
+import { acceptJob } from './accept-job.ts';
 import { QueueError } from './errors.ts';
-import { type EncodedShardResult, parseJobData, type ShardJob, shardJobSchema } from './jobs.ts';
+import { checkShardMemory } from './job-memory.ts';
+import { type EncodedShardResult, type ShardJob, shardJobSchema } from './jobs.ts';
 import type { PolicyCache } from './policy-transport.ts';
 import { decodeGames, encodeShardResult } from './shard-codec.ts';
-import { ayoayoVersion } from './version.ts';
+import type { TrainWorker } from './train-job.ts';
 
 /** A job this worker must never run again: it fails at once with `message`, for the coordinator to print. */
 function refuse(message: string): never {
   throw new UnrecoverableError(message);
-}
-
-/**
- * Refuses a shard made by another ayoayo: its search, engine or encoding may
- * differ, and its games with them, which would change the run without a word.
- * Checked before the job's data is parsed, whose form may differ too.
- */
-function checkVersion(data: unknown): void {
-  const version = (data as { version?: unknown } | null)?.version;
-  if (version === ayoayoVersion()) return;
-  const theirs =
-    typeof version === 'string' ? `ayoayo ${version.slice(0, 100)}` : 'an unknown version';
-  refuse(
-    `this worker runs ayoayo ${ayoayoVersion()} and refuses a self-play shard from a coordinator of ${theirs}: another version may play other games; run the same version on the coordinator and every worker`,
-  );
 }
 
 /** Refuses a network whose architecture is not the run's (a mixed-up or forged job). */
@@ -50,7 +37,7 @@ function checkNetworkFits(weights: MlpWeights, config: ExpertIterationConfig, wh
 
 /**
  * Plays one iteration of one self-play shard of a training run (a job of
- * `train --queue`): checks the job's version and data, rebuilds the shard's
+ * `train --queue`): checks the job's version, data and memory, rebuilds the shard's
  * setup from the run's config as the trainer does, takes the iteration's
  * network from the store (validated: checksum, size cap, finite weights, and
  * cached by sha256), and plays it on one of `threads`, so that this thread
@@ -62,14 +49,9 @@ export async function playShardJob(
   policies: PolicyCache,
   threads: ShardThreads,
   inference: InferenceBackend,
+  worker: TrainWorker,
 ): Promise<EncodedShardResult> {
-  checkVersion(data);
-  let job: ShardJob;
-  try {
-    job = parseJobData(shardJobSchema, data, 'self-play shard job');
-  } catch (err) {
-    refuse((err as Error).message);
-  }
+  const job: ShardJob = acceptJob(shardJobSchema, data, 'self-play shard job', worker, () => []);
   const where = `self-play shard ${job.shard} of iteration ${job.iteration} of run ${job.config.name}`;
   if (job.config.algorithm !== 'expert-iteration') {
     refuse(`${where}: the run's algorithm is ${job.config.algorithm}, which plays no shards`);
@@ -77,6 +59,11 @@ export async function playShardJob(
   const setup = shardSetups(job.config, inference)[job.shard];
   if (setup === undefined) {
     refuse(`${where}: the run has ${job.config.expertIteration.selfPlayShards} shards`);
+  }
+  try {
+    checkShardMemory(job.config, job.moves, worker.maxJobMemory);
+  } catch (err) {
+    refuse(`${where}: ${(err as Error).message}`);
   }
   // A network that fails its checks may be a damaged copy in the store: tried again, then reported.
   const network = await policies.policy(job.network, 'network');

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import type { MlpWeights } from '../models/mlp-runner.ts';
 import { makePolicyFile } from '../models/policy-file.ts';
 import { observationOf, rulesOf } from '../train/config/schema.ts';
@@ -13,15 +12,14 @@ import type {
 } from '../train/expert-iteration/sharded-self-play.ts';
 import { runPaths } from '../train/run/paths.ts';
 import { followJobs } from './follow-jobs.ts';
-import { parseJobData, QUEUE_NAME, SHARD_JOB, type ShardJob, shardResultSchema } from './jobs.ts';
+import { parseJobData, SHARD_JOB, type ShardJob, shardResultSchema } from './jobs.ts';
 import {
   forgetPolicy,
   type SharedPolicy,
   sharePolicyFile,
   storePolicy,
 } from './policy-transport.ts';
-import { QueueStatus } from './queue-status.ts';
-import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
+import { closeCoordinatorClients, openQueueClients, type QueueClients } from './queue-clients.ts';
 import { decodeShardResult, encodeGames } from './shard-codec.ts';
 import { ayoayoVersion } from './version.ts';
 
@@ -78,13 +76,6 @@ export function queueShardRunner(
   return (context) => new QueueShardRunner(url, context, options);
 }
 
-interface Clients {
-  readonly queue: Queue;
-  readonly events: QueueEvents;
-  readonly store: Redis;
-  readonly status: QueueStatus;
-}
-
 /** How a stopped run goes on: resumed from its last checkpoint, or started again before its first. */
 function goOnText(config: ShardRunnerContext['config']): string {
   return existsSync(runPaths(config).latest)
@@ -122,7 +113,7 @@ export class QueueShardRunner implements ShardRunner {
     jobBytes: 0,
     resultBytes: 0,
   };
-  #clients: Promise<Clients> | null = null;
+  #clients: Promise<QueueClients> | null = null;
   /** Jobs of this checkpoint interval, and those of the one before, to remove. */
   #played: string[] = [];
   #stale: string[] = [];
@@ -136,20 +127,12 @@ export class QueueShardRunner implements ShardRunner {
     this.#log = options.log ?? (() => {});
   }
 
-  #connect(): Promise<Clients> {
-    this.#clients ??= (async () => {
-      await checkRedis(this.url);
-      const status = new QueueStatus(redactRedisUrl(this.url), this.#log);
-      const connection = parseRedisUrl(this.url);
-      const store = new Redis(connection);
-      const queue = new Queue(QUEUE_NAME, { connection });
-      const events = new QueueEvents(QUEUE_NAME, { connection });
-      status.watch(store);
-      status.watch(queue);
-      status.watch(events);
-      await events.waitUntilReady();
-      return { queue, events, store, status };
-    })();
+  #connect(): Promise<QueueClients> {
+    this.#clients ??= openQueueClients(
+      this.url,
+      this.options.version ?? ayoayoVersion(),
+      this.#log,
+    );
     return this.#clients;
   }
 
@@ -171,7 +154,7 @@ export class QueueShardRunner implements ShardRunner {
     const jobs = iterations.map((it, shard): ShardJob => {
       const setup = setups[shard] as ShardSetup;
       return {
-        version: this.options.version ?? ayoayoVersion(),
+        version: clients.version,
         iteration,
         shard,
         config,
@@ -190,8 +173,7 @@ export class QueueShardRunner implements ShardRunner {
       storePolicy(clients.store, network, NETWORK_TTL_SECONDS);
     await storeNetwork();
     await followJobs({
-      queue: clients.queue,
-      events: clients.events,
+      clients,
       ids,
       jobs: jobs.map((data) => ({ name: SHARD_JOB, data })),
       beforeRequeue: storeNetwork,
@@ -205,7 +187,6 @@ export class QueueShardRunner implements ShardRunner {
         // Checked at once (a bad result ends the wait naming its shard), decoded after.
         raw[shard] = parseJobData(shardResultSchema, value, `the result of ${describe(shard)}`);
       },
-      status: clients.status,
       log: this.#log,
       signal: this.options.signal,
       waitingLineEveryMs: this.options.waitingLineEveryMs,
@@ -254,8 +235,6 @@ export class QueueShardRunner implements ShardRunner {
   async dispose(): Promise<void> {
     if (this.#clients === null) return;
     const clients = await this.#clients.catch(() => null);
-    if (clients !== null) {
-      await closeQueueClients([clients.events, clients.queue, clients.store]);
-    }
+    if (clients !== null) await closeCoordinatorClients(clients);
   }
 }

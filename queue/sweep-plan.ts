@@ -172,7 +172,8 @@ export function planSweep(sweep: SweepConfig): PlannedRun[] {
 }
 
 /** A run's identity for the queue: the same settings give the same job, whoever enqueues it. */
-export function runJobId(run: PlannedRun): string {
-  const hash = createHash('sha256').update(JSON.stringify(run.config)).digest('hex').slice(0, 24);
+export function runJobId(run: PlannedRun, files: Readonly<Record<string, string>> = {}): string {
+  const key = Object.keys(files).length === 0 ? run.config : { config: run.config, files };
+  const hash = createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 24);
   return `s-${hash}`;
 }

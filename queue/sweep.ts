@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import { specFiles } from '../agents/spec.ts';
 import { lockFolder } from '../eval/folder-lock.ts';
+import { baselineSpecs } from '../train/config/baselines.ts';
 import { followJobs } from './follow-jobs.ts';
 import { TRAIN_JOB, type TrainJob } from './jobs.ts';
 import { withQueueSession } from './queue-session.ts';
@@ -98,17 +100,26 @@ async function trainOnQueue(
   log: (line: string) => void,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  // No policy travels with a training run: the session stores none.
-  await withQueueSession(url, [], log, async ({ queue, events, status }) => {
+  // The files the runs' baselines read travel with them: the workers read no file of their own.
+  const specs = runs.flatMap((run) => baselineSpecs(run.config));
+  await withQueueSession(url, specs, { log }, async ({ clients, files, storeFiles }) => {
     let done = 0;
+    const jobs = runs.map((run) => {
+      const own = new Set(baselineSpecs(run.config).flatMap(specFiles));
+      const data: TrainJob = {
+        version: clients.version,
+        sweep: sweep.name,
+        config: run.config,
+        files: Object.fromEntries(Object.entries(files).filter(([path]) => own.has(path))),
+      };
+      return { name: TRAIN_JOB, data };
+    });
     await followJobs({
-      queue,
-      events,
-      ids: runs.map(runJobId),
-      jobs: runs.map((run) => ({
-        name: TRAIN_JOB,
-        data: { sweep: sweep.name, config: run.config } satisfies TrainJob,
-      })),
+      clients,
+      // The files in the id too: a baseline's file changed is another run.
+      ids: runs.map((run, i) => runJobId(run, (jobs[i] as { data: TrainJob }).data.files)),
+      jobs,
+      beforeRequeue: storeFiles,
       noun: 'run',
       describe: (i) => `${sweep.name}/${runs[i]?.name}`,
       done: (finished) =>
@@ -119,7 +130,6 @@ async function trainOnQueue(
         done++;
         log(`${run.name}: done (${done}/${runs.length})`);
       },
-      status,
       log,
       signal,
     });

@@ -1,23 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { Queue, QueueEvents } from 'bullmq';
 import type { Chunk } from '../eval/chunk.ts';
 import type { GameRecord } from '../eval/match.ts';
 import type { ChunkRunner } from '../eval/tournament.ts';
 import { QueueError } from './errors.ts';
 import { followJobs, JobResults, type QueuedJob } from './follow-jobs.ts';
 import { CHUNK_JOB, chunkResultSchema, parseJobData } from './jobs.ts';
+import type { QueueClients } from './queue-clients.ts';
 import { type QueueRunnerOptions, withQueueSession } from './queue-session.ts';
-import type { QueueStatus } from './queue-status.ts';
 
 /** The job id of a tournament's chunk: the same tournament always gets the same ids. */
 export const chunkJobId = (tournament: string, index: number): string => `t-${tournament}-${index}`;
 
-/** A tournament's identity: a hash of its chunks (specs, games, seed, settings) and policies. */
-export function tournamentId(chunks: readonly Chunk[], policies: Record<string, string>): string {
-  return createHash('sha256')
-    .update(JSON.stringify({ chunks, policies }))
-    .digest('hex')
-    .slice(0, 24);
+/** A tournament's identity: a hash of its chunks (specs, games, seed, settings) and files. */
+export function tournamentId(chunks: readonly Chunk[], files: Record<string, string>): string {
+  return createHash('sha256').update(JSON.stringify({ chunks, files })).digest('hex').slice(0, 24);
 }
 
 /**
@@ -34,15 +30,18 @@ export function queueChunkRunner(url: string, options: QueueRunnerOptions = {}):
     withQueueSession(
       url,
       chunks.flatMap((c) => [c.labels.a, c.labels.b]),
-      options.log ?? (() => {}),
+      options,
       (session) => {
-        const tournament = tournamentId(chunks, session.policies);
+        const tournament = tournamentId(chunks, session.files);
+        const version = session.clients.version;
         const jobs = chunks.map((chunk, index) => ({
           name: CHUNK_JOB,
-          data: { tournament, index, chunk: { ...chunk }, policies: session.policies },
+          data: { version, tournament, index, chunk: { ...chunk }, files: session.files },
         }));
         return followChunks({
-          ...session,
+          clients: session.clients,
+          log: session.log,
+          storeFiles: session.storeFiles,
           chunks,
           jobs,
           tournament,
@@ -78,14 +77,12 @@ function describeChunk(chunks: readonly Chunk[], i: number): string {
 }
 
 async function followChunks(o: {
-  readonly queue: Queue;
-  readonly events: QueueEvents;
-  readonly status: QueueStatus;
+  readonly clients: QueueClients;
   readonly log: (line: string) => void;
   readonly chunks: readonly Chunk[];
   readonly jobs: readonly QueuedJob[];
   readonly tournament: string;
-  readonly storePolicies: () => Promise<void>;
+  readonly storeFiles: () => Promise<void>;
   readonly onGames: (count: number) => void;
   readonly signal: AbortSignal | undefined;
   readonly waitingLineEveryMs: number | undefined;
@@ -98,11 +95,10 @@ async function followChunks(o: {
   );
   const total = chunks.reduce((n, c) => n + c.games.length, 0);
   await followJobs({
-    queue: o.queue,
-    events: o.events,
+    clients: o.clients,
     ids: chunks.map((_, i) => chunkJobId(o.tournament, i)),
     jobs: o.jobs,
-    beforeRequeue: o.storePolicies,
+    beforeRequeue: o.storeFiles,
     noun: 'chunk',
     describe: (i) => describeChunk(chunks, i),
     done: (finished) =>
@@ -110,7 +106,6 @@ async function followChunks(o: {
     onResult: (i, value) =>
       results.take(i, checkRecords(value, chunks[i] as Chunk, describeChunk(chunks, i))),
     onProgress: (i, data) => results.progress(i, data),
-    status: o.status,
     log: o.log,
     signal: o.signal,
     waitingLineEveryMs: o.waitingLineEveryMs,

@@ -1,4 +1,5 @@
 import type * as tfType from '@tensorflow/tfjs';
+import type { JobFiles } from '../agents/spec.ts';
 import { observationSize } from '../env/gym/observation.ts';
 import type { Rules } from '../env/rules.ts';
 import type { Tf } from '../models/backend.ts';
@@ -30,7 +31,12 @@ export interface Learner extends LearnerParts {
 export async function buildLearner(
   tf: Tf,
   config: TrainConfig,
-  options: { readonly workers?: number; readonly shardRunner?: ShardRunnerFactory } = {},
+  options: {
+    readonly workers?: number;
+    readonly shardRunner?: ShardRunnerFactory;
+    /** A queue job's files, the only ones PPO's baselines may read. */
+    readonly files?: JobFiles;
+  } = {},
 ): Promise<Learner> {
   const rules: Rules = rulesOf(config);
   const obsSize = observationSize(observationOf(config));
@@ -46,7 +52,7 @@ export async function buildLearner(
   const algorithm =
     config.algorithm === 'expert-iteration'
       ? buildExpertIteration(parts, config, options.workers ?? 0, options.shardRunner)
-      : await buildPolicyGradient(parts, config);
+      : await buildPolicyGradient(parts, config, options.files);
   return { ...parts, algorithm };
 }
 

@@ -1,3 +1,5 @@
+import { totalmem } from 'node:os';
+import type { JobFiles } from '../agents/spec.ts';
 import { lockFolder } from '../eval/folder-lock.ts';
 import { loadBackend } from '../models/backend.ts';
 import { checkEvalOpponents } from './config/eval-opponents.ts';
@@ -6,6 +8,8 @@ import { shardsOnlyMessage, TrainConfigError } from './errors.ts';
 import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
 import { UPDATE_THREADS } from './gradients/minibatch-updater.ts';
 import { buildLearner, disposeLearner } from './learner.ts';
+import { estimateRunMemory } from './memory-estimate.ts';
+import { overMemoryLimit } from './memory-limit.ts';
 import type { EvaluationResult } from './report/evaluate.ts';
 import { finishRun } from './report/final-evaluation.ts';
 import type { MetricsRow } from './report/metrics.ts';
@@ -39,6 +43,11 @@ export interface TrainOptions {
    * as a local one. Expert iteration only: PPO's rollouts are not sharded.
    */
   readonly shardRunner?: ShardRunnerFactory;
+  /**
+   * A queue job's files (a sweep's run on a worker): the baselines read only
+   * these, never this machine's disk.
+   */
+  readonly files?: JobFiles;
 }
 
 export interface TrainResult {
@@ -68,8 +77,16 @@ export async function train(requested: TrainConfig, options: TrainOptions): Prom
   if (options.shardRunner !== undefined && requested.algorithm !== 'expert-iteration') {
     throw new TrainConfigError(shardsOnlyMessage(requested.algorithm));
   }
-  // Before the run folder is made or touched: a bad baseline would fail only at the first evaluation.
-  await checkEvalOpponents(requested);
+  // Before the run folder is made or touched: a run too large for this machine would die
+  // out of memory, and a bad baseline fail only at the first evaluation.
+  const tooLarge = overMemoryLimit(
+    estimateRunMemory(requested),
+    totalmem(),
+    'this run',
+    "this machine's memory",
+  );
+  if (tooLarge !== null) throw new TrainConfigError(tooLarge);
+  await checkEvalOpponents(requested, options.files);
   checkRunLocation(requested);
   const lock = lockFolder(runPaths(requested).dir, 'run');
   try {
@@ -92,6 +109,7 @@ async function trainLocked(requested: TrainConfig, options: TrainOptions): Promi
   const learner = await buildLearner(tf, config, {
     workers,
     ...(options.shardRunner !== undefined ? { shardRunner: options.shardRunner } : {}),
+    ...(options.files !== undefined ? { files: options.files } : {}),
   });
   log(
     `ayoayo train: run ${paths.dir}, updates ${learner.algorithm.gradientBackend === 'onnx' ? `with gradients on onnxruntime-node (${UPDATE_THREADS} threads) and Adam on tfjs ${backend}` : `on tfjs ${backend}`}, ${options.shardRunner !== undefined ? "self-play on the queue's workers, each on its own inference" : `self-play inference on ${learner.inference.describe()}`}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
@@ -102,7 +120,15 @@ async function trainLocked(requested: TrainConfig, options: TrainOptions): Promi
       : freshState(config);
     noteGradientBackendChange(state.metrics, learner.algorithm.gradientBackend, log);
     const clock = new RunClock(state.counters.elapsedSeconds, config.timeLimitMinutes);
-    const run = { config, paths, learner, state, clock, workers };
+    const run = {
+      config,
+      paths,
+      learner,
+      state,
+      clock,
+      workers,
+      ...(options.files !== undefined ? { files: options.files } : {}),
+    };
     if ((await trainingLoop(run, options.stopAfter)) === 'time-limit') {
       log(
         `ayoayo train: the time limit of ${config.timeLimitMinutes} minutes stopped the run after iteration ${state.iteration} of ${config.iterations}; --resume with a larger --time-limit-minutes continues it`,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { JobFiles } from '../agents/spec.ts';
 import { writeFileAtomic } from '../eval/atomic-write.ts';
 import { encodePolicyFile } from '../models/policy-checksum.ts';
 import { extractMlpWeights } from '../models/policy-value-model.ts';
@@ -46,6 +47,8 @@ export interface Run {
   readonly state: RunState;
   readonly clock: RunClock;
   readonly workers: number;
+  /** A queue job's files, the only ones its baselines may read (see TrainOptions.files). */
+  readonly files?: JobFiles;
 }
 
 /** Why the training loop ended. */
@@ -150,6 +153,7 @@ async function evaluate(run: Run): Promise<void> {
     workers: run.workers,
     rules: learner.rules,
     openingPlies: config.evalOpeningPlies,
+    ...(run.files !== undefined ? { files: run.files } : {}),
   });
   state.lastEvaluation = Object.fromEntries(result.rows.map((r) => [r.opponent, r.score]));
   const minutes = run.clock.seconds() / 60;

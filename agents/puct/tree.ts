@@ -4,6 +4,20 @@ const { STATE_SIZE } = core;
 
 const INITIAL_CAPACITY = 4096;
 
+/** Bytes a node takes in the tree's arrays (see #grow: state, parent, action, prior, visits, value sum, first child, child count, solved, exact value, pending). */
+const NODE_BYTES = STATE_SIZE + 4 + 1 + 4 + 4 + 8 + 4 + 1 + 1 + 8 + 1;
+
+/**
+ * The most bytes a tree's arrays take after a search of `simulations` (each
+ * expands at most one leaf's six children), with the doubling of its
+ * storage: for memory estimates made before anything is allocated.
+ */
+export function treeBytes(simulations: number): number {
+  let capacity = INITIAL_CAPACITY;
+  while (capacity < (simulations + 1) * 6 + 1) capacity *= 2;
+  return capacity * NODE_BYTES;
+}
+
 /**
  * The search tree's storage: one entry per node in parallel typed arrays that
  * grow by doubling and are kept from one search to the next. A node's

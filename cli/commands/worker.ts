@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { redactRedisUrl } from '../../queue/redis.ts';
 import { startQueueWorker } from '../../queue/worker.ts';
+import { memoryText } from '../../train/memory-limit.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
 import { QUEUE_ENV, type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
@@ -10,7 +11,16 @@ interface WorkerArgs extends QueueArgs {
   allowExt: boolean;
   lockDuration: number;
   stalledInterval: number;
+  maxJobMemory: string | undefined;
   quiet: boolean;
+}
+
+/** `4GB`, `512MB`, `1.5GB`: decimal units, as memory is usually quoted. */
+function parseMemory(text: string): number | null {
+  const match = /^(\d+(?:\.\d+)?)\s*(MB|GB)$/i.exec(text.trim());
+  if (match === null) return null;
+  const bytes = Number(match[1]) * ((match[2] as string).toUpperCase() === 'GB' ? 1e9 : 1e6);
+  return bytes > 0 ? bytes : null;
 }
 
 export const workerCommand = defineCommand<WorkerArgs>({
@@ -47,6 +57,11 @@ export const workerCommand = defineCommand<WorkerArgs>({
         default: 30_000,
         describe: 'ms between checks for jobs of dead workers',
       })
+      .option('max-job-memory', {
+        type: 'string',
+        describe:
+          "the most memory one training run or shard may need, estimated from its settings before it starts, e.g. 4GB or 512MB (default: a quarter of the machine's, shared by --concurrency); larger jobs are refused",
+      })
       .option('quiet', { type: 'boolean', default: false, describe: 'no line per job' })
       .example(`${QUEUE_ENV}=redis://:secret@10.0.0.5:6379 $0 worker`, 'one worker')
       .example(
@@ -63,6 +78,13 @@ export const workerCommand = defineCommand<WorkerArgs>({
         throw new UsageError(`${name} must be a positive integer, got ${value}`);
       }
     }
+    const maxJobMemory =
+      argv.maxJobMemory === undefined ? undefined : parseMemory(argv.maxJobMemory);
+    if (maxJobMemory === null) {
+      throw new UsageError(
+        `--max-job-memory must be an amount such as 4GB or 512MB, got '${argv.maxJobMemory}'`,
+      );
+    }
     const url = queueUrl(argv, true) as string;
     const log = argv.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);
     const worker = await startQueueWorker({
@@ -71,12 +93,13 @@ export const workerCommand = defineCommand<WorkerArgs>({
       allowExt: argv.allowExt,
       lockDurationMs: argv.lockDuration,
       stalledIntervalMs: argv.stalledInterval,
+      ...(maxJobMemory !== undefined ? { maxJobMemory } : {}),
       ...(log !== undefined ? { log } : {}),
       // Redis unreachable and back: said even with --quiet.
       status: (line: string) => process.stderr.write(`${line}\n`),
     });
     process.stderr.write(
-      `worker on ${redactRedisUrl(url)} (concurrency ${argv.concurrency}${argv.allowExt ? ', ext: allowed' : ''}); Ctrl-C stops after the jobs in hand\n`,
+      `worker on ${redactRedisUrl(url)} (ayoayo ${worker.version}, concurrency ${argv.concurrency}, up to ${memoryText(worker.maxJobMemory)} a job${argv.allowExt ? ', ext: allowed' : ''}); Ctrl-C stops after the jobs in hand\n`,
     );
     const { signal, dispose } = stopOnSignals();
     await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));

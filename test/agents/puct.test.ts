@@ -261,3 +261,17 @@ describe('PuctSearch, stepped by a driver', () => {
     expect(() => search.selectLeaves(1)).toThrow(/not completed/);
   });
 });
+
+describe('PUCT memory', () => {
+  it('stops when its tree is full, whatever its budget', () => {
+    const state = randomPositions(5, 1, rules)[0]?.toState() as Uint8Array;
+    const bounded = new PuctSearch(new StoreDifferenceEvaluator(), { rules, maxTreeNodes: 600 });
+    const result = bounded.search(state, { simulations: 100_000 });
+    // A simulation adds at most one leaf's children (six at most, fewer near the end, none at a
+    // finished game): between 100 and 600 simulations fill 600 nodes, far from the budget.
+    expect(result.simulations).toBeGreaterThan(90);
+    expect(result.simulations).toBeLessThan(600);
+    const unbounded = puct().search(state, { simulations: 500 });
+    expect(unbounded.simulations).toBe(500);
+  });
+});

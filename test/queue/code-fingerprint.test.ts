@@ -15,7 +15,7 @@ function write(path: string, text: string): void {
 }
 
 describe('the code fingerprint in the version the queue compares', () => {
-  it('changes with the TypeScript sources that play the games, and with nothing else', () => {
+  it('changes with the TypeScript sources that run jobs, and with nothing else', () => {
     write('env/core.ts', 'export const A = 1;\n');
     write('train/expert-iteration/search.ts', 'export const B = 2;\n');
     const before = fingerprintSources(root);
@@ -23,7 +23,7 @@ describe('the code fingerprint in the version the queue compares', () => {
     expect(fingerprintSources(root)).toBe(before);
 
     // Outside the fingerprinted folders, or not a source: the same code plays.
-    write('eval/report.ts', 'export const C = 3;\n');
+    write('cli/commands/show.ts', 'export const C = 3;\n');
     write('docs/notes.md', 'notes\n');
     write('env/types.d.ts', 'export type T = number;\n');
     write('models/pretrained/policy.json', '{}\n');
@@ -34,6 +34,14 @@ describe('the code fingerprint in the version the queue compares', () => {
     expect(edited).not.toBe(before);
     write('env/core.ts', 'export const A = 1;\n');
     expect(fingerprintSources(root)).toBe(before);
+
+    // The games, tournaments and jobs a worker runs are part of it.
+    for (const file of ['eval/match.ts', 'queue/jobs.ts']) {
+      write(file, 'export const D = 4;\n');
+      expect(fingerprintSources(root)).not.toBe(before);
+      rmSync(join(root, file));
+      expect(fingerprintSources(root)).toBe(before);
+    }
 
     // A file moved is other code too, though every byte is the same.
     renameSync(join(root, 'train/expert-iteration/search.ts'), join(root, 'train/search.ts'));

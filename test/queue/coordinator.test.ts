@@ -7,14 +7,14 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runTournament, type TournamentOptions } from '../../eval/tournament.ts';
 import { playChunkJob } from '../../queue/chunk-job.ts';
-import { QUEUE_NAME } from '../../queue/jobs.ts';
 import { PolicyCache } from '../../queue/policy-transport.ts';
 import { parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
+import { ayoayoVersion } from '../../queue/version.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { startAyoayo, until } from '../ayoayo-command.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
-import { startTestRedis, type TestRedis } from './redis-server.ts';
+import { startTestRedis, type TestRedis, THIS_QUEUE, THIS_WORKER } from './redis-server.ts';
 
 const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue coordinator tests');
 
@@ -44,7 +44,7 @@ afterEach(async () => {
   await Promise.all(workers.map((w) => w.close()));
   workers = [];
   for (const child of children.splice(0)) child.kill('SIGKILL');
-  const queue = new Queue(QUEUE_NAME, { connection: parseRedisUrl(redis.url) });
+  const queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
   await queue.obliterate({ force: true });
   await queue.close();
 });
@@ -70,16 +70,16 @@ describe.skipIf(noRedis)('a coordinator whose Redis goes away', () => {
         done = p.done;
       },
     });
-    const queue = new Queue(QUEUE_NAME, { connection: parseRedisUrl(redis.url) });
+    const queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
     await until(async () => (await queue.getWaitingCount()) >= 3, 'the chunks to be queued');
     const chunks = await queue.getWaitingCount();
     // Two chunks finish before Redis dies: the coordinator has their results, Redis loses them.
     const store = new Redis(parseRedisUrl(redis.url));
-    const manual = new Worker(QUEUE_NAME, null, { connection: parseRedisUrl(redis.url) });
+    const manual = new Worker(THIS_QUEUE, null, { connection: parseRedisUrl(redis.url) });
     let played = 0;
     for (let i = 0; i < 2; i++) {
       const job = (await manual.getNextJob('manual')) as Job;
-      const records = await playChunkJob(job, new PolicyCache(store), false);
+      const records = await playChunkJob(job, new PolicyCache(store), THIS_WORKER);
       played += records.length;
       await job.moveToCompleted(records, 'manual', false);
     }
@@ -99,7 +99,7 @@ describe.skipIf(noRedis)('a coordinator whose Redis goes away', () => {
 
     const local = await runTournament({ ...options, workers: 0 });
     expect(withoutTimes(result.games)).toEqual(withoutTimes(local.games));
-    const again = new Queue(QUEUE_NAME, { connection: parseRedisUrl(redis.url) });
+    const again = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
     const completed = await again.getCompleted(0, -1);
     await again.close();
     // Only the chunks whose results were lost ran again, each once.
@@ -123,7 +123,7 @@ describe.skipIf(noRedis)('a coordinator whose Redis goes away', () => {
       redis.url,
       '--quiet',
     ]);
-    await until(() => run.out.stderr.includes('no worker is connected'), 'the chunks to be queued');
+    await until(() => run.out.stderr.includes('is connected yet'), 'the chunks to be queued');
     await redis.kill();
     // ioredis tries again every 0.2-2 s: each try used to print a multi-line stack trace.
     await new Promise((resolve) => setTimeout(resolve, 2500));
@@ -206,7 +206,7 @@ describe.skipIf(noRedis)('what the coordinator says', () => {
       '--queue',
       redis.url,
     ]);
-    await until(() => run.out.stderr.includes('no worker is connected'), 'the chunks to be queued');
+    await until(() => run.out.stderr.includes('is connected yet'), 'the chunks to be queued');
     run.child.kill('SIGINT');
     expect(await run.ended).toBe(130);
     const last = run.out.stderr.trimEnd().split('\n').at(-1);
@@ -214,7 +214,7 @@ describe.skipIf(noRedis)('what the coordinator says', () => {
       /^ayoayo: the coordinator was stopped with 0 of \d+ chunks \(0 of 24 games\) finished; the other jobs stay queued and the workers go on with them: run the same command again to collect them \(finished jobs are kept 7 days\)$/,
     );
     // The jobs are still there for the next coordinator.
-    const queue = new Queue(QUEUE_NAME, { connection: parseRedisUrl(redis.url) });
+    const queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
     expect(await queue.getWaitingCount()).toBeGreaterThan(0);
     await queue.close();
   }, 60_000);
@@ -241,7 +241,7 @@ describe.skipIf(noRedis)('a coordinator waiting', () => {
       'the coordinator was stopped with 0 of 2 chunks (0 of 4 games) finished',
     );
     expect(lines[0]).toBe(
-      'no worker is connected yet: the chunks start when one is (ayoayo worker --queue URL)',
+      `no worker of ayoayo ${ayoayoVersion()} is connected yet: the chunks start when one is (ayoayo worker --queue URL)`,
     );
     expect(lines.find((l) => l.startsWith('waiting for'))).toMatch(
       /^waiting for 2 of 2 chunks \(0 running, 0 worker\(s\) connected; none finished for \d+s\)$/,

@@ -5,14 +5,13 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runTournament, type TournamentOptions } from '../../eval/tournament.ts';
 import { playChunkJob } from '../../queue/chunk-job.ts';
-import { QUEUE_NAME } from '../../queue/jobs.ts';
 import { PolicyCache } from '../../queue/policy-transport.ts';
 import { parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { until } from '../ayoayo-command.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
-import { startTestRedis, type TestRedis } from './redis-server.ts';
+import { startTestRedis, type TestRedis, THIS_QUEUE, THIS_WORKER } from './redis-server.ts';
 
 const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue fault tests');
 
@@ -28,7 +27,7 @@ let workers: QueueWorker[] = [];
 
 beforeAll(async () => {
   redis = await startTestRedis();
-  queue = new Queue(QUEUE_NAME, { connection: parseRedisUrl(redis.url) });
+  queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
 });
 
 afterEach(async () => {
@@ -109,11 +108,11 @@ describe.skipIf(noRedis)('queue faults', () => {
     // coordinator stops: a live worker could finish them all first on a fast machine.
     await until(async () => (await queue.getWaitingCount()) >= 3, 'the chunks to be queued');
     const store = new Redis(parseRedisUrl(redis.url));
-    const manual = new Worker(QUEUE_NAME, null, { connection: parseRedisUrl(redis.url) });
+    const manual = new Worker(THIS_QUEUE, null, { connection: parseRedisUrl(redis.url) });
     try {
       for (let i = 0; i < 2; i++) {
         const job = (await manual.getNextJob('manual')) as Job;
-        const records = await playChunkJob(job, new PolicyCache(store), false);
+        const records = await playChunkJob(job, new PolicyCache(store), THIS_WORKER);
         await job.moveToCompleted(records, 'manual', false);
       }
     } finally {

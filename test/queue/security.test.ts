@@ -1,15 +1,18 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTournament, type TournamentOptions } from '../../eval/tournament.ts';
+import { PolicyCache } from '../../queue/policy-transport.ts';
 import { checkRedis, parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { runTrainJob } from '../../queue/train-job.ts';
+import { ayoayoVersion } from '../../queue/version.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 // Registers `policy:PATH` agents (models/ extends agents/spec.ts).
 import '../../models/policy-kind.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
-import { startTestRedis, type TestRedis } from './redis-server.ts';
+import { startTestRedis, type TestRedis, THIS_WORKER } from './redis-server.ts';
 
 const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue security tests');
 
@@ -55,12 +58,19 @@ describe.skipIf(noRedis)('what the queue carries', () => {
 
   it('a training run with an ext: opponent is refused before it trains', async () => {
     const config = buildConfig([PRESETS.smoke, { evalOpponents: ['random', ENGINE] }]);
-    await expect(runTrainJob({ sweep: 's', config }, false)).rejects.toThrow(
-      /refuses the external engine 'ext:node .*first-legal.mjs'.*--allow-ext/,
-    );
-    await expect(
-      runTrainJob({ sweep: 's', config: { ...config, seed: -1 } }, false),
-    ).rejects.toThrow(/invalid training run job: config.seed/);
+    const store = new Redis(parseRedisUrl(redis.url));
+    const policies = new PolicyCache(store);
+    const job = { version: ayoayoVersion(), sweep: 's', config, files: {} };
+    try {
+      await expect(runTrainJob(job, policies, THIS_WORKER)).rejects.toThrow(
+        /refuses the external engine 'ext:node .*first-legal.mjs'.*--allow-ext/,
+      );
+      await expect(
+        runTrainJob({ ...job, config: { ...config, seed: -1 } }, policies, THIS_WORKER),
+      ).rejects.toThrow(/invalid training run job: config.seed/);
+    } finally {
+      store.disconnect();
+    }
   });
 
   it('a policy travels as validated data and plays the games a local run plays', async () => {

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadBackend } from '../../models/backend.ts';
 import { type InferenceBackend, inferenceEngine } from '../../models/inference/inference-engine.ts';
 import { QueueTimeoutError } from '../../queue/errors.ts';
-import { QUEUE_NAME, SHARD_JOB, type ShardJob } from '../../queue/jobs.ts';
+import { SHARD_JOB, type ShardJob } from '../../queue/jobs.ts';
 import { PolicyCache } from '../../queue/policy-transport.ts';
 import { parseRedisUrl } from '../../queue/redis.ts';
 import { playShardJob } from '../../queue/shard-job.ts';
@@ -26,7 +26,7 @@ import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
 import { startAyoayo, until } from '../ayoayo-command.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
-import { startTestRedis, type TestRedis } from './redis-server.ts';
+import { startTestRedis, type TestRedis, THIS_QUEUE, THIS_WORKER } from './redis-server.ts';
 
 const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queued training tests');
 
@@ -141,7 +141,7 @@ async function worker(done: string[] = [], locks = FAST_LOCKS): Promise<QueueWor
 beforeAll(async () => {
   if (noRedis) return;
   redis = await startTestRedis();
-  queue = new Queue(QUEUE_NAME, { connection: parseRedisUrl(redis.url) });
+  queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
   // While the Redis test restarts it: the test's own view of the queue needs no reports.
   queue.on('error', () => {});
   const config = tiny('local');
@@ -240,7 +240,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     // The test plays the shards itself, up to the first one of iteration 3, which comes
     // after the checkpoint of iteration 2: the coordinator dies with that one finished.
     const store = new Redis(parseRedisUrl(redis.url));
-    const manual = new Worker(QUEUE_NAME, null, { connection: parseRedisUrl(redis.url) });
+    const manual = new Worker(THIS_QUEUE, null, { connection: parseRedisUrl(redis.url) });
     const threads = new ShardThreads(1);
     let finished: string | undefined;
     try {
@@ -248,7 +248,13 @@ describe.skipIf(noRedis)('one training run across machines', () => {
         const job = (await manual.getNextJob('manual')) as Job<ShardJob> | undefined;
         if (job === undefined) continue;
         expect(job.name).toBe(SHARD_JOB);
-        const result = await playShardJob(job.data, new PolicyCache(store), threads, inference);
+        const result = await playShardJob(
+          job.data,
+          new PolicyCache(store),
+          threads,
+          inference,
+          THIS_WORKER,
+        );
         await job.moveToCompleted(result, 'manual', false);
         if (job.data.iteration === 3) finished = job.id;
       }
@@ -306,7 +312,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     const other: InferenceBackend = inference === 'plain' ? 'tfjs' : 'plain';
     const otherName = other === 'plain' ? 'plain' : `tfjs-${(await loadBackend('auto')).name}`;
     const store = new Redis(parseRedisUrl(redis.url));
-    const manual = new Worker(QUEUE_NAME, null, { connection: parseRedisUrl(redis.url) });
+    const manual = new Worker(THIS_QUEUE, null, { connection: parseRedisUrl(redis.url) });
     const threads = new ShardThreads(1);
     try {
       while (!ended) {
@@ -318,7 +324,13 @@ describe.skipIf(noRedis)('one training run across machines', () => {
           continue;
         }
         const on = job.data.shard === 1 ? other : inference;
-        const result = await playShardJob(job.data, new PolicyCache(store), threads, on);
+        const result = await playShardJob(
+          job.data,
+          new PolicyCache(store),
+          threads,
+          on,
+          THIS_WORKER,
+        );
         await job.moveToCompleted(result, 'manual', false);
       }
     } finally {
@@ -351,7 +363,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     await run;
     expect(runRecord(config)).toEqual(local);
     expect(lines).toContain(
-      'no worker is connected yet: the self-play shards start when one is (ayoayo worker --queue URL)',
+      `no worker of ayoayo ${ayoayoVersion()} is connected yet: the self-play shards start when one is (ayoayo worker --queue URL)`,
     );
     expect(lines.filter((l) => /is unreachable/.test(l))).toHaveLength(1);
     expect(lines.some((l) => /is back after \d+s/.test(l))).toBe(true);
@@ -360,17 +372,68 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     );
   }, 90_000);
 
-  it('a worker refuses the shards of a coordinator of another version, naming both', async () => {
+  it('a stale worker beside a current one takes none of the shards: the run is the local one, and the coordinator says once which worker it is', async () => {
+    const lines: string[] = [];
+    const stale = await startQueueWorker({ url: redis.url, ...FAST_LOCKS, version: '0.0.0-stale' });
+    workers.push(stale);
     await worker();
-    const config = tiny('other-version');
+    const config = tiny('stale-worker');
+    await train(config, {
+      resume: false,
+      ...quiet,
+      shardRunner: queueShardRunner(redis.url, { log: (line) => lines.push(line) }),
+    });
+    expect(runRecord(config)).toEqual(local);
+    const told = lines.filter((l) => l.includes('0.0.0-stale'));
+    expect(told).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^worker \\S+/\\d+ runs ayoayo 0\\.0\\.0-stale, not this coordinator's ${ayoayoVersion().replace(/[.+]/g, '\\$&')}: it takes none of these jobs, which wait for a worker of`,
+        ),
+      ),
+    ]);
+  }, 60_000);
+
+  it('with only a stale worker the coordinator waits, says why, and the timeout names the workers of its version', async () => {
+    const lines: string[] = [];
+    workers.push(await startQueueWorker({ url: redis.url, ...FAST_LOCKS, version: '0.0.0-stale' }));
+    const config = tiny('stale-only');
     const run = train(config, {
       resume: false,
       ...quiet,
-      shardRunner: queueShardRunner(redis.url, { version: '0.0.0-other' }),
+      shardRunner: queueShardRunner(redis.url, {
+        log: (line) => lines.push(line),
+        timeoutMs: 3000,
+      }),
     });
+    await expect(run).rejects.toBeInstanceOf(QueueTimeoutError);
+    expect(lines).toContain(
+      `no worker of ayoayo ${ayoayoVersion()} is connected yet: the self-play shards start when one is (ayoayo worker --queue URL)`,
+    );
+    expect(lines.filter((l) => /runs ayoayo 0\.0\.0-stale/.test(l))).toHaveLength(1);
+    // The stale worker saw nothing: no job of its version's queue.
+    const staleQueue = new Queue('ayoayo-0.0.0-stale', { connection: parseRedisUrl(redis.url) });
+    expect(await staleQueue.getJobCounts()).toEqual(
+      expect.objectContaining({ completed: 0, failed: 0, active: 0, waiting: 0 }),
+    );
+    await staleQueue.close();
+  }, 60_000);
+
+  it('a shard stamped with another version on this queue (put there by hand) is refused, naming both', async () => {
+    const config = tiny('forged-version');
+    const run = train(config, {
+      resume: false,
+      ...quiet,
+      shardRunner: queueShardRunner(redis.url),
+    });
+    run.catch(() => {});
+    await until(async () => (await queue.getWaitingCount()) === 3, 'the shards to be queued');
+    const [job] = await queue.getWaiting(0, 0);
+    await (job as Job).updateData({ ...(job as Job).data, version: '0.0.0-other' });
+    await worker();
     await expect(run).rejects.toThrow(
       new RegExp(
-        `self-play shard \\d of iteration 1 \\(job s-[0-9a-f]+\\) failed after 1 attempt\\(s\\): this worker runs ayoayo ${ayoayoVersion().replace(/[.+]/g, '\\$&')} and refuses a self-play shard from a coordinator of ayoayo 0\\.0\\.0-other: another version may play other games`,
+        `failed after 1 attempt\\(s\\): this worker runs ayoayo ${ayoayoVersion().replace(/[.+]/g, '\\$&')} and refuses a self-play shard job of ayoayo 0\\.0\\.0-other: another version may play other games`,
       ),
     );
   }, 60_000);
@@ -436,7 +499,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     expect(await cli.ended).toBe(1);
     const stderr = cli.out.stderr.trimEnd().split('\n');
     expect(stderr).toContain(
-      'no worker is connected yet: the self-play shards start when one is (ayoayo worker --queue URL)',
+      `no worker of ayoayo ${ayoayoVersion()} is connected yet: the self-play shards start when one is (ayoayo worker --queue URL)`,
     );
     expect(stderr.at(-1)).toMatch(
       /^ayoayo: no worker served the queue for \ds \(the timeout is 1s\): 3 of 3 self-play shards waiting, 0 worker\(s\) connected; start workers \(ayoayo worker --queue URL\), then run the same command again \(the run has no checkpoint yet\)$/,

@@ -70,6 +70,8 @@ const SWEEP_BUSY = sweepFile('busy', { name: 'busy', grid: { learningRate: [0.00
 
 /** The pretrained policy edited to another game's rules: its inputs fit, so only the checksum can tell. */
 const TAMPERED = join(scratch, 'tampered.json');
+/** A sparse file past the policy files' size cap. */
+const HUGE_POLICY = join(scratch, 'huge-policy.json');
 {
   const file = JSON.parse(readFileSync('models/pretrained/policy.json', 'utf8'));
   file.rules = { ...file.rules, captureSeedStays: !file.rules.captureSeedStays };
@@ -472,6 +474,35 @@ const cliRows: CliRow[] = [
     case: '--queue without a URL and no AYOAYO_QUEUE',
     args: ['eval', '--agents', 'random,greedy', '--queue', ''],
     stderr: `--queue without a URL takes it from $AYOAYO_QUEUE, which is not set ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'a policy that is a device (/dev/zero), for policy: and az:',
+    args: ['eval', '--agents', 'policy:/dev/zero,az:/dev/zero,sims=1,random', '--games', '2'],
+    stderr: 'policy /dev/zero is not a regular file (a device, a pipe or a socket)',
+    code: 1,
+  },
+  {
+    case: 'a policy file over the size cap',
+    setup: () => {
+      writeFileSync(HUGE_POLICY, '');
+      truncateSync(HUGE_POLICY, 300 * 1024 * 1024);
+    },
+    args: ['play', '--against', `policy:${HUGE_POLICY}`],
+    stderr: `policy ${HUGE_POLICY} is 314572800 bytes, more than the 256 MiB such a file may have`,
+    code: 1,
+  },
+  {
+    case: 'a rule option named __proto__',
+    args: ['show', '--rules', '__proto__=1'],
+    stderr: 'invalid rules: Unrecognized key: "__proto__"',
+    code: 1,
+  },
+  {
+    case: 'an agent thinking longer than 600 s a move',
+    args: ['eval', '--agents', 'minimax:t=100000000s,random', '--games', '2'],
+    stderr:
+      "invalid agent 'minimax:t=100000000s': the depth must be an integer in 1..64, or t=TIME with TIME a positive time up to 600s, such as 50ms or 2s",
     code: 1,
   },
 ];

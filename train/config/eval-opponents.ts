@@ -1,4 +1,4 @@
-import { checkAgentSpec, parseAgentList } from '../../agents/spec.ts';
+import { checkAgentSpec, type JobFiles, parseAgentList } from '../../agents/spec.ts';
 import { TrainConfigError } from '../errors.ts';
 import { rulesOf, type TrainConfig } from './schema.ts';
 
@@ -7,10 +7,15 @@ import { rulesOf, type TrainConfig } from './schema.ts';
  * repeated spec would otherwise fail at the first evaluation, after the
  * iterations since the last checkpoint were trained for nothing.
  */
-export async function checkEvalOpponents(config: TrainConfig): Promise<void> {
+export async function checkEvalOpponents(config: TrainConfig, files?: JobFiles): Promise<void> {
   try {
     parseAgentList(config.evalOpponents);
-    for (const spec of config.evalOpponents) await checkAgentSpec(spec, { rules: rulesOf(config) });
+    for (const spec of config.evalOpponents) {
+      await checkAgentSpec(spec, {
+        rules: rulesOf(config),
+        ...(files !== undefined ? { files } : {}),
+      });
+    }
   } catch (error) {
     throw new TrainConfigError(
       `evalOpponents (--eval-opponents): ${error instanceof Error ? error.message : String(error)}`,

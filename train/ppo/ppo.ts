@@ -1,5 +1,5 @@
 import type { Agent } from '../../agents/agent.ts';
-import { createAgent } from '../../agents/spec.ts';
+import { createAgent, type JobFiles } from '../../agents/spec.ts';
 import type { Random } from '../../env/random.ts';
 import { observationOf, type PpoConfig } from '../config/schema.ts';
 import type { ReplayContents } from '../expert-iteration/replay-buffer.ts';
@@ -107,6 +107,7 @@ export class PolicyGradient implements TrainingAlgorithm {
 export async function buildPolicyGradient(
   { tf, rules, obsSize, model, optimizer, inference }: LearnerParts,
   config: PpoConfig,
+  files?: JobFiles,
 ): Promise<PolicyGradient> {
   const { ppo } = config;
   const updater = new PolicyUpdater(
@@ -135,7 +136,13 @@ export async function buildPolicyGradient(
   const baselines: Agent[] = [];
   if (ppo.baselineShare > 0) {
     for (const spec of ppo.baselineOpponents)
-      baselines.push(await createAgent(spec, { rules, seed: config.seed }));
+      baselines.push(
+        await createAgent(spec, {
+          rules,
+          seed: config.seed,
+          ...(files !== undefined ? { files } : {}),
+        }),
+      );
   }
   const opponents = new OpponentPool(ppo.poolSize, inference);
   const rollouts = new PolicyRollouts(

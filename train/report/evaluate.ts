@@ -1,8 +1,10 @@
+import type { JobFiles } from '../../agents/spec.ts';
 import type { Rules } from '../../env/rules.ts';
 import type { PairingResult } from '../../eval/match.ts';
 import { gamesProgressBar } from '../../eval/progress.ts';
 import { table } from '../../eval/report.ts';
 import { runTournament } from '../../eval/tournament.ts';
+import { readPolicyText } from '../../models/load-policy.ts';
 // The gauntlet's `policy:PATH` spec needs the kind registered (see models/policy-kind.ts).
 import '../../models/policy-kind.ts';
 
@@ -33,6 +35,11 @@ export interface EvaluationRequest {
   readonly openingPlies: number;
   /** Show a progress bar with rate and ETA. */
   readonly onProgress?: boolean;
+  /**
+   * A queue job's files: the only files the opponents may read. The policy's
+   * own file, written by this run, joins them.
+   */
+  readonly files?: JobFiles;
 }
 
 /**
@@ -51,6 +58,14 @@ export async function evaluatePolicy(request: EvaluationRequest): Promise<Evalua
     openingPlies: request.openingPlies,
     rules: request.rules,
     onProgress: ({ done, total }) => bar.update(done, total),
+    ...(request.files !== undefined
+      ? {
+          files: {
+            ...request.files,
+            [request.policyPath]: readPolicyText(request.policyPath).text,
+          },
+        }
+      : {}),
   });
   bar.stop();
   // In a gauntlet the `vs` agent is always side a, so results are already from the policy's side.

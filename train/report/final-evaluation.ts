@@ -37,6 +37,7 @@ export async function finishRun(
       rules: learner.rules,
       openingPlies,
       onProgress: config.progress,
+      ...(run.files !== undefined ? { files: run.files } : {}),
     });
   const result = await evaluateFrom(config.evalOpeningPlies, seed);
   writePolicy(Object.fromEntries(result.rows.map((r) => [r.opponent, r.score])));
