@@ -5,16 +5,18 @@ import { CachedEvaluator } from '../agents/evaluation-cache.ts';
 import type { Evaluator } from '../agents/evaluator.ts';
 import { MinimaxAgent } from '../agents/minimax.ts';
 import { MAX_PLY } from '../agents/minimax-search.ts';
-import { type PuctLimits, type PuctOptions, type PuctResult, PuctSearch } from '../agents/puct.ts';
+import { type PuctLimits, type PuctOptions, PuctSearch } from '../agents/puct.ts';
 import { PuctAgent } from '../agents/puct-agent.ts';
-import { SOLVE_SHARE, SolvingAgent } from '../agents/solving-agent.ts';
+import { PositionProver, SOLVE_SHARE, SolvingAgent } from '../agents/solving-agent.ts';
 import { DURATION_FORMS, integerIn, parseDuration, splitFields } from '../agents/spec-options.ts';
 import { describeIssues } from '../env/gym/options.ts';
 import type { Position } from '../env/position.ts';
 import type { Rules } from '../env/rules.ts';
+import type { EndgameValues } from '../solve/index.ts';
 import { NetworkSpecError } from './errors.ts';
 import { inferenceEngine, type NetworkInference } from './inference/inference-engine.ts';
 import { type LoadedPolicy, loadPolicy } from './load-policy.ts';
+import { NUM_ACTIONS } from './mlp-runner.ts';
 import { encoderFor, type ForwardPass, NetworkEvaluator } from './network-evaluator.ts';
 import { NetworkLeafEvaluator } from './network-leaf.ts';
 import { solvingAgentEndgame } from './solver-endgame.ts';
@@ -238,6 +240,34 @@ function evaluatorWith(
   return cached(network, o.cache);
 }
 
+/** What a PolicySearch found for a position: PUCT's search, or the solver's proof. */
+export interface PolicySearchResult {
+  /** The move: the search's best (most visited, ties to the lowest action), or the proven one. */
+  readonly action: number;
+  /** PUCT's simulations (0 when the solver proved the position and PUCT did not run). */
+  readonly simulations: number;
+  /** Visits of each root action (all 0 when the solver answered). */
+  readonly visits: Float64Array;
+  /** Visits normalised over the legal actions; when the solver answered, 1 on its move. */
+  readonly policy: Float64Array;
+  /** Mean value of each root action for the player to move (0 if never visited). */
+  readonly q: Float64Array;
+  /** The position's value for the player to move: exact when `solved`. */
+  readonly value: number;
+  /** True when the game's result from the position is proven (by PUCT's tree or the solver). */
+  readonly solved: boolean;
+}
+
+export interface PolicySearchOptions {
+  /**
+   * With solve=1: the endgame table its solver reads under the policy's rules,
+   * loaded once at creation (default: solvingAgentEndgame's, as the
+   * `az:...,solve=1` agent reads; null: none). Positions under other rules
+   * are solved without one, so that no request builds a table.
+   */
+  readonly endgame?: (rules: Rules) => EndgameValues | null;
+}
+
 /**
  * One PUCT search a position, with a loaded policy and `az:` options, for
  * answering independent requests (the HTTP service): no tree kept from one
@@ -246,28 +276,49 @@ function evaluatorWith(
  * function of the position and rules under a simulation budget. The network's
  * lookahead features depend on the rules, so each rule set gets its own
  * evaluator (sharing the forward pass).
+ *
+ * With solve=1 (which needs t) the exact solver first gets its share of the
+ * time (SOLVE_SHARE), as in the `az:...,solve=1` agent: when it proves the
+ * position, the answer is a move that keeps the proven value (a won
+ * position's from a fresh shallowest proof, see PositionProver; else the
+ * lowest such action) and PUCT does not run; otherwise PUCT gets the rest of
+ * the time. Its proof table is cleared for each position, so that which
+ * proven move is answered depends on the request alone.
  */
 export class PolicySearch {
   readonly #searches = new Map<string, PuctSearch>();
+  readonly #provers = new Map<string, PositionProver>();
   readonly #limits: PuctLimits;
+  readonly #solveMs: number;
+  readonly #endgame: EndgameValues | null;
 
   private constructor(
     readonly policy: LoadedPolicy,
     readonly options: AzOptions,
     readonly description: string,
     readonly inference: NetworkInference,
+    endgame: EndgameValues | null,
   ) {
-    this.#limits = azLimits(options);
+    this.#solveMs = options.solve === '1' && options.t !== undefined ? options.t * SOLVE_SHARE : 0;
+    this.#limits =
+      this.#solveMs > 0 ? { timeMs: (options.t as number) - this.#solveMs } : azLimits(options);
+    this.#endgame = endgame;
   }
 
-  /** Parses `options` (as parseAzOptions) and prepares the forward pass. */
-  static async create(policy: LoadedPolicy, options: string, what: string): Promise<PolicySearch> {
+  /** Parses `options` (as parseAzOptions) and prepares the forward pass (and with solve=1 the endgame table). */
+  static async create(
+    policy: LoadedPolicy,
+    options: string,
+    what: string,
+    { endgame = solvingAgentEndgame }: PolicySearchOptions = {},
+  ): Promise<PolicySearch> {
     const o = parseAzOptions(options, what);
     if (o.gumbel === '1') {
       throw new NetworkSpecError(
         `invalid ${what}: gumbel=1 is for agents; the service searches by PUCT`,
       );
     }
+    const table = o.solve === '1' ? endgame(policy.rules) : null;
     const inference = await networkInference(policy, o.batch > 1);
     const limits = azLimits(o);
     const description = [
@@ -277,20 +328,58 @@ export class PolicySearch {
       `temp=${o.temp}`,
       `cache=${o.cache}`,
       `batch=${o.batch}`,
+      ...(o.solve === '1' ? ['solve=1'] : []),
     ].join(',');
-    return new PolicySearch(policy, o, description, inference);
+    return new PolicySearch(policy, o, description, inference, table);
   }
 
-  /** Searches an unfinished position under `rules`; the move is `bestActions[0]`. */
-  search(position: Position, rules: Rules): PuctResult {
+  /** Searches an unfinished position under `rules` (with solve=1, the solver first). */
+  search(position: Position, rules: Rules): PolicySearchResult {
     const key = `${rules.captureSeedStays}/${rules.leftoverTo}`;
+    if (this.#solveMs > 0) {
+      const proven = this.#prover(key, rules).prove(position, rules);
+      if (proven !== null) {
+        const action = proven.progress ?? (proven.moves[0] as number);
+        const policy = new Float64Array(NUM_ACTIONS);
+        policy[action] = 1;
+        return {
+          action,
+          simulations: 0,
+          visits: new Float64Array(NUM_ACTIONS),
+          policy,
+          q: new Float64Array(NUM_ACTIONS),
+          value: proven.value,
+          solved: true,
+        };
+      }
+    }
     let search = this.#searches.get(key);
     if (search === undefined) {
       const evaluator = evaluatorWith(this.policy, rules, this.options, this.inference.forward);
       search = new PuctSearch(evaluator, puctOptions(this.options, rules));
       this.#searches.set(key, search);
     }
-    return search.search(position.stateView, this.#limits);
+    const found = search.search(position.stateView, this.#limits);
+    return { ...found, action: found.bestActions[0] as number };
+  }
+
+  /** The solver for `rules`, its table cleared (see the class). */
+  #prover(key: string, rules: Rules): PositionProver {
+    let prover = this.#provers.get(key);
+    if (prover === undefined) {
+      const own =
+        rules.captureSeedStays === this.policy.rules.captureSeedStays &&
+        rules.leftoverTo === this.policy.rules.leftoverTo;
+      prover = new PositionProver({
+        name: `--search ${this.description}`,
+        rules,
+        solveMs: this.#solveMs,
+        endgame: own ? this.#endgame : null,
+      });
+      this.#provers.set(key, prover);
+    }
+    prover.clear();
+    return prover;
   }
 }
 

@@ -4,18 +4,23 @@ import { PolicyMoveChooser } from '../models/policy-move.ts';
 import type { PolicySearch } from '../models/search-agents.ts';
 import { parseActRequest, RequestError } from './act-request.ts';
 
-/** What a PUCT search of the position found (services started with a search only). */
+/**
+ * What the search of the position found (services started with a search
+ * only): PUCT's, or with solve=1 the exact solver's when it proved the
+ * position (then `simulations` is 0).
+ */
 export interface SearchSummary {
+  /** PUCT's simulations; 0 when the solver proved the position and PUCT did not run. */
   readonly simulations: number;
-  /** Visits of each root action (0 for illegal ones). */
+  /** Visits of each root action (0 for illegal ones; all 0 when the solver answered). */
   readonly visits: number[];
-  /** Visits normalised over the legal actions (illegal exactly 0). */
+  /** Visits normalised over the legal actions (illegal exactly 0); 1 on the solver's move when it answered. */
   readonly policy: number[];
   /** Mean value of each action for the player to move (0 if never visited). */
   readonly q: number[];
   /** The search's value of the position for the player to move. */
   readonly value: number;
-  /** True when the search proved the game's result (then `value` is exact). */
+  /** True when the search (PUCT's tree or the solver) proved the game's result (then `value` is exact). */
   readonly solved: boolean;
 }
 
@@ -23,7 +28,8 @@ export interface SearchSummary {
 export interface ActResponse {
   /**
    * The chosen action (0..5 from the mover's side): the most probable legal
-   * one, or with a search the search's best (most visited; ties to the lowest).
+   * one, or with a search the search's best (most visited; ties to the
+   * lowest), with solve=1 the solver's proven move when it proved the position.
    */
   readonly action: number;
   /** The board pit it lifts (0..11): the action, plus 6 for player 1. */
@@ -50,8 +56,8 @@ export interface ActOptions {
  * the position with the policy's observation config (lookahead features
  * computed by the engine under the request's rules) and runs the network
  * (the plain Float32Array runner unless another forward pass is given: the
- * `serve` command gives the process's inference backend's). Given a search (PUCT with the same network), the move
- * is the search's instead of the bare policy's.
+ * `serve` command gives the process's inference backend's). Given a search (PUCT with the same network,
+ * with solve=1 the exact solver first), the move is the search's instead of the bare policy's.
  */
 export class PolicyService {
   readonly #chooser: PolicyMoveChooser;
@@ -71,7 +77,7 @@ export class PolicyService {
     if (action < 0) throw new RequestError(400, 'no legal move in this position');
     const legal = [...this.#chooser.mask.keys()].filter((a) => this.#chooser.mask[a] === 1);
     const found = this.search?.search(position, rules);
-    const chosen = found === undefined ? action : (found.bestActions[0] as number);
+    const chosen = found === undefined ? action : found.action;
     return {
       action: chosen,
       pit: chosen + 6 * position.toMove,

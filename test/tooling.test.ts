@@ -1,10 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { CliError, errorLine, runCommand, UsageError } from '../cli/fail.ts';
 
 const bin = fileURLToPath(new URL('../bin/ayoayo.js', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function ayoayo(...args: string[]) {
   return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 });
@@ -29,6 +32,33 @@ describe('bin/ayoayo.js launcher', () => {
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^ayoayo: .*bogus.*--help/);
+  });
+});
+
+describe("the project's npm configuration", () => {
+  it('gives npm nothing to warn about when running a script', () => {
+    // Without the config a parent npm (npm test) exported, so that only the project's own is read.
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')),
+    );
+    const r = spawnSync(npm, ['run', 'ayoayo', '--', '--help'], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('ayoayo');
+    expect(r.stderr).not.toMatch(/npm warn/i);
+  }, 60_000);
+
+  it("denies onnxruntime-node's install script, which only fetches GPU extras and fails offline", () => {
+    // npm skips a dependency's scripts that allowScripts denies: without this, an offline
+    // `npm ci` drops the optional package and the networks run on the slower fallback.
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      allowScripts?: Record<string, boolean>;
+    };
+    expect(pkg.allowScripts?.['onnxruntime-node']).toBe(false);
   });
 });
 

@@ -1,8 +1,12 @@
 import type { Argv } from 'yargs';
+import type { Rules } from '../../env/index.ts';
+import { DEFAULT_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
+import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
 import { inferenceEngine } from '../../models/inference/inference-engine.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
 import { PolicySearch } from '../../models/search-agents.ts';
+import { cachedEndgame } from '../../models/solver-endgame.ts';
 import {
   createPolicyServer,
   DEFAULT_MAX_CONNECTIONS,
@@ -35,7 +39,7 @@ export const serveCommand = defineCommand<ServeArgs>({
       .option('search', {
         type: 'string',
         describe:
-          "answer with a PUCT search over the policy instead of its top move: an az: agent's options, e.g. sims=200 or t=100ms,c=1.5 ('' for the defaults)",
+          "answer with a PUCT search over the policy instead of its top move: an az: agent's options, e.g. sims=200 or t=100ms,c=1.5 ('' for the defaults; t=50ms,solve=1: the exact solver first, with half the time)",
       })
       .option('port', { type: 'number', default: 8080, describe: 'TCP port (0: any free port)' })
       .option('host', {
@@ -82,8 +86,16 @@ export const serveCommand = defineCommand<ServeArgs>({
       );
     }
     const policy = loadPolicy(path);
+    // With solve=1 the solver's endgame table, built into the cache on first use (a minute or more).
+    const endgame = (rules: Rules) =>
+      loadEndgameShowingProgress(DEFAULT_ENDGAME_SEEDS, rules, {
+        announceBuild: true,
+        load: cachedEndgame,
+      });
     const search =
-      argv.search === undefined ? null : await PolicySearch.create(policy, argv.search, '--search');
+      argv.search === undefined
+        ? null
+        : await PolicySearch.create(policy, argv.search, '--search', { endgame });
     const inference = await (await inferenceEngine()).create(policy.weights, { batched: false });
     const service = new PolicyService(policy, search, inference.forward);
     const server = createPolicyServer(service, {
@@ -92,7 +104,7 @@ export const serveCommand = defineCommand<ServeArgs>({
     });
     const url = await listenOrFail(server, argv.port, argv.host);
     process.stdout.write(
-      `Serving ${service.policy.path}${search ? ` with a PUCT search (${search.description})` : ''} on ${url} (POST /act, GET /health); Ctrl-C stops\n`,
+      `Serving ${service.policy.path}${search ? ` with ${search.options.solve === '1' ? 'the exact solver, then ' : ''}a PUCT search (${search.description})` : ''} on ${url} (POST /act, GET /health); Ctrl-C stops\n`,
     );
     await serveUntilStopped(server);
   }),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GreedyAgent } from '../../agents/greedy.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
 import { serveAgent } from '../../agents/serve.ts';
+import { SolvingAgent } from '../../agents/solving-agent.ts';
 import {
   DEFAULT_RULES,
   initialPosition,
@@ -131,5 +132,24 @@ describe('serveAgent', () => {
       stays,
     );
     expect(served.answers.map((a) => a.action)).toEqual([0, 5]);
+  });
+
+  it('tells how to start a solver-backed engine for the rules a request names', async () => {
+    // Its solver's tables hold values under the rules it was made for (--rules, else the defaults).
+    const agent = new SolvingAgent(new GreedyAgent(), {
+      name: 'minimax:t=50ms,solve=1',
+      rules: DEFAULT_RULES,
+      solveMs: 10,
+    });
+    const { answered, answers } = await serve(agent, [
+      request(initialPosition(), { rules: { captureSeedStays: true, leftoverTo: 'owner' } }),
+      request(),
+    ]);
+    expect(answers[0]).toEqual({
+      error:
+        "minimax:t=50ms,solve=1 was made for captureSeedStays=false,leftoverTo=opponent, not this game's captureSeedStays=true,leftoverTo=owner (its solver's tables hold values under its own rules): start it with --rules captureSeedStays=true,leftoverTo=owner to play these rules",
+    });
+    expect(answered).toBe(1);
+    expect(legalActions(initialPosition())).toContain(answers[1].action);
   });
 });

@@ -111,6 +111,8 @@ describe('SolvingAgent', () => {
         rng: Random.fromSeed(1),
         rules: other,
       }),
-    ).toThrow(/made for other rules/);
+    ).toThrow(
+      "solving was made for captureSeedStays=false,leftoverTo=opponent, not this game's captureSeedStays=true,leftoverTo=opponent (its solver's tables hold values under its own rules): start it with --rules captureSeedStays=true,leftoverTo=opponent to play these rules",
+    );
   });
 });

@@ -12,18 +12,27 @@ import {
   legalActions,
   parsePosition,
   position,
+  type Rules,
+  resolveRules,
   START_NOTATION,
 } from '../../env/index.ts';
 import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
 import { NetworkEvaluator } from '../../models/network-evaluator.ts';
 import { PolicySearch } from '../../models/search-agents.ts';
 import { type ActResponse, PolicyService } from '../../serve/policy-service.ts';
+import { buildEndgame, solve } from '../../solve/index.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 import { startCommand } from './command-process.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MIDGAME = '0,5,5,5,5,4/4,4,4,4,4,4/0-0/1';
 /** Player 0 to move: action 4 captures 3 + 1 and reaches 26, a win at once. */
+/**
+ * Player 1 to move, 13 seeds left: only action 0 wins (3 loses, 5 draws), a
+ * proof 31 plies deep; PUCT over the test's random network rates 3 best, still
+ * at 1000 simulations (514 visits against 284).
+ */
+const ONE_DEEP_WIN = '0,0,0,0,1,9/1,0,0,1,0,1/16-19/1';
 const WIN_IN_ONE = position({
   pits: [2, 0, 0, 0, 1, 0, 3, 0, 0, 0, 0, 0],
   stores: [22, 20],
@@ -82,6 +91,63 @@ describe('the HTTP service with a PUCT search', () => {
     const answer = service.act({ position: formatPosition(WIN_IN_ONE) });
     expect(answer.action).toBe(4);
     expect(answer.search).toMatchObject({ solved: true, value: 1 });
+  });
+
+  it('with solve=1 answers the move the solver proves, and says the position is solved', async () => {
+    const loads: string[] = [];
+    const endgame = (rules: Rules) => {
+      loads.push(JSON.stringify(rules));
+      return buildEndgame(6, rules);
+    };
+    const solving = await PolicySearch.create(policy, 't=2s,solve=1', '--search', { endgame });
+    expect(loads).toEqual([JSON.stringify(policy.rules)]);
+    const service = new PolicyService(policy, solving);
+    const answer = service.act({ position: ONE_DEEP_WIN });
+    expect(answer.action).toBe(0);
+    expect(answer.pit).toBe(6);
+    expect(answer.search).toEqual({
+      simulations: 0,
+      visits: [0, 0, 0, 0, 0, 0],
+      policy: [1, 0, 0, 0, 0, 0],
+      q: [0, 0, 0, 0, 0, 0],
+      value: 1,
+      solved: true,
+    });
+    // The network's own view is unchanged; the answer is a function of the request.
+    expect(answer.probabilities).toEqual(
+      new PolicyService(policy).act({ position: ONE_DEEP_WIN }).probabilities,
+    );
+    expect(service.act({ position: formatPosition(WIN_IN_ONE) }).action).toBe(4);
+    expect(service.act({ position: ONE_DEEP_WIN })).toEqual(answer);
+    // Other rules: the solver without a table (none is built for a request), its move keeping the value.
+    const owner = resolveRules({ leftoverTo: 'owner' });
+    const truth = solve(parsePosition(ONE_DEEP_WIN), { rules: owner });
+    const other = service.act({ position: ONE_DEEP_WIN, rules: { leftoverTo: 'owner' } });
+    expect(other.search).toMatchObject({ simulations: 0, solved: true });
+    expect(truth.moves.find((m) => m.action === other.action)?.value).toBe(truth.value);
+    expect(loads).toHaveLength(1);
+    expect(solving.description).toMatch(/^t=2000ms,.*,solve=1$/);
+    expect(service.describe()).toMatchObject({ search: expect.stringMatching(/,solve=1$/) });
+
+    // PUCT alone rates another move best, and proves nothing.
+    const searching = new PolicyService(
+      policy,
+      await PolicySearch.create(policy, 'sims=1000', '--search'),
+    );
+    const searched = searching.act({ position: ONE_DEEP_WIN });
+    expect(searched.action).not.toBe(0);
+    expect(searched.search).toMatchObject({ simulations: 1000, solved: false });
+  });
+
+  it('with solve=1 leaves a position the solver does not prove in its share to PUCT', async () => {
+    const service = new PolicyService(
+      policy,
+      await PolicySearch.create(policy, 't=60ms,solve=1', '--search', { endgame: () => null }),
+    );
+    const answer = service.act({ position: START_NOTATION });
+    expect(answer.search?.solved).toBe(false);
+    expect(answer.search?.simulations).toBeGreaterThan(0);
+    expect(answer.search?.visits[answer.action]).toBe(Math.max(...(answer.search?.visits ?? [])));
   });
 
   it('refuses bad search options with a message naming them', async () => {
