@@ -1,4 +1,12 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -33,6 +41,7 @@ import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { train } from '../../train/trainer.ts';
 import { runAyoayo } from '../ayoayo-command.ts';
+import { MAIN_TEXT } from '../eval/accuracy/set-texts.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 
 // Bad input, one row each: what is given, the error text it must get (one clear
@@ -75,6 +84,15 @@ const TAMPERED = join(scratch, 'tampered.json');
   file.rules = { ...file.rules, captureSeedStays: !file.rules.captureSeedStays };
   writeFileSync(TAMPERED, JSON.stringify(file));
 }
+
+/** Accuracy set files: a folder, 700 MB (sparse: no room on the disk), a CRLF copy of the main set with a byte order mark. */
+const SET_FOLDER = join(scratch, 'set-folder.jsonl');
+mkdirSync(SET_FOLDER);
+const SET_HUGE = join(scratch, 'huge-set.jsonl');
+writeFileSync(SET_HUGE, '');
+truncateSync(SET_HUGE, 700_000_000);
+const SET_CRLF = join(scratch, 'crlf-set.jsonl');
+writeFileSync(SET_CRLF, `\uFEFF${MAIN_TEXT.replaceAll('\n', '\r\n')}`);
 
 /** A finished two-iteration smoke run (made once, in beforeAll), copied for the rows that change it. */
 const TRAINED = 'trained';
@@ -473,6 +491,32 @@ const cliRows: CliRow[] = [
     args: ['eval', '--agents', 'random,greedy', '--queue', ''],
     stderr: `--queue without a URL takes it from $AYOAYO_QUEUE, which is not set ${USAGE}`,
     code: 1,
+  },
+  {
+    case: 'accuracy --set naming a folder',
+    args: ['accuracy', '--agents', 'random', '--set', SET_FOLDER],
+    stderr: `accuracy set ${SET_FOLDER} is a folder, not an accuracy set file (.jsonl)`,
+    code: 1,
+  },
+  {
+    case: 'accuracy --set of 700 MB',
+    args: ['accuracy', '--agents', 'random', '--set', SET_HUGE],
+    stderr: `accuracy set ${SET_HUGE} is 667.6 MiB, more than the 64 MiB an accuracy set file may be`,
+    code: 1,
+  },
+  {
+    case: 'accuracy --set /dev/zero',
+    args: ['accuracy', '--agents', 'random', '--set', '/dev/zero'],
+    stderr:
+      'accuracy set /dev/zero is not a regular file (a device, a pipe or a socket): give an accuracy set file (.jsonl)',
+    code: 1,
+  },
+  {
+    case: 'accuracy --set of a CRLF copy of the main set with a byte order mark',
+    args: ['accuracy', '--agents', 'greedy', '--set', SET_CRLF, '--workers', '0', '--quiet'],
+    stderr: '',
+    code: 0,
+    stdout: 'greedy',
   },
 ];
 
