@@ -1,10 +1,13 @@
 import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { DEFAULT_MOVE_TIMEOUT_MS } from '../../agents/external.ts';
-import { agentSpecForms, splitAgentList } from '../../agents/spec.ts';
+import { agentSpecForms, checkAgentSpec, splitAgentList } from '../../agents/spec.ts';
 import { SEED_RANGE } from '../../env/index.ts';
+import type { AccuracySet } from '../../eval/accuracy/accuracy-set.ts';
 import { type AccuracyReport, runAccuracy } from '../../eval/accuracy/benchmark.ts';
 import { accuracyJson, formatAccuracy, writeAccuracy } from '../../eval/accuracy/report.ts';
+import { verifyAccuracySet, verifyBudget } from '../../eval/accuracy/verify.ts';
+import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import { gamesProgressBar } from '../../eval/progress.ts';
 import { capWorkers } from '../../eval/tournament.ts';
 import { loadAccuracySet, SET_CHOICES } from '../../models/accuracy-sets.ts';
@@ -15,8 +18,9 @@ import { prepareOutputFolder } from '../output-folder.ts';
 import { type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
 
 interface AccuracyArgs extends QueueArgs {
-  agents: string[];
+  agents?: string[];
   set: string;
+  verify?: string;
   seed: number;
   out?: string;
   workers: number;
@@ -33,18 +37,22 @@ export const accuracyCommand = defineCommand<AccuracyArgs>({
       .option('agents', {
         type: 'string',
         array: true,
-        demandOption: true,
-        describe: `agents, comma-separated or repeated (${agentSpecForms().join(', ')})`,
+        describe: `agents, comma-separated or repeated (${agentSpecForms().join(', ')}); needed unless --verify alone checks the set`,
       })
       .option('set', {
         type: 'string',
         default: 'main',
         describe: `the positions: ${SET_CHOICES} (holdout: the larger set kept out of tuning)`,
       })
+      .option('verify', {
+        type: 'string',
+        describe:
+          '[N] first re-solve every position (N: a sample of N, drawn with --seed) and stop, exit 1, at the first line whose values the solver disagrees with; without --agents, only check (docs/accuracy.md)',
+      })
       .option('seed', {
         type: 'number',
         default: 1,
-        describe: 'seed of the generator each agent gets at each position',
+        describe: 'seed of the generator each agent gets at each position (and of --verify N)',
       })
       .option('out', {
         type: 'string',
@@ -67,10 +75,22 @@ export const accuracyCommand = defineCommand<AccuracyArgs>({
       .example(
         '$0 accuracy --agents policy:models/pretrained --set holdout',
         'confirm on the hold-out set',
+      )
+      .example(
+        '$0 accuracy --set my-set.jsonl --verify',
+        "check a set file's values against the solver",
       ) as unknown as Argv<AccuracyArgs>,
   handler: runCommand(async (argv: AccuracyArgs) => {
-    const specs = splitAgentList(argv.agents);
-    if (specs.length === 0) throw new UsageError('--agents names no agent');
+    const verify = verifyCount(argv.verify);
+    if (argv.agents === undefined && verify === undefined) {
+      throw new UsageError(
+        "--agents is required: name the agents to measure, or give --verify alone to check the set's values",
+      );
+    }
+    const specs = splitAgentList(argv.agents ?? []);
+    if (argv.agents !== undefined && specs.length === 0) {
+      throw new UsageError('--agents names no agent');
+    }
     if (!Number.isInteger(argv.workers) || argv.workers < 0) {
       throw new UsageError(`--workers must be a non-negative integer, got ${argv.workers}`);
     }
@@ -78,16 +98,28 @@ export const accuracyCommand = defineCommand<AccuracyArgs>({
       throw new UsageError(`--seed must be ${SEED_RANGE}, got ${argv.seed}`);
     if (!(argv.moveTimeout > 0))
       throw new UsageError(`--move-timeout must be positive, got ${argv.moveTimeout}`);
-    const set = loadAccuracySet(argv.set);
+    if (specs.length === 0 && argv.out !== undefined) {
+      throw new UsageError('--out is for the results of --agents: --verify alone writes nothing');
+    }
     const queue = queueUrl(argv, false);
+    const set = loadAccuracySet(argv.set);
+    // Before the work: a bad --out or agent spec must not cost the games, nor the verification.
+    if (argv.out !== undefined) prepareOutputFolder(argv.out);
+    if (verify !== undefined) {
+      for (const spec of specs) await checkAgentSpec(spec, { rules: set.rules });
+      const verified = await verifySet(set, verify, argv);
+      if (specs.length === 0) {
+        process.stdout.write(`${verified}\n`);
+        return;
+      }
+      process.stderr.write(`${verified}\n`);
+    }
     const workers = queue !== undefined ? argv.workers : capWorkers(argv.workers);
     if (workers < argv.workers) {
       process.stderr.write(
         `ayoayo: --workers ${argv.workers} is more than the ${workers} cores here; using ${workers}\n`,
       );
     }
-    // Before the work: a bad --out must not cost the games.
-    if (argv.out !== undefined) prepareOutputFolder(argv.out);
     const bar = gamesProgressBar({ quiet: argv.quiet, label: 'accuracy', unit: 'positions' });
     const status = (line: string): void => {
       process.stderr.write(`${process.stderr.isTTY === true ? '\r\x1b[K' : ''}${line}\n`);
@@ -123,3 +155,48 @@ export const accuracyCommand = defineCommand<AccuracyArgs>({
     }
   }),
 });
+
+/** --verify's count: undefined without the flag, 'all' with it alone. */
+function verifyCount(text: string | undefined): number | 'all' | undefined {
+  if (text === undefined) return undefined;
+  if (text === '' || text === 'all') return 'all';
+  const count = Number(text);
+  if (!Number.isSafeInteger(count) || count < 1) {
+    throw new UsageError(
+      `--verify takes the number of positions to re-solve (nothing: all of them), got '${text}'`,
+    );
+  }
+  return count;
+}
+
+/** Re-solves the set (verifyAccuracySet) with a progress bar; the line saying it agrees. */
+async function verifySet(
+  set: AccuracySet,
+  count: number | 'all',
+  argv: AccuracyArgs,
+): Promise<string> {
+  const { endgameSeeds } = verifyBudget(set.header);
+  const endgame =
+    endgameSeeds > 0
+      ? loadEndgameShowingProgress(endgameSeeds, set.rules, {
+          quiet: argv.quiet,
+          announceBuild: true,
+        })
+      : null;
+  const bar = gamesProgressBar({ quiet: argv.quiet, label: 'verify', unit: 'positions' });
+  let checked: number;
+  try {
+    ({ checked } = await verifyAccuracySet(set, {
+      endgame,
+      seed: argv.seed,
+      ...(count !== 'all' ? { sample: count } : {}),
+      onProgress: (done, total) => bar.update(done, total),
+    }));
+  } finally {
+    bar.stop();
+  }
+  const total = set.positions.length;
+  return checked < total
+    ? `verified ${set.path}: the solver agrees with the values of the ${checked} positions of a sample of ${total} (--seed ${argv.seed})`
+    : `verified ${set.path}: the solver agrees with the values of all ${total} positions`;
+}

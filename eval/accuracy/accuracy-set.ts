@@ -5,7 +5,6 @@
  * critical position per line with its exact value and every legal move's.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import {
   describeIssues,
@@ -17,16 +16,15 @@ import {
   rulesSchema,
 } from '../../env/index.ts';
 import { PHASES, type Phase, phaseOf } from './phases.ts';
+import { AccuracySetError } from './set-error.ts';
+import { readSetFile, setLines } from './set-file.ts';
+
+export { AccuracySetError };
 
 /** The header's `format`: what the file is. */
 export const SET_FORMAT = 'ayoayo-accuracy-set';
 /** The header's `version`: the layout of the lines below. */
 export const SET_VERSION = 1;
-
-/** A bad set file: names the file, the line and what is wrong. */
-export class AccuracySetError extends Error {
-  override name = 'AccuracySetError';
-}
 
 const valueSchema = z.enum(['win', 'draw', 'loss']);
 /** An exact value for the player to move. */
@@ -149,21 +147,19 @@ export function formatAccuracySet(
 }
 
 /**
- * Reads and checks an accuracy set: the header, the checksum, and every line
- * (a position in notation, its phase, a value for exactly each legal action,
- * the position's value the best of them, some move below it). Throws an
- * AccuracySetError naming the file, the line and what is wrong.
+ * Reads and checks an accuracy set: the file (see readSetFile: its size is
+ * capped), the header, the checksum, and every line (a position in notation,
+ * its phase, a value for exactly each legal action, the position's value the
+ * best of them, some move below it). Throws an AccuracySetError naming the
+ * file, the line and what is wrong.
  */
 export function readAccuracySet(path: string): AccuracySet {
-  if (!existsSync(path)) throw new AccuracySetError(`accuracy set ${path} does not exist`);
-  const text = readFileSync(path, 'utf8');
-  return parseAccuracySet(text, path);
+  return parseAccuracySet(readSetFile(path), path);
 }
 
-/** parseAccuracySet's work on a file's text; `path` names it in messages. */
+/** readAccuracySet's work on a file's text (CRLF or a byte order mark allowed: see setLines); `path` names it in messages. */
 export function parseAccuracySet(text: string, path: string): AccuracySet {
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
+  const lines = setLines(text);
   const fail = (line: number, why: string): AccuracySetError =>
     new AccuracySetError(`accuracy set ${path}, line ${line}: ${why}`);
   const header = headerSchema.safeParse(jsonOf(lines[0], 1, fail));

@@ -1,4 +1,12 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +30,7 @@ import {
 import { type FolderLock, lockFolder } from '../../eval/folder-lock.ts';
 import { playMatch } from '../../eval/match.ts';
 import { runTournament } from '../../eval/tournament.ts';
+import { readShippedAccuracySet } from '../../models/accuracy-sets.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
 // Registers `policy:PATH` specs with agents/, as the command line does.
 import '../../models/policy-kind.ts';
@@ -33,6 +42,7 @@ import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { train } from '../../train/trainer.ts';
 import { runAyoayo } from '../ayoayo-command.ts';
+import { MAIN_TEXT, plantedLine, setText, smallPositionLines } from '../eval/accuracy/set-texts.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 
 // Bad input, one row each: what is given, the error text it must get (one clear
@@ -76,6 +86,25 @@ const HUGE_POLICY = join(scratch, 'huge-policy.json');
   const file = JSON.parse(readFileSync('models/pretrained/policy.json', 'utf8'));
   file.rules = { ...file.rules, captureSeedStays: !file.rules.captureSeedStays };
   writeFileSync(TAMPERED, JSON.stringify(file));
+}
+
+/** Accuracy set files: a folder, 700 MB (sparse: no room on the disk), a CRLF copy of the main set with a byte order mark, planted values. */
+const SET_FOLDER = join(scratch, 'set-folder.jsonl');
+mkdirSync(SET_FOLDER);
+const SET_HUGE = join(scratch, 'huge-set.jsonl');
+writeFileSync(SET_HUGE, '');
+truncateSync(SET_HUGE, 700_000_000);
+const SET_CRLF = join(scratch, 'crlf-set.jsonl');
+writeFileSync(SET_CRLF, `\uFEFF${MAIN_TEXT.replaceAll('\n', '\r\n')}`);
+const SET_SMALL = smallPositionLines(4);
+const SET_PLANTED = join(scratch, 'planted-set.jsonl');
+writeFileSync(SET_PLANTED, setText(SET_SMALL.map((l, i) => (i === 1 ? plantedLine(l) : l))));
+/** The main set with planted values and its checksum made again, where the shipped set would be read from. */
+const MAIN_PLANTED = join(scratch, 'main.jsonl');
+{
+  const [header, ...lines] = MAIN_TEXT.trimEnd().split('\n');
+  const planted = lines.map((l, i) => (i % 4 === 0 ? plantedLine(l) : l));
+  writeFileSync(MAIN_PLANTED, setText(planted, JSON.parse(header as string).budget));
 }
 
 /** A finished two-iteration smoke run (made once, in beforeAll), copied for the rows that change it. */
@@ -505,6 +534,38 @@ const cliRows: CliRow[] = [
       "invalid agent 'minimax:t=100000000s': the depth must be an integer in 1..64, or t=TIME with TIME a positive time up to 600s, such as 50ms or 2s",
     code: 1,
   },
+  {
+    case: 'accuracy --set naming a folder',
+    args: ['accuracy', '--agents', 'random', '--set', SET_FOLDER],
+    stderr: `accuracy set ${SET_FOLDER} is a folder, not an accuracy set file (.jsonl)`,
+    code: 1,
+  },
+  {
+    case: 'accuracy --set of 700 MB',
+    args: ['accuracy', '--agents', 'random', '--set', SET_HUGE],
+    stderr: `accuracy set ${SET_HUGE} is 667.6 MiB, more than the 64 MiB an accuracy set file may be`,
+    code: 1,
+  },
+  {
+    case: 'accuracy --set /dev/zero',
+    args: ['accuracy', '--agents', 'random', '--set', '/dev/zero'],
+    stderr:
+      'accuracy set /dev/zero is not a regular file (a device, a pipe or a socket): give an accuracy set file (.jsonl)',
+    code: 1,
+  },
+  {
+    case: 'accuracy --set of a CRLF copy of the main set with a byte order mark',
+    args: ['accuracy', '--agents', 'greedy', '--set', SET_CRLF, '--workers', '0', '--quiet'],
+    stderr: '',
+    code: 0,
+    stdout: 'greedy',
+  },
+  {
+    case: 'accuracy --verify of a set with planted values, its checksum made again',
+    args: ['accuracy', '--agents', 'random', '--set', SET_PLANTED, '--verify'],
+    stderr: `accuracy set ${SET_PLANTED}, line 3: the solver disagrees with the values of ${(JSON.parse(SET_SMALL[1] as string) as { position: string }).position}: the set has value `,
+    code: 1,
+  },
 ];
 
 describe('bad input on the command line: one line on stderr, the exit code', () => {
@@ -663,6 +724,12 @@ const libraryRows: LibraryRow[] = [
     error: 'EnvOptionsError',
     message:
       'invalid seed: expected an integer between -(2^53 - 1) and 2^53 - 1, got 9007199254740992',
+  },
+  {
+    case: 'a shipped accuracy set with planted values, its checksum made again',
+    call: () => readShippedAccuracySet('main', MAIN_PLANTED),
+    error: 'AccuracySetError',
+    message: `accuracy set 'main' (${MAIN_PLANTED}) was changed: its sha256 is `,
   },
 ];
 

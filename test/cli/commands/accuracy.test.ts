@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACCURACY_SETS } from '../../../models/accuracy-sets.ts';
+import { plantedLine, setText, smallPositionLines } from '../../eval/accuracy/set-texts.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'ayoayo-accuracy-cli-'));
@@ -104,5 +105,79 @@ describe('ayoayo accuracy', () => {
     expect(code).not.toBe(0);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/does not match its checksum/);
+  });
+});
+
+describe('ayoayo accuracy --verify', () => {
+  const honest = smallPositionLines(6);
+  const file = (name: string, lines: readonly string[]): string => {
+    const path = join(dir, name);
+    writeFileSync(path, setText(lines));
+    return path;
+  };
+
+  it('names the first line of a set whose values were planted (its checksum made again), before scoring', () => {
+    const path = file(
+      'planted.jsonl',
+      honest.map((line, i) => (i === 1 || i === 4 ? plantedLine(line) : line)),
+    );
+    const position = (JSON.parse(honest[1] as string) as { position: string }).position;
+    const { code, stdout, stderr } = runAyoayo([
+      '--agents',
+      'random',
+      '--set',
+      path,
+      '--verify',
+      '--workers',
+      '0',
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      `ayoayo: accuracy set ${path}, line 3: the solver disagrees with the values of ${position}: the set has value `,
+    );
+  });
+
+  it('only verifies without --agents, and says so on stdout', () => {
+    const path = file('honest.jsonl', honest);
+    const { code, stdout, stderr } = runAyoayo(['--set', path, '--verify', '--quiet']);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toBe(`verified ${path}: the solver agrees with the values of all 6 positions\n`);
+  });
+
+  it('verifies a seeded sample of N positions, then scores the agents', () => {
+    const path = file('sampled.jsonl', honest);
+    const { code, stdout, stderr } = runAyoayo([
+      '--agents',
+      'greedy',
+      '--set',
+      path,
+      '--verify',
+      '4',
+      '--workers',
+      '0',
+      '--quiet',
+    ]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toBe(
+      `verified ${path}: the solver agrees with the values of the 4 positions of a sample of 6 (--seed 1)\n`,
+    );
+    expect(stdout).toMatch(/\ngreedy\s+\d+\.\d%/);
+  });
+
+  it('asks for --agents unless the set is only verified, and for a count after --verify', () => {
+    const none = runAyoayo(['--set', smallSet(5)]);
+    expect(none.code).toBe(1);
+    expect(none.stderr.trim().split('\n')).toEqual([
+      "ayoayo: --agents is required: name the agents to measure, or give --verify alone to check the set's values (run 'ayoayo --help' for usage)",
+    ]);
+    const bad = runAyoayo(['--set', smallSet(5), '--verify', 'some']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toEqual([
+      "ayoayo: --verify takes the number of positions to re-solve (nothing: all of them), got 'some' (run 'ayoayo --help' for usage)",
+    ]);
   });
 });
