@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Why a file a user or a job named cannot be read within its bounds. */
 export class BoundedReadError extends Error {
@@ -11,61 +11,68 @@ export class BoundedReadError extends Error {
   }
 }
 
-/** `64 MiB`, `512 KiB`, `300 bytes`. */
-export function byteSize(bytes: number): string {
-  if (bytes >= 1 << 30 && bytes % (1 << 30) === 0) return `${bytes / (1 << 30)} GiB`;
-  if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
-  if (bytes >= 1 << 10 && bytes % (1 << 10) === 0) return `${bytes / (1 << 10)} KiB`;
-  return `${bytes} bytes`;
+const MIB = 1024 * 1024;
+
+/** What a file is read as, for its messages: `policy runs/x.json`, and what it must be. */
+export interface BoundedFile {
+  /** Names the file in errors: `policy runs/x.json`, `accuracy set s.jsonl`. */
+  readonly what: string;
+  /** What the file must be, with its article: `a policy file`, `an accuracy set file`. */
+  readonly kind: string;
+  readonly maxBytes: number;
+}
+
+function refuseStat(
+  file: BoundedFile,
+  stat: { isDirectory(): boolean; isFile(): boolean; size: number },
+): void {
+  if (stat.isDirectory())
+    throw new BoundedReadError('not-a-file', `${file.what} is a folder, not ${file.kind}`);
+  if (!stat.isFile()) {
+    throw new BoundedReadError(
+      'not-a-file',
+      `${file.what} is not a regular file (a device, a pipe or a socket): give ${file.kind}`,
+    );
+  }
+  if (stat.size > file.maxBytes) {
+    throw new BoundedReadError(
+      'too-large',
+      `${file.what} is ${(stat.size / MIB).toFixed(1)} MiB, more than the ${file.maxBytes / MIB} MiB ${file.kind} may be`,
+    );
+  }
 }
 
 /**
- * Reads a regular file of at most `maxBytes` bytes as UTF-8 text; `what`
- * names it in errors (`policy runs/x/policy.json`). A folder, a device
- * (`/dev/zero` would be read until memory runs out), a FIFO or a file over
- * the cap is refused before anything is read, and a file that grows while it
- * is read stops at the cap.
+ * Reads a regular file of at most `file.maxBytes` bytes as UTF-8 text. A
+ * folder, a device (`/dev/zero` would be read until memory runs out), a FIFO
+ * or a file over the cap is refused in one line naming it, before anything
+ * is read; a file that grows while it is read stops at the cap.
  */
-export function readTextBounded(path: string, maxBytes: number, what: string): string {
+export function readTextBounded(path: string, file: BoundedFile): string {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking: a pipe put at the path must not hang the open (a regular file reads the same).
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new BoundedReadError('missing', `${what} does not exist`);
-    if (code === 'EISDIR')
-      throw new BoundedReadError('not-a-file', `${what} is a folder, not a file`);
-    throw new BoundedReadError('unreadable', `cannot read ${what}: ${(err as Error).message}`);
+    if (code === 'ENOENT') throw new BoundedReadError('missing', `${file.what} does not exist`);
+    throw new BoundedReadError('unreadable', `cannot read ${file.what}: ${(err as Error).message}`);
   }
   try {
-    const stat = fstatSync(fd);
-    if (stat.isDirectory())
-      throw new BoundedReadError('not-a-file', `${what} is a folder, not a file`);
-    if (!stat.isFile()) {
-      throw new BoundedReadError(
-        'not-a-file',
-        `${what} is not a regular file (a device, a pipe or a socket)`,
-      );
-    }
-    if (stat.size > maxBytes) {
-      throw new BoundedReadError(
-        'too-large',
-        `${what} is ${stat.size} bytes, more than the ${byteSize(maxBytes)} such a file may have`,
-      );
-    }
+    refuseStat(file, fstatSync(fd));
     // Read to the end rather than stat.size bytes: a file may grow while it is read.
     const chunks: Buffer[] = [];
     let length = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, maxBytes + 1 - length));
+      const chunk = Buffer.allocUnsafe(Math.min(MIB, file.maxBytes + 1 - length));
       const read = readSync(fd, chunk, 0, chunk.length, null);
       if (read === 0) break;
       chunks.push(chunk.subarray(0, read));
       length += read;
-      if (length > maxBytes) {
+      if (length > file.maxBytes) {
         throw new BoundedReadError(
           'too-large',
-          `${what} grew past the ${byteSize(maxBytes)} such a file may have while it was read`,
+          `${file.what} grew past the ${file.maxBytes / MIB} MiB ${file.kind} may be while it was read`,
         );
       }
     }

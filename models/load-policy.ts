@@ -87,7 +87,14 @@ export function resolvePolicyPath(path: string): string {
 export function readPolicyText(path: string): { text: string; file: string } {
   const file = resolvePolicyPath(path);
   try {
-    return { text: readTextBounded(file, MAX_POLICY_FILE_BYTES, `policy ${file}`), file };
+    return {
+      text: readTextBounded(file, {
+        what: `policy ${file}`,
+        kind: 'a policy file',
+        maxBytes: MAX_POLICY_FILE_BYTES,
+      }),
+      file,
+    };
   } catch (err) {
     if (!(err instanceof BoundedReadError)) throw err;
     throw new PolicyFileError(err.reason === 'missing' ? 'missing' : 'unreadable', err.message);

@@ -9,7 +9,11 @@ import { decodePolicyFile, type PolicyFile } from './policy-file.ts';
 export function readPolicyFile(path: string): { file: PolicyFile; weights: MlpWeights } {
   let text: string;
   try {
-    text = readTextBounded(path, MAX_POLICY_FILE_BYTES, `policy file ${path}`);
+    text = readTextBounded(path, {
+      what: `policy file ${path}`,
+      kind: 'a policy file',
+      maxBytes: MAX_POLICY_FILE_BYTES,
+    });
   } catch (error) {
     if (!(error instanceof BoundedReadError)) throw error;
     throw new PolicyFileError(error.reason === 'missing' ? 'missing' : 'unreadable', error.message);

@@ -4,13 +4,11 @@
  */
 
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
+import { BoundedReadError, readTextBounded } from '../read-bounded.ts';
 import { AccuracySetError } from './set-error.ts';
 
 /** The most a set file may hold: the hold-out is 0.6 MiB, so sets 100 times its size still fit. */
 export const MAX_SET_BYTES = 64 * 1024 * 1024;
-
-const MIB = 1024 * 1024;
 
 /**
  * The text of the set file at `path`, refused in one line (an
@@ -19,53 +17,15 @@ const MIB = 1024 * 1024;
  * MAX_SET_BYTES, before anything is read.
  */
 export function readSetFile(path: string): string {
-  checkedSize(path, statOf(path));
-  // Non-blocking: a pipe put there since the check must not hang the open (a regular file reads the same).
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    // The file checked above may have been swapped or have grown since: its open copy is checked again.
-    const size = checkedSize(path, fstatSync(fd));
-    const bytes = Buffer.alloc(size);
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, bytes, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return bytes.toString('utf8', 0, read);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function statOf(path: string): Stats {
-  try {
-    return statSync(path);
+    return readTextBounded(path, {
+      what: `accuracy set ${path}`,
+      kind: 'an accuracy set file',
+      maxBytes: MAX_SET_BYTES,
+    });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new AccuracySetError(`accuracy set ${path} does not exist`);
-    }
-    throw err;
+    throw err instanceof BoundedReadError ? new AccuracySetError(err.message) : err;
   }
-}
-
-function checkedSize(path: string, stats: Stats): number {
-  if (stats.isDirectory()) {
-    throw new AccuracySetError(
-      `accuracy set ${path} is a folder, not an accuracy set file (.jsonl)`,
-    );
-  }
-  if (!stats.isFile()) {
-    throw new AccuracySetError(
-      `accuracy set ${path} is not a regular file (a device, a pipe or a socket): give an accuracy set file (.jsonl)`,
-    );
-  }
-  if (stats.size > MAX_SET_BYTES) {
-    throw new AccuracySetError(
-      `accuracy set ${path} is ${(stats.size / MIB).toFixed(1)} MiB, more than the ${MAX_SET_BYTES / MIB} MiB an accuracy set file may be`,
-    );
-  }
-  return stats.size;
 }
 
 /**

@@ -508,7 +508,8 @@ const cliRows: CliRow[] = [
   {
     case: 'a policy that is a device (/dev/zero), for policy: and az:',
     args: ['eval', '--agents', 'policy:/dev/zero,az:/dev/zero,sims=1,random', '--games', '2'],
-    stderr: 'policy /dev/zero is not a regular file (a device, a pipe or a socket)',
+    stderr:
+      'policy /dev/zero is not a regular file (a device, a pipe or a socket): give a policy file',
     code: 1,
   },
   {
@@ -518,7 +519,7 @@ const cliRows: CliRow[] = [
       truncateSync(HUGE_POLICY, 300 * 1024 * 1024);
     },
     args: ['play', '--against', `policy:${HUGE_POLICY}`],
-    stderr: `policy ${HUGE_POLICY} is 314572800 bytes, more than the 256 MiB such a file may have`,
+    stderr: `policy ${HUGE_POLICY} is 300.0 MiB, more than the 256 MiB a policy file may be`,
     code: 1,
   },
   {
@@ -537,7 +538,7 @@ const cliRows: CliRow[] = [
   {
     case: 'accuracy --set naming a folder',
     args: ['accuracy', '--agents', 'random', '--set', SET_FOLDER],
-    stderr: `accuracy set ${SET_FOLDER} is a folder, not an accuracy set file (.jsonl)`,
+    stderr: `accuracy set ${SET_FOLDER} is a folder, not an accuracy set file`,
     code: 1,
   },
   {
@@ -550,7 +551,7 @@ const cliRows: CliRow[] = [
     case: 'accuracy --set /dev/zero',
     args: ['accuracy', '--agents', 'random', '--set', '/dev/zero'],
     stderr:
-      'accuracy set /dev/zero is not a regular file (a device, a pipe or a socket): give an accuracy set file (.jsonl)',
+      'accuracy set /dev/zero is not a regular file (a device, a pipe or a socket): give an accuracy set file',
     code: 1,
   },
   {

@@ -52,7 +52,7 @@ describe('reading an accuracy set file', () => {
     const folder = join(dir, 'a-folder');
     mkdirSync(folder);
     expect(refusal(folder)).toBe(
-      `accuracy set ${folder} is a folder, not an accuracy set file (.jsonl)`,
+      `accuracy set ${folder} is a folder, not an accuracy set file`,
     );
   });
 
@@ -70,7 +70,7 @@ describe('reading an accuracy set file', () => {
     'refuses a file that is not a regular one (/dev/zero) instead of reading it for ever',
     () => {
       expect(refusal('/dev/zero')).toBe(
-        'accuracy set /dev/zero is not a regular file (a device, a pipe or a socket): give an accuracy set file (.jsonl)',
+        'accuracy set /dev/zero is not a regular file (a device, a pipe or a socket): give an accuracy set file',
       );
     },
   );
