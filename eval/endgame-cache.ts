@@ -1,9 +1,18 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Rules } from '../env/index.ts';
-import { buildEndgame, decodeEndgame, type EndgameValues, encodeEndgame } from '../solve/index.ts';
+import {
+  buildEndgame,
+  checkEndgame,
+  decodeEndgame,
+  type EndgameValues,
+  encodeEndgame,
+  endgameOffsets,
+} from '../solve/index.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { cacheDir } from './cache-dir.ts';
+import { type FolderLock, lockFolderWaiting } from './folder-lock.ts';
 
 /**
  * The endgame table the solver's users look boards of up to this many seeds
@@ -31,12 +40,93 @@ export function endgamePath(dir: string, maxSeeds: number, rules: Rules): string
   return join(dir, `endgame-${maxSeeds}-${capture}-leftover-${rules.leftoverTo}.bin`);
 }
 
+/** What the file at `path` is now (its identity, size and time), to tell a new one; null: none. */
+function seenAt(path: string): string | null {
+  try {
+    const stat = statSync(path);
+    return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The header's most bytes (its JSON line is about 150). */
+const MAX_HEADER_BYTES = 4096;
+
+/**
+ * The table cached at `path` when it is there and sound: the right seeds and
+ * rules, its checksum, and checkEndgame's checks of what it holds (about
+ * 0.2 s for 16 seeds); else null, with a note saying why.
+ */
+function readCached(
+  path: string,
+  maxSeeds: number,
+  rules: Rules,
+  note: (message: string) => void,
+): EndgameValues | null {
+  if (!existsSync(path)) return null;
+  try {
+    const expected = 2 * (endgameOffsets(maxSeeds)[maxSeeds + 1] as number);
+    const size = statSync(path).size;
+    if (size > expected + MAX_HEADER_BYTES) {
+      note(`${path} is ${size} bytes, more than a table of ${maxSeeds} seeds: building it again`);
+      return null;
+    }
+    const values = decodeEndgame(readFileSync(path));
+    if (
+      values.maxSeeds !== maxSeeds ||
+      values.captureSeedStays !== rules.captureSeedStays ||
+      values.leftoverToOwner !== (rules.leftoverTo === 'owner')
+    ) {
+      note(`${path} holds another table: building it again`);
+      return null;
+    }
+    checkEndgame(values);
+    return values;
+  } catch (err) {
+    note(`${path}: ${(err as Error).message}: building it again`);
+    return null;
+  }
+}
+
+/** Whether `path` is a folder (where a file cannot be written). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The lock of the table's build, so that threads and processes that find no
+ * table wait for one of them to build it and then read it: null when it
+ * cannot be taken (a folder it cannot write), which only costs the wait.
+ */
+function lockBuild(path: string, note: (message: string) => void): FolderLock | null {
+  try {
+    return lockFolderWaiting(path, 'endgame table', (holder, lockFile) => {
+      const here = holder.host === hostname();
+      const who =
+        here && holder.pid === process.pid
+          ? 'another thread of this process'
+          : `pid ${holder.pid}${here ? '' : ` on host ${holder.host}`}${holder.command !== '' ? ` (${holder.command})` : ''}`;
+      note(`waiting for ${who} to build ${path} (its lock: ${lockFile})`);
+    });
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The endgame table of every board of up to `maxSeeds` seeds (solve's
  * buildEndgame) under `rules`: read from the cache folder when it is there
- * and sound, else built and written there atomically, so that only the first
- * use pays for the build (about a minute for 16 seeds). A damaged file is
- * built again, and a folder it cannot write only costs the saving.
+ * and sound (readCached), else built and written there atomically, so that
+ * only the first use pays for the build (about a minute for 16 seeds). A
+ * damaged, wrong or other code's file is built again; threads and processes
+ * that need the table at once build it once (the others wait, then read
+ * it); a folder it cannot write, or a folder at the table's path, only costs
+ * the saving.
  */
 export function loadEndgame(
   maxSeeds: number,
@@ -45,27 +135,30 @@ export function loadEndgame(
 ): EndgameValues {
   const dir = options.dir ?? cacheDir();
   const path = endgamePath(dir, maxSeeds, rules);
-  if (existsSync(path)) {
-    try {
-      const values = decodeEndgame(readFileSync(path));
-      if (
-        values.maxSeeds === maxSeeds &&
-        values.captureSeedStays === rules.captureSeedStays &&
-        values.leftoverToOwner === (rules.leftoverTo === 'owner')
-      ) {
-        return values;
-      }
-      options.onNote?.(`${path} holds another table: building it again`);
-    } catch (err) {
-      options.onNote?.(`${path}: ${(err as Error).message}: building it again`);
-    }
+  const note = (message: string): void => options.onNote?.(message);
+  if (isFolder(path)) {
+    note(`${path} is a folder, not an endgame table: building the table without saving it`);
+    return buildEndgame(maxSeeds, rules, options.onProgress);
   }
-  const values = buildEndgame(maxSeeds, rules, options.onProgress);
+  const seen = seenAt(path);
+  const cached = readCached(path, maxSeeds, rules, note);
+  if (cached !== null) return cached;
+  const lock = lockBuild(path, note);
   try {
-    mkdirSync(dir, { recursive: true });
-    writeFileAtomic(path, encodeEndgame(values));
-  } catch (err) {
-    options.onNote?.(`could not save the endgame table to ${path}: ${(err as Error).message}`);
+    // Another thread or process may have built it meanwhile.
+    if (seenAt(path) !== seen) {
+      const built = readCached(path, maxSeeds, rules, note);
+      if (built !== null) return built;
+    }
+    const values = buildEndgame(maxSeeds, rules, options.onProgress);
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileAtomic(path, encodeEndgame(values));
+    } catch (err) {
+      note(`could not save the endgame table to ${path}: ${(err as Error).message}`);
+    }
+    return values;
+  } finally {
+    lock?.release();
   }
-  return values;
 }

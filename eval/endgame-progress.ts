@@ -7,8 +7,9 @@ export interface EndgameProgressOptions {
   /** Nothing on stderr. */
   readonly quiet?: boolean;
   /**
-   * Where no terminal draws the bar, one line says the table is being built
-   * (a long run's log would otherwise show a silent minute).
+   * Where no terminal draws the bar, a line says that the table is being
+   * built and one how long it took (a long run's log would otherwise show a
+   * silent minute).
    */
   readonly announceBuild?: boolean;
   /** How the table is read (default loadEndgame; a per-thread cache passes its own). */
@@ -27,21 +28,21 @@ export function loadEndgameShowingProgress(
   const quiet = options.quiet ?? false;
   const load = options.load ?? loadEndgame;
   const bar = gamesProgressBar({ quiet, label: `endgame table, ${seeds} seeds`, unit: 'boards' });
-  let building = false;
+  // Where no terminal draws the bar, a line when the build starts and one when it ends.
+  const announce = !quiet && options.announceBuild === true && process.stderr.isTTY !== true;
+  let started: number | null = null;
+  let values: EndgameValues;
   try {
-    return load(seeds, rules, {
+    values = load(seeds, rules, {
       onProgress: (done, total) => {
-        if (
-          !building &&
-          !quiet &&
-          options.announceBuild === true &&
-          process.stderr.isTTY !== true
-        ) {
-          process.stderr.write(
-            `ayoayo: building the endgame table of ${seeds} seeds (${total} boards) into the cache, once\n`,
-          );
+        if (started === null) {
+          started = performance.now();
+          if (announce) {
+            process.stderr.write(
+              `ayoayo: building the endgame table of ${seeds} seeds (${total} boards) into the cache, once\n`,
+            );
+          }
         }
-        building = true;
         bar.update(done, total);
       },
       onNote: (note) => {
@@ -51,4 +52,11 @@ export function loadEndgameShowingProgress(
   } finally {
     bar.stop();
   }
+  if (announce && started !== null) {
+    const seconds = (performance.now() - started) / 1000;
+    process.stderr.write(
+      `ayoayo: built the endgame table of ${seeds} seeds in ${seconds.toFixed(1)} s\n`,
+    );
+  }
+  return values;
 }

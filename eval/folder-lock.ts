@@ -170,7 +170,8 @@ function removeStale(file: string, stale: LockHolder | null): void {
 }
 
 const held = new Map<string, LockHolder>();
-let hooked = false;
+let hookedExit = false;
+let hookedSignals = false;
 
 function releaseFile(file: string, token: string): void {
   if (readHolder(file)?.token === token) {
@@ -188,16 +189,18 @@ function releaseAll(): void {
 }
 
 /**
- * Held locks are released on exit, and on SIGINT, SIGTERM and SIGHUP when
- * nothing else handles the signal (then the signal is raised again so that it
- * ends the program as it would have; a command that handles it itself exits,
- * and the exit releases the locks).
+ * Held locks are released on exit, and (with `signals`) on SIGINT, SIGTERM
+ * and SIGHUP when nothing else handles the signal (then the signal is raised
+ * again so that it ends the program as it would have; a command that handles
+ * it itself exits, and the exit releases the locks).
  */
-function hook(): void {
-  if (hooked) return;
-  hooked = true;
-  process.on('exit', releaseAll);
-  if (!isMainThread) return;
+function hook(signals: boolean): void {
+  if (!hookedExit) {
+    hookedExit = true;
+    process.on('exit', releaseAll);
+  }
+  if (!signals || hookedSignals || !isMainThread) return;
+  hookedSignals = true;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = (): void => {
       if (process.listenerCount(signal) > 1) return;
@@ -209,12 +212,23 @@ function hook(): void {
   }
 }
 
+export interface LockOptions {
+  /**
+   * Release the lock on SIGINT, SIGTERM and SIGHUP (default true). A lock
+   * held through long synchronous work leaves them alone: a handler would
+   * only run after the work, so the signal would not stop it; unhandled, the
+   * signal ends the process at once, and the lock it leaves is stale (its
+   * pid is gone), which the next process takes over.
+   */
+  readonly releaseOnSignals?: boolean;
+}
+
 /**
  * Takes the folder's lock (creating the folder's parent if needed), or throws
  * FolderLockError naming the live holder: pid, host, command and since when.
  * `what` names the folder in that message ("run", "sweep").
  */
-export function lockFolder(dir: string, what = 'folder'): FolderLock {
+export function lockFolder(dir: string, what = 'folder', options: LockOptions = {}): FolderLock {
   const file = lockFileOf(dir);
   mkdirSync(dirname(file), { recursive: true });
   const holder: LockHolder = {
@@ -246,6 +260,37 @@ export function lockFolder(dir: string, what = 'folder'): FolderLock {
     unlinkSync(temp);
   }
   held.set(file, holder);
-  hook();
+  hook(options.releaseOnSignals ?? true);
   return { file, release: () => releaseFile(file, holder.token) };
+}
+
+/** Blocks this thread for `ms` (a lock taken synchronously has no event loop to wait on). */
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Takes the folder's lock, waiting while another live process, or another
+ * thread of this one, holds it; `onWait` hears of the holder once, when there
+ * is one to wait for. For synchronous work that one process should do while
+ * the others wait for its result (building a cached file), rather than fail:
+ * the lock is not released on signals (see LockOptions).
+ */
+export function lockFolderWaiting(
+  dir: string,
+  what: string,
+  onWait: (holder: LockHolder, lockFile: string) => void = () => {},
+  pollMs = 200,
+): FolderLock {
+  let told = false;
+  for (;;) {
+    try {
+      return lockFolder(dir, what, { releaseOnSignals: false });
+    } catch (error) {
+      if (!(error instanceof FolderLockError)) throw error;
+      if (!told) onWait(error.holder, error.lockFile);
+      told = true;
+      sleep(pollMs);
+    }
+  }
 }

@@ -21,6 +21,7 @@ import {
   parseAzSpec,
   parseMinimaxEvalSpec,
 } from './search-agents.ts';
+import { cacheSolvingAgentEndgame } from './solver-endgame.ts';
 import {
   createMinimaxSolveAgent,
   type MinimaxSolveSpec,
@@ -66,9 +67,11 @@ function registerNetworkSearch<K extends 'az' | 'minimax-eval'>(
   kind: K,
   definition: Pick<AgentKind<K>, 'name' | 'forms' | 'takes' | 'parse' | 'create'> & {
     readonly policy: (spec: AgentSpecOf<K>) => string;
+    /** Whether the spec's search is solver-backed (`solve=1`): its check loads the endgame table. */
+    readonly solves?: (spec: AgentSpecOf<K>) => boolean;
   },
 ): void {
-  const { policy, ...rest } = definition;
+  const { policy, solves, ...rest } = definition;
   registerAgentKind(kind, {
     ...rest,
     continues: isOption,
@@ -77,6 +80,7 @@ function registerNetworkSearch<K extends 'az' | 'minimax-eval'>(
       const loaded = loadSearchPolicy(policy(spec), rules, files);
       noteOtherRules(name, loaded.rules, rules);
       await inferenceEngine();
+      if (solves?.(spec) === true) cacheSolvingAgentEndgame(rules);
     },
     module: import.meta.url,
   });
@@ -88,6 +92,8 @@ registerNetworkSearch('az', {
   ],
   parse: parseAzSpec,
   policy: (spec) => spec.path,
+  // The parser refuses solve=1 without t=, so solve=1 is a solver-backed search.
+  solves: (spec) => spec.options.solve === '1',
   create: (spec, { name, rules, files }) => createAzAgent(name, spec, rules, files),
 });
 
@@ -101,13 +107,20 @@ registerNetworkSearch('minimax-eval', {
   create: (spec, { name, rules, files }) => createMinimaxEvalAgent(name, spec, rules, files),
 });
 
-// The solver-backed minimax: its solver reads the endgame table from eval's cache (models/solver-endgame.ts).
+/*
+ * The solver-backed searches read the endgame table from eval's cache
+ * (models/solver-endgame.ts). Their checks make sure it is cached, in the
+ * thread that checks the specs, building it there with its progress bar when
+ * it is not: a tournament's or benchmark's threads then read it rather than
+ * each building it at once.
+ */
 registerAgentKind('minimax-solve', {
   name: 'minimax',
   forms: ['minimax:t=50ms,solve=1'],
   takes: (argument) => optionKeys(argument).includes('solve'),
   continues: isOption,
   parse: parseMinimaxSolveSpec,
+  check: (_spec, { rules }) => cacheSolvingAgentEndgame(rules),
   create: (spec, { name, rules }) => createMinimaxSolveAgent(name, spec, rules),
   module: import.meta.url,
 });

@@ -4,9 +4,14 @@ import {
   type EndgameCacheOptions,
   loadEndgame,
 } from '../eval/endgame-cache.ts';
+import { loadEndgameShowingProgress } from '../eval/endgame-progress.ts';
 import type { EndgameValues } from '../solve/index.ts';
 
 const tables = new Map<string, EndgameValues>();
+
+function keyOf(seeds: number, rules: Rules): string {
+  return `${seeds}|${rules.captureSeedStays}|${rules.leftoverTo}`;
+}
 
 /**
  * The endgame table of every board of up to `seeds` seeds under `rules`,
@@ -19,7 +24,7 @@ export function cachedEndgame(
   rules: Rules,
   options: EndgameCacheOptions = {},
 ): EndgameValues {
-  const key = `${seeds}|${rules.captureSeedStays}|${rules.leftoverTo}`;
+  const key = keyOf(seeds, rules);
   let table = tables.get(key);
   if (table === undefined) {
     table = loadEndgame(seeds, rules, options);
@@ -28,7 +33,28 @@ export function cachedEndgame(
   return table;
 }
 
-/** The endgame table for a solver-backed search (`solve=1`) under `rules`: the one `ayoayo solve` uses. */
+/**
+ * The endgame table for a solver-backed search (`solve=1`) under `rules`: the
+ * one `ayoayo solve` uses, with its progress bar (or, off a terminal, a line
+ * when the build starts and one when it ends) where it has to be built.
+ */
 export function solvingAgentEndgame(rules: Rules): EndgameValues {
-  return cachedEndgame(DEFAULT_ENDGAME_SEEDS, rules);
+  return loadEndgameShowingProgress(DEFAULT_ENDGAME_SEEDS, rules, {
+    announceBuild: true,
+    load: cachedEndgame,
+  });
+}
+
+/**
+ * Makes sure the solver-backed searches' table under `rules` is in the cache
+ * and sound, building it there as solvingAgentEndgame would when it is not:
+ * the kinds' checks call it in the thread that checks the specs, before a
+ * tournament's or benchmark's threads start, so that the table is built once
+ * and the threads read it. It keeps no table in this thread, which often
+ * makes no agent itself: an agent made here reads the table again (a
+ * fraction of a second).
+ */
+export function cacheSolvingAgentEndgame(rules: Rules): void {
+  if (tables.has(keyOf(DEFAULT_ENDGAME_SEEDS, rules))) return;
+  loadEndgameShowingProgress(DEFAULT_ENDGAME_SEEDS, rules, { announceBuild: true });
 }

@@ -5,11 +5,18 @@
  */
 export {
   buildEndgame,
+  ENDGAME_VERSION,
   type EndgameValues,
   endgameOffsets,
   NO_LOWER,
   NO_UPPER,
 } from './endgame/build.ts';
+export {
+  checkEndgame,
+  DEFAULT_CHECK_SAMPLES,
+  DEFAULT_CHECK_SEED,
+  type EndgameCheckOptions,
+} from './endgame/check.ts';
 export { decodeEndgame, EndgameFileError, encodeEndgame } from './endgame/file.ts';
 export {
   DEFAULT_SOLVE_MS,

@@ -3,6 +3,14 @@ import { boardsOf, MAX_RANKED_SEEDS, MOVER_1_ORDER, rankBoard, unrankBoard } fro
 
 const { ACTIONS, OK, STATE_SIZE, STORE_0, playInPlace } = core;
 
+/**
+ * The version of what a table holds: written into its file, which code of
+ * another version builds again. Bump it with any change to buildEndgame or to
+ * the engine's moves that changes a table's contents:
+ * test/solve/endgame-version.test.ts pins small tables of each version.
+ */
+export const ENDGAME_VERSION = 1;
+
 /** A margin the mover cannot force at all (only endless play avoids worse): below every real margin. */
 export const NO_LOWER = -127;
 /** A margin the opponent cannot hold the mover to: above every real margin. */

@@ -1,4 +1,4 @@
-import { type EndgameValues, endgameOffsets } from './build.ts';
+import { ENDGAME_VERSION, type EndgameValues, endgameOffsets } from './build.ts';
 
 /** A damaged, foreign or mismatched endgame file. */
 export class EndgameFileError extends Error {
@@ -8,6 +8,8 @@ export class EndgameFileError extends Error {
 const MAGIC = 'ayoayo-endgame 1\n';
 
 interface Header {
+  /** ENDGAME_VERSION of the code that built it (files written before it was stamped: 1). */
+  readonly version?: number;
   readonly maxSeeds: number;
   readonly captureSeedStays: boolean;
   readonly leftoverToOwner: boolean;
@@ -31,11 +33,12 @@ function checksumOf(lo: Int8Array, hi: Int8Array): number {
 
 /**
  * The table as bytes: a text header (magic line, then one JSON line with the
- * seeds, rules, board count and checksum), then every board's lo, then every
- * board's hi.
+ * table's version, seeds, rules, board count and checksum), then every board's
+ * lo, then every board's hi.
  */
 export function encodeEndgame(values: EndgameValues): Uint8Array {
   const header: Header = {
+    version: ENDGAME_VERSION,
     maxSeeds: values.maxSeeds,
     captureSeedStays: values.captureSeedStays,
     leftoverToOwner: values.leftoverToOwner,
@@ -53,7 +56,11 @@ export function encodeEndgame(values: EndgameValues): Uint8Array {
   return out;
 }
 
-/** Reads bytes written by encodeEndgame; throws EndgameFileError saying what is wrong. */
+/**
+ * Reads bytes written by encodeEndgame; throws EndgameFileError saying what is
+ * wrong. Where `bytes` is a whole buffer (a file read), the table's bounds are
+ * views of it: it must not be changed afterwards.
+ */
 export function decodeEndgame(bytes: Uint8Array): EndgameValues {
   const magic = new TextDecoder().decode(bytes.subarray(0, MAGIC.length));
   if (magic !== MAGIC) throw new EndgameFileError('not an ayoayo endgame table');
@@ -64,6 +71,15 @@ export function decodeEndgame(bytes: Uint8Array): EndgameValues {
     header = JSON.parse(new TextDecoder().decode(bytes.subarray(MAGIC.length, end))) as Header;
   } catch {
     throw new EndgameFileError('the endgame table header is not JSON');
+  }
+  if (typeof header !== 'object' || header === null) {
+    throw new EndgameFileError('the endgame table header is not a JSON object');
+  }
+  const version = header.version ?? 1;
+  if (version !== ENDGAME_VERSION) {
+    throw new EndgameFileError(
+      `the endgame table was built by other code (table version ${JSON.stringify(version)}, this code's is ${ENDGAME_VERSION})`,
+    );
   }
   const { maxSeeds, boards } = header;
   if (!Number.isInteger(maxSeeds) || maxSeeds < 0 || maxSeeds > 24) {
@@ -77,9 +93,11 @@ export function decodeEndgame(bytes: Uint8Array): EndgameValues {
       `the endgame table is ${bytes.length - end - 1} bytes long, expected ${2 * (offsets[maxSeeds + 1] as number)} for ${maxSeeds} seeds`,
     );
   }
-  // A copy of its own: `bytes` may be a view into a larger buffer (Node's Buffer).
-  const body = new Int8Array(2 * boards);
-  body.set(new Int8Array(bytes.buffer, bytes.byteOffset + end + 1, 2 * boards));
+  // Views of the file's own buffer (a 16-seed table is 61 MB); a copy where
+  // `bytes` is a view into a larger one (Node's pooled Buffers), not to keep it.
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const view = new Int8Array(bytes.buffer, bytes.byteOffset + end + 1, 2 * boards);
+  const body = whole ? view : view.slice();
   const lo = body.subarray(0, boards);
   const hi = body.subarray(boards);
   if (checksumOf(lo, hi) !== header.checksum) {

@@ -207,7 +207,7 @@ describe('endgame files', () => {
     expect(decodeEndgame(readFileSync(path)).lo.length).toBe(first.lo.length);
   });
 
-  it('say on stderr, where no bar is drawn, that a table is being built, once, and nothing when read', () => {
+  it('say on stderr, where no bar is drawn, that a table is being built and how long it took, once, and nothing when read', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-endgame-'));
     dirs.push(dir);
     const load = (seeds: number, rules: Rules, options: EndgameCacheOptions) =>
@@ -230,6 +230,7 @@ describe('endgame files', () => {
     }
     expect(written).toEqual([
       `ayoayo: building the endgame table of 5 seeds (${endgameOffsets(5)[6]} boards) into the cache, once\n`,
+      expect.stringMatching(/^ayoayo: built the endgame table of 5 seeds in \d+\.\d s\n$/),
     ]);
   });
 });

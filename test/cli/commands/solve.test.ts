@@ -1,10 +1,20 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { START_NOTATION } from '../../../env/index.ts';
+import { resolveRules, START_NOTATION } from '../../../env/index.ts';
+import { endgamePath, loadEndgame } from '../../../eval/endgame-cache.ts';
+import { decodeEndgame, encodeEndgame, NO_LOWER, NO_UPPER } from '../../../solve/index.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 // The endgame tables go to a cache folder of the test's own.
@@ -110,5 +120,71 @@ describe('ayoayo solve', () => {
     expect(existsSync(file)).toBe(true);
     const second = runAyoayo(args);
     expect((JSON.parse(second.stdout) as { value: string }).value).toBe('win');
+  });
+
+  it("where a folder stands at the table's path, says so, solves, and leaves no file behind", () => {
+    const home = mkdtempSync(join(tmpdir(), 'ayoayo-solve-folder-'));
+    try {
+      const dir = join(home, 'ayoayo');
+      const path = endgamePath(dir, 6, resolveRules({}));
+      mkdirSync(path, { recursive: true });
+      for (let run = 0; run < 2; run++) {
+        const solved = spawnSync(
+          process.execPath,
+          ['bin/ayoayo.js', 'solve', ONE_MOVE_WIN, '--endgame', '6'],
+          {
+            cwd: root,
+            encoding: 'utf8',
+            timeout: 60_000,
+            env: { ...process.env, XDG_CACHE_HOME: home },
+          },
+        );
+        expect(solved.status).toBe(0);
+        expect(solved.stderr).toBe(
+          `ayoayo: ${path} is a folder, not an endgame table: building the table without saving it\n`,
+        );
+        expect(solved.stdout).toMatch(/^4\s+4\s+win\s+best$/m);
+      }
+      expect(readdirSync(dir)).toEqual(['endgame-6-seed-captured-leftover-opponent.bin']);
+      expect(readdirSync(path)).toEqual([]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a cached table rewritten wrong with a fresh checksum, says why, and builds it again', () => {
+    const home = mkdtempSync(join(tmpdir(), 'ayoayo-solve-tampered-'));
+    try {
+      const rules = resolveRules({});
+      const dir = join(home, 'ayoayo');
+      const table = loadEndgame(8, rules, { dir });
+      // Every margin turned round: the mover's wins become the opponent's.
+      const lo = table.hi.map((h) => (h === NO_UPPER ? NO_LOWER : -h));
+      const hi = table.lo.map((l) => (l === NO_LOWER ? NO_UPPER : -l));
+      const path = endgamePath(dir, 8, rules);
+      writeFileSync(path, encodeEndgame({ ...table, lo, hi }));
+      const run = spawnSync(
+        process.execPath,
+        ['bin/ayoayo.js', 'solve', ONE_MOVE_WIN, '--endgame', '8'],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          timeout: 60_000,
+          env: { ...process.env, XDG_CACHE_HOME: home },
+        },
+      );
+      expect(run.status).toBe(0);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^ayoayo: ${path.replace(/[.]/g, '\\.')}: the endgame table fails its end-of-game check: board [^\n]*: building it again\n`,
+        ),
+      );
+      // Action 0 only draws: the wrong table made it a win.
+      expect(run.stdout).toMatch(/^0\s+0\s+draw$/m);
+      expect(run.stdout).toMatch(/^4\s+4\s+win\s+best$/m);
+      expect(decodeEndgame(readFileSync(path)).lo).toEqual(table.lo);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

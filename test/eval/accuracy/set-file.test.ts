@@ -51,9 +51,7 @@ describe('reading an accuracy set file', () => {
   it('refuses a folder in one line naming it', () => {
     const folder = join(dir, 'a-folder');
     mkdirSync(folder);
-    expect(refusal(folder)).toBe(
-      `accuracy set ${folder} is a folder, not an accuracy set file`,
-    );
+    expect(refusal(folder)).toBe(`accuracy set ${folder} is a folder, not an accuracy set file`);
   });
 
   it('refuses a 700 MB file by its size, before reading it, naming the path and the cap', () => {
