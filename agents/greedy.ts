@@ -1,4 +1,4 @@
-import { core, type Position } from '../env/index.ts';
+import { core, type Position, ruleCode } from '../env/index.ts';
 import type { Agent, AgentContext } from './agent.ts';
 
 const { STATE_SIZE, STORE_0, playInPlace } = core;
@@ -22,9 +22,10 @@ export class GreedyAgent implements Agent {
     const best = this.#best;
     best.length = 0;
     let bestGain = -1;
+    const code = ruleCode(ctx.rules);
     for (const action of ctx.legal) {
       this.#scratch.set(state);
-      playInPlace(this.#scratch, action, ctx.rules.captureSeedStays);
+      playInPlace(this.#scratch, action, code);
       const gain = (this.#scratch[storeIndex] as number) - before;
       if (gain > bestGain) {
         bestGain = gain;

@@ -1,4 +1,11 @@
-import { core, type Position, type Random, type Rules } from '../env/index.ts';
+import {
+  core,
+  type Position,
+  type Random,
+  type RuleCode,
+  type Rules,
+  ruleCode,
+} from '../env/index.ts';
 import type { Agent, AgentContext } from './agent.ts';
 import { randomPlayout } from './playout.ts';
 
@@ -61,19 +68,18 @@ export class MctsAgent implements Agent {
 
   act(position: Position, ctx: AgentContext): number {
     if (ctx.legal.length === 1) return ctx.legal[0] as number;
-    const css = ctx.rules.captureSeedStays;
-    const leftoverToOwner = ctx.rules.leftoverTo === 'owner';
+    const code = ruleCode(ctx.rules);
     this.#size = 0;
     this.#playout.set(position.stateView);
-    this.#addNode(-1, this.#playout, -1, css);
-    for (let i = 0; i < this.#iterations; i++) this.#iterate(ctx.rng, css, leftoverToOwner);
+    this.#addNode(-1, this.#playout, -1, code);
+    for (let i = 0; i < this.#iterations; i++) this.#iterate(ctx.rng, code);
     return this.#mostVisited(ctx.rng);
   }
 
   /** Adds the node reached from `state` by `action` (or `state` itself for action -1). */
-  #addNode(parent: number, state: Uint8Array, action: number, css: boolean): number {
+  #addNode(parent: number, state: Uint8Array, action: number, code: RuleCode): number {
     const node = this.#size++;
-    if (action >= 0) playInPlace(state, action, css);
+    if (action >= 0) playInPlace(state, action, code);
     this.#states.set(state, node * STATE_SIZE);
     this.#parent[node] = parent;
     this.#children.fill(0, node * ACTIONS, (node + 1) * ACTIONS);
@@ -90,13 +96,13 @@ export class MctsAgent implements Agent {
     return dst;
   }
 
-  #iterate(rng: Random, css: boolean, leftoverToOwner: boolean): void {
+  #iterate(rng: Random, code: RuleCode): void {
     // Selection down to a node with an untried action (expanded) or a finished game.
     const playout = this.#playout;
     let node = 0;
     for (;;) {
       if (this.#legal[node] === UNKNOWN) {
-        const mask = legalMask(this.#load(node, playout), css);
+        const mask = legalMask(this.#load(node, playout), code);
         this.#legal[node] = mask;
         this.#untried[node] = mask;
       }
@@ -104,7 +110,7 @@ export class MctsAgent implements Agent {
       if (untried !== 0) {
         const action = nthAction(untried, rng.int(POPCOUNT[untried] as number));
         this.#untried[node] = untried & ~(1 << action);
-        const child = this.#addNode(node, this.#load(node, playout), action, css);
+        const child = this.#addNode(node, this.#load(node, playout), action, code);
         this.#children[node * ACTIONS + action] = child;
         node = child;
         break;
@@ -115,9 +121,9 @@ export class MctsAgent implements Agent {
 
     // Playout (a finished game plays zero plies) and the result for player 0.
     this.#load(node, playout);
-    randomPlayout(playout, rng, css);
+    randomPlayout(playout, rng, code);
     const scores = this.#scores;
-    finalScores(playout, 0, leftoverToOwner, scores);
+    finalScores(playout, 0, code, scores);
     const s0 = scores[0] as number;
     const s1 = scores[1] as number;
     const result0 = s0 > s1 ? 1 : s0 < s1 ? 0 : 0.5;

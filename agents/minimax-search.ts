@@ -1,4 +1,4 @@
-import { core, maskActions, type Rules } from '../env/index.ts';
+import { core, maskActions, type RuleCode, type Rules, ruleCode, sameRules } from '../env/index.ts';
 import {
   BOUND_EXACT,
   BOUND_LOWER,
@@ -85,8 +85,7 @@ export interface SearchResult {
  */
 export class MinimaxSearch {
   #rules: Rules;
-  #captureSeedStays: boolean;
-  #leftoverToOwner: boolean;
+  #ruleCode: RuleCode;
   readonly #tt: TranspositionTable | null;
   readonly #leafEvaluator: LeafEvaluator | null;
   /** children[ply] holds the six children of the node at `ply`; childViews[ply][a] is child a. */
@@ -104,8 +103,7 @@ export class MinimaxSearch {
 
   constructor(options: SearchOptions) {
     this.#rules = options.rules;
-    this.#captureSeedStays = options.rules.captureSeedStays;
-    this.#leftoverToOwner = options.rules.leftoverTo === 'owner';
+    this.#ruleCode = ruleCode(options.rules);
     const bits = options.ttBits ?? DEFAULT_TT_BITS;
     this.#tt = bits === 0 ? null : new TranspositionTable(bits);
     this.#leafEvaluator = options.leaf ?? null;
@@ -130,15 +128,9 @@ export class MinimaxSearch {
 
   /** Switches rule options (clearing the table if they change). */
   useRules(rules: Rules): void {
-    if (
-      rules.captureSeedStays === this.#rules.captureSeedStays &&
-      rules.leftoverTo === this.#rules.leftoverTo
-    ) {
-      return;
-    }
+    if (sameRules(rules, this.#rules)) return;
     this.#rules = rules;
-    this.#captureSeedStays = rules.captureSeedStays;
-    this.#leftoverToOwner = rules.leftoverTo === 'owner';
+    this.#ruleCode = ruleCode(rules);
     this.clear();
   }
 
@@ -162,7 +154,7 @@ export class MinimaxSearch {
     root.set(state.subarray(0, STATE_SIZE));
     const mask = expand(
       root,
-      this.#captureSeedStays,
+      this.#ruleCode,
       this.#children[0] as Uint8Array,
       this.#status[0] as Uint8Array,
     );
@@ -274,7 +266,7 @@ export class MinimaxSearch {
     const views = this.#childViews[ply] as Uint8Array[];
     const mask = expand(
       s,
-      this.#captureSeedStays,
+      this.#ruleCode,
       this.#children[ply] as Uint8Array,
       this.#status[ply] as Uint8Array,
     );
@@ -343,7 +335,7 @@ export class MinimaxSearch {
       oppSeeds += s[opp + i] as number;
     }
     if (ownSeeds === 0) return this.#finished(s, ply);
-    if (oppSeeds === 0 && legalMask(s, this.#captureSeedStays) === 0) return this.#finished(s, ply);
+    if (oppSeeds === 0 && legalMask(s, this.#ruleCode) === 0) return this.#finished(s, ply);
     if (this.#leafEvaluator !== null) return this.#leafEvaluator.evaluate(s, alpha, beta);
     return (s[STORE_0 + mover] as number) - (s[STORE_0 + 1 - mover] as number);
   }
@@ -351,7 +343,7 @@ export class MinimaxSearch {
   /** The exact value of a finished game at `ply` for the player to move. */
   #finished(s: Uint8Array, ply: number): number {
     const scores = this.#scores;
-    finalScores(s, 0, this.#leftoverToOwner, scores);
+    finalScores(s, 0, this.#ruleCode, scores);
     const mover = s[TO_MOVE] as number;
     const margin = (scores[mover] as number) - (scores[1 - mover] as number);
     if (margin > 0) return WIN - ply + margin;

@@ -1,4 +1,4 @@
-import { core } from '../env/index.ts';
+import { core, type RuleCode } from '../env/index.ts';
 import type { Random } from '../env/random.ts';
 
 const { OK, POPCOUNT, hasWinningStore, nthAction, occupiedMask, playInPlace } = core;
@@ -12,7 +12,7 @@ const { OK, POPCOUNT, hasWinningStore, nthAction, occupiedMask, playInPlace } = 
  * no legal move and the game is over. Returns the number of plies played;
  * afterwards `core.finalScores(state, 0, ...)` gives the result. Allocates nothing.
  */
-export function randomPlayout(state: Uint8Array, rng: Random, captureSeedStays: boolean): number {
+export function randomPlayout(state: Uint8Array, rng: Random, code: RuleCode): number {
   let plies = 0;
   for (;;) {
     if (hasWinningStore(state)) return plies;
@@ -20,7 +20,7 @@ export function randomPlayout(state: Uint8Array, rng: Random, captureSeedStays: 
     for (;;) {
       if (candidates === 0) return plies;
       const action = nthAction(candidates, rng.int(POPCOUNT[candidates] as number));
-      if (playInPlace(state, action, captureSeedStays) === OK) break;
+      if (playInPlace(state, action, code) === OK) break;
       candidates &= ~(1 << action);
     }
     plies++;

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import type { Position, Rules } from '../env/index.ts';
+import { type Position, pickRules, type Rules, rulesSchema } from '../env/index.ts';
 
 /**
  * The external engine protocol: one JSON object per line each way.
  *
- * Request (this project to the engine):
+ * Request (this project to the engine), with every rule option in `rules`
+ * (docs/agents.md shows one):
  *   {"pits":[4,4,4,4,4,4,4,4,4,4,4,4],"stores":[0,0],"toMove":0,
- *    "legal":[0,1,2,3,4,5],"rules":{"captureSeedStays":false,"leftoverTo":"opponent"}}
+ *    "legal":[0,1,2,3,4,5],"rules":{...}}
  * Answer: {"action":2}, with the action one of `legal` (extra fields are ignored).
  */
 export interface EngineRequest {
@@ -29,7 +30,7 @@ export function engineRequest(
     stores: position.stores,
     toMove: position.toMove,
     legal,
-    rules: { captureSeedStays: rules.captureSeedStays, leftoverTo: rules.leftoverTo },
+    rules: pickRules(rules),
   };
 }
 
@@ -45,13 +46,7 @@ export const engineRequestSchema = z.object({
   stores: z.tuple([count, count]),
   toMove: z.union([z.literal(0), z.literal(1)]),
   legal: z.array(z.number().int()).optional(),
-  rules: z
-    .object({
-      captureSeedStays: z.boolean().optional(),
-      leftoverTo: z.enum(['opponent', 'owner']).optional(),
-    })
-    .strict()
-    .optional(),
+  rules: rulesSchema.partial().strict().optional(),
 });
 
 const answerSchema = z.object({ action: z.number().int() });

@@ -1,4 +1,4 @@
-import { core, outcome, type Position, type Rules } from '../env/index.ts';
+import { core, outcome, type Position, type Rules, ruleCode } from '../env/index.ts';
 import type { Agent, AgentContext } from './agent.ts';
 import type { Evaluator } from './evaluator.ts';
 import { gumbelSearch } from './gumbel.ts';
@@ -79,7 +79,7 @@ export class PuctAgent implements Agent {
   /** The evaluator's value of the position (a network's value head), for its player to move. */
   estimateValue(position: Position, rules: Rules): number {
     const state = position.toState();
-    const mask = core.legalMask(state, rules.captureSeedStays);
+    const mask = core.legalMask(state, ruleCode(rules));
     if (mask === 0) {
       const end = outcome(position, rules);
       return end === null || end.winner === null ? 0 : end.winner === position.toMove ? 1 : -1;

@@ -1,4 +1,4 @@
-import { core, formatRules, type Position, type Rules } from '../env/index.ts';
+import { core, formatRules, type Position, type Rules, sameRules } from '../env/index.ts';
 import { type EndgameValues, ProofTable, Solver } from '../solve/index.ts';
 import type { Agent, AgentContext } from './agent.ts';
 
@@ -93,7 +93,7 @@ export class PositionProver {
    */
   prove(position: Position, rules: Rules): ProvenPosition | null {
     const own = this.#solver.rules;
-    if (rules.captureSeedStays !== own.captureSeedStays || rules.leftoverTo !== own.leftoverTo) {
+    if (!sameRules(rules, own)) {
       // Its tables hold values under the rules it was made for; under others they would lie.
       throw new RangeError(
         `${this.#name} was made for ${formatRules(own)}, not this game's ${formatRules(rules)} (its solver's tables hold values under its own rules): start it with --rules ${formatRules(rules)} to play these rules`,

@@ -12,6 +12,7 @@
 // simulations per second of `az:models/pretrained,t=50ms`).
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DEFAULT_RULE_CODE } from '../env/rule-code.ts';
 import { midgames } from './agents.bench.ts';
 import { type SearchModules, simulationsPerSec } from './network-search.bench.ts';
 import { playoutLoops } from './playout-loops.ts';
@@ -95,13 +96,16 @@ async function timeSide(root: string, what: Measured, seconds: number): Promise<
   const scratch = new Uint8Array(core.STATE_SIZE);
   const children = new Uint8Array(core.ACTIONS * core.STATE_SIZE);
   const status = new Uint8Array(core.ACTIONS);
-  // The earlier playout took a scratch buffer (state, scratch, rng, captureSeedStays).
+  // The default rules: their code, 0, which an engine from before rule codes
+  // (taking a boolean for the capture rule) reads as `false`, its default too.
+  const code = DEFAULT_RULE_CODE;
+  // The earlier playout took a scratch buffer (state, scratch, rng, rules).
   const play =
     what === 'expand'
-      ? (state: Uint8Array) => loops.expandPlayout(state, children, status, rng, false)
+      ? (state: Uint8Array) => loops.expandPlayout(state, children, status, rng, code)
       : randomPlayout.length === 4
-        ? (state: Uint8Array) => randomPlayout(state, scratch, rng, false)
-        : (state: Uint8Array) => randomPlayout(state, rng, false);
+        ? (state: Uint8Array) => randomPlayout(state, scratch, rng, code)
+        : (state: Uint8Array) => randomPlayout(state, rng, code);
   loops.timeGames(play, 1); // warm-up for the JIT
   const run = loops.timeGames(play, seconds);
   const cpuSec = run.cpuMs / 1000;

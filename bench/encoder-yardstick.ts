@@ -6,7 +6,7 @@
  */
 import { ObservationEncoder, observationSize } from '../env/gym/index.ts';
 import { LAPS_LOG2_SCALE } from '../env/gym/observation.ts';
-import { core, Random } from '../env/index.ts';
+import { core, DEFAULT_RULES, Random, type RuleCode, type Rules, ruleCode } from '../env/index.ts';
 import { buildNative, buildWasm, cSource } from './c-build.ts';
 
 const { ACTIONS, POPCOUNT, STATE_SIZE, expand, nthAction, setInitial } = core;
@@ -15,15 +15,6 @@ const SOURCE = cSource('lookahead.c');
 export const YARDSTICK_OBSERVATION = { encoding: 'counts', lookahead: true } as const;
 /** Floats in one observation of that configuration (lookahead.c writes 146). */
 const OBS = observationSize(YARDSTICK_OBSERVATION);
-
-/** The rule sets the yardstick is checked under: both capture rules, both leftover rules. */
-export const RULE_SETS = [
-  { captureSeedStays: false, leftoverToOwner: false },
-  { captureSeedStays: true, leftoverToOwner: false },
-  { captureSeedStays: false, leftoverToOwner: true },
-  { captureSeedStays: true, leftoverToOwner: true },
-] as const;
-export type YardstickRules = (typeof RULE_SETS)[number];
 
 /** Encodes `state` into `out[offset ..]` and returns the legal mask, as ObservationEncoder.encode. */
 export type EncodeFn = (state: Uint8Array, out: Float32Array, offset: number) => number;
@@ -39,7 +30,8 @@ export interface EncodeRun {
  * each ply, and the final one), the child picked as the engine bench's expand
  * loop picks it from `Random.fromSeed(1)`: lookahead.c makes the same ones.
  */
-export function encoderPositions(count: number, captureSeedStays: boolean): Uint8Array {
+export function encoderPositions(count: number, rules: Rules): Uint8Array {
+  const code = ruleCode(rules);
   const positions = new Uint8Array(count * STATE_SIZE);
   const rng = Random.fromSeed(1);
   const state = setInitial(new Uint8Array(STATE_SIZE));
@@ -47,7 +39,7 @@ export function encoderPositions(count: number, captureSeedStays: boolean): Uint
   const status = new Uint8Array(ACTIONS);
   for (let i = 0; i < count; i++) {
     positions.set(state, i * STATE_SIZE);
-    const mask = expand(state, captureSeedStays, children, status);
+    const mask = expand(state, code, children, status);
     if (mask === 0) {
       setInitial(state);
       continue;
@@ -90,17 +82,14 @@ export function timeEncodes(encode: EncodeFn, positions: Uint8Array, seconds: nu
 }
 
 /** The TypeScript encoder of the yardstick's configuration, as an EncodeFn. */
-export function typescriptEncoder(rules: YardstickRules = RULE_SETS[0]): EncodeFn {
-  const encoder = new ObservationEncoder(YARDSTICK_OBSERVATION, {
-    captureSeedStays: rules.captureSeedStays,
-    leftoverTo: rules.leftoverToOwner ? 'owner' : 'opponent',
-  });
+export function typescriptEncoder(rules: Rules = DEFAULT_RULES): EncodeFn {
+  const encoder = new ObservationEncoder(YARDSTICK_OBSERVATION, rules);
   return (state, out, offset) => encoder.encode(state, out, offset);
 }
 
 export interface NativeEncoder {
   /** lookahead.c's checksum over the first `count` positions under these rules. */
-  verify(count: number, rules: YardstickRules): number;
+  verify(count: number, rules: Rules): number;
   /** Encodes `count` positions over and over for about `seconds` (default rules). */
   time(count: number, seconds: number): EncodeRun;
   dispose(): void;
@@ -113,10 +102,8 @@ export function compileNativeEncoder(): NativeEncoder | string {
   const json = (args: string[]): Record<string, number> =>
     JSON.parse(program.run(args)[0] as string) as Record<string, number>;
   return {
-    verify(count, { captureSeedStays, leftoverToOwner }) {
-      const flag = (b: boolean): string => (b ? '1' : '0');
-      return json(['verify', String(count), flag(captureSeedStays), flag(leftoverToOwner)])
-        .checksum as number;
+    verify(count, rules) {
+      return json(['verify', String(count), String(ruleCode(rules))]).checksum as number;
     },
     time(count, seconds) {
       const { encodes, cpuMs } = json(['time', String(count), String(seconds)]);
@@ -132,7 +119,7 @@ interface EncoderExports {
   state_at(): number;
   laps_at(): number;
   obs_at(): number;
-  encode(captureSeedStays: number, leftoverToOwner: number): number;
+  encode(code: RuleCode): number;
   memory: { readonly buffer: ArrayBuffer };
 }
 
@@ -152,7 +139,7 @@ function isEncoderExports(
  * and copies the observation out, as an encoder on a wasm core would. A
  * sentence when there is no clang.
  */
-export function compileWasmEncoder(): ((rules: YardstickRules) => EncodeFn) | string {
+export function compileWasmEncoder(): ((rules: Rules) => EncodeFn) | string {
   const exports = buildWasm(SOURCE, ['-msimd128', '-mbulk-memory']);
   if (typeof exports === 'string') return exports;
   if (!isEncoderExports(exports)) {
@@ -169,11 +156,10 @@ export function compileWasmEncoder(): ((rules: YardstickRules) => EncodeFn) | st
   const observation = new Float32Array(buffer, exports.obs_at(), OBS);
   const encode = exports.encode;
   return (rules) => {
-    const css = rules.captureSeedStays ? 1 : 0;
-    const toOwner = rules.leftoverToOwner ? 1 : 0;
+    const code = ruleCode(rules);
     return (position, out, offset) => {
       state.set(position);
-      const mask = encode(css, toOwner);
+      const mask = encode(code);
       out.set(observation, offset);
       return mask;
     };

@@ -1,10 +1,10 @@
+import { DEFAULT_RULES, everyRules, formatRules } from '../env/index.ts';
 import {
   compileNativeEncoder,
   compileWasmEncoder,
   type EncodeRun,
   encoderPositions,
   observationChecksum,
-  RULE_SETS,
   timeEncodes,
   typescriptEncoder,
 } from './encoder-yardstick.ts';
@@ -37,8 +37,8 @@ export async function run(emit: Emit): Promise<void> {
     if (typeof wasm === 'string') {
       process.stderr.write(`encoder: ${wasm}; the encoder as WebAssembly is skipped\n`);
     }
-    for (const rules of RULE_SETS) {
-      const positions = encoderPositions(CHECK_POSITIONS, rules.captureSeedStays);
+    for (const rules of everyRules()) {
+      const positions = encoderPositions(CHECK_POSITIONS, rules);
       const ts = observationChecksum(typescriptEncoder(rules), positions);
       const others: [string, number][] = [];
       if (typeof native !== 'string') {
@@ -50,15 +50,15 @@ export async function run(emit: Emit): Promise<void> {
       for (const [what, checksum] of others) {
         if (checksum !== ts) {
           throw new Error(
-            `${what} writes other observations than the encoder (${JSON.stringify(rules)}): checksum ${checksum}, TypeScript ${ts}`,
+            `${what} writes other observations than the encoder (${formatRules(rules)}): checksum ${checksum}, TypeScript ${ts}`,
           );
         }
       }
     }
 
-    const positions = encoderPositions(POSITIONS, false);
+    const positions = encoderPositions(POSITIONS, DEFAULT_RULES);
     const ts = typescriptEncoder();
-    const wasmEncode = typeof wasm === 'string' ? null : wasm(RULE_SETS[0]);
+    const wasmEncode = typeof wasm === 'string' ? null : wasm(DEFAULT_RULES);
     // Warm-ups for the JIT and V8's wasm tiers.
     timeEncodes(ts, positions, ROUND_SECONDS);
     if (wasmEncode !== null) timeEncodes(wasmEncode, positions, ROUND_SECONDS);

@@ -1,5 +1,14 @@
 import { randomPlayout } from '../agents/playout.ts';
-import { core, Random } from '../env/index.ts';
+import {
+  core,
+  DEFAULT_RULE_CODE,
+  everyRules,
+  formatRules,
+  Random,
+  type RuleCode,
+  type Rules,
+  ruleCode,
+} from '../env/index.ts';
 import { median, medianRatio } from './median.ts';
 import {
   compileNativePlayouts,
@@ -20,24 +29,21 @@ export { randomPlayout };
 export const { expandPlayout } = loops;
 
 /** One loop's game function over shared buffers, playing from the state it is given. */
-function loopOf(loop: PlayoutLoop, rng: Random, captureSeedStays: boolean) {
+function loopOf(loop: PlayoutLoop, rng: Random, code: RuleCode) {
   const children = new Uint8Array(ACTIONS * STATE_SIZE);
   const status = new Uint8Array(ACTIONS);
   return loop === 'reject'
-    ? (state: Uint8Array) => randomPlayout(state, rng, captureSeedStays)
-    : (state: Uint8Array) => expandPlayout(state, children, status, rng, captureSeedStays);
+    ? (state: Uint8Array) => randomPlayout(state, rng, code)
+    : (state: Uint8Array) => expandPlayout(state, children, status, rng, code);
 }
 
 /**
  * Plays `games` games of a loop from the start with `Random.fromSeed(1)`, the
  * way bench/c/playouts.c `verify` does, so the two can be compared game for game.
  */
-export function playGames(
-  loop: PlayoutLoop,
-  games: number,
-  captureSeedStays: boolean,
-): PlayedGames {
-  const play = loopOf(loop, Random.fromSeed(1), captureSeedStays);
+export function playGames(loop: PlayoutLoop, games: number, rules: Rules): PlayedGames {
+  const code = ruleCode(rules);
+  const play = loopOf(loop, Random.fromSeed(1), code);
   const state = new Uint8Array(STATE_SIZE);
   const scores = [0, 0];
   let plies = 0;
@@ -45,7 +51,7 @@ export function playGames(
   for (let g = 0; g < games; g++) {
     setInitial(state);
     plies += play(state);
-    finalScores(state, 0, false, scores);
+    finalScores(state, 0, code, scores);
     checksum = foldScores(checksum, scores[0] as number, scores[1] as number);
   }
   return { games, plies, checksum };
@@ -64,15 +70,15 @@ const perSecond = (count: number, run: TimedRun): number => count / (run.cpuMs /
 /** Stops the bench when a yardstick does not play the engine's games: its speed would compare nothing. */
 function checkSameGames(
   what: string,
-  play: (games: number, captureSeedStays: boolean) => Record<PlayoutLoop, PlayedGames>,
+  play: (games: number, rules: Rules) => Record<PlayoutLoop, PlayedGames>,
 ): void {
-  for (const captureSeedStays of [false, true]) {
-    const other = play(CHECK_GAMES, captureSeedStays);
+  for (const rules of everyRules()) {
+    const other = play(CHECK_GAMES, rules);
     for (const loop of ['reject', 'expand'] as const) {
-      const ts = playGames(loop, CHECK_GAMES, captureSeedStays);
+      const ts = playGames(loop, CHECK_GAMES, rules);
       if (JSON.stringify(ts) !== JSON.stringify(other[loop])) {
         throw new Error(
-          `${what} plays other games than the engine (${loop}, captureSeedStays=${captureSeedStays}): ${JSON.stringify(other[loop])}, TypeScript ${JSON.stringify(ts)}`,
+          `${what} plays other games than the engine (${loop}, ${formatRules(rules)}): ${JSON.stringify(other[loop])}, TypeScript ${JSON.stringify(ts)}`,
         );
       }
     }
@@ -96,18 +102,18 @@ export async function run(emit: Emit): Promise<void> {
   }
   try {
     if (typeof native !== 'string') {
-      checkSameGames('bench/c/playouts.c', (games, css) => native.play(games, css));
+      checkSameGames('bench/c/playouts.c', (games, rules) => native.play(games, rules));
     }
     if (typeof wasm !== 'string') {
-      checkSameGames('bench/c/playouts.c as wasm32', (games, css) => wasm.play(games, css));
-      checkSameGames('bench/c/playouts.c as wasm32 called a ply at a time', (games, css) => ({
-        reject: playGames('reject', games, css),
-        expand: wasm.playExpandFromJs(games, css),
+      checkSameGames('bench/c/playouts.c as wasm32', (games, rules) => wasm.play(games, rules));
+      checkSameGames('bench/c/playouts.c as wasm32 called a ply at a time', (games, rules) => ({
+        reject: playGames('reject', games, rules),
+        expand: wasm.playExpandFromJs(games, rules),
       }));
     }
     const rng = Random.fromSeed(1);
     for (const loop of ['reject', 'expand'] as const) {
-      const play = loopOf(loop, rng, false);
+      const play = loopOf(loop, rng, DEFAULT_RULE_CODE);
       loops.timeGames(play, 1); // warm-up for the JIT
       const ts: TimedRun[] = [];
       const c: TimedRun[] = [];

@@ -2,6 +2,7 @@
  * The C yardstick of the engine bench: compiles bench/c/playouts.c with the
  * machine's C compiler into a temporary folder and runs its two playout loops.
  */
+import { type Rules, ruleCode } from '../env/index.ts';
 import { buildNative, cSource } from './c-build.ts';
 
 export type PlayoutLoop = 'reject' | 'expand';
@@ -21,8 +22,8 @@ export interface TimedRun {
 }
 
 export interface NativePlayouts {
-  /** Plays `games` games of each loop from seed 1 (the same stream as `Random.fromSeed(1)`). */
-  play(games: number, captureSeedStays: boolean): Record<PlayoutLoop, PlayedGames>;
+  /** Plays `games` games of each loop from seed 1 (the same stream as `Random.fromSeed(1)`) under `rules`. */
+  play(games: number, rules: Rules): Record<PlayoutLoop, PlayedGames>;
   /** Runs one loop (default rules) for about `seconds` of wall time. */
   time(loop: PlayoutLoop, seconds: number): TimedRun;
   /** Deletes the compiled program. */
@@ -45,8 +46,8 @@ export function compileNativePlayouts(): NativePlayouts | string {
   if (typeof program === 'string') return program;
   const run = program.run;
   return {
-    play(games, captureSeedStays) {
-      const lines = run(['verify', String(games), captureSeedStays ? '1' : '0']);
+    play(games, rules) {
+      const lines = run(['verify', String(games), String(ruleCode(rules))]);
       const byLoop = Object.fromEntries(
         lines.map((line) => {
           const { loop, ...rest } = JSON.parse(line) as PlayedGames & { loop: PlayoutLoop };

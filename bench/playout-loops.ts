@@ -5,6 +5,7 @@
  */
 import type * as Core from '../env/core.ts';
 import type { Random } from '../env/random.ts';
+import { DEFAULT_RULE_CODE, type RuleCode } from '../env/rule-code.ts';
 import type { TimedRun } from './native-playouts.ts';
 
 /** What the loops use of env/core.ts. */
@@ -24,11 +25,11 @@ export interface PlayoutLoops {
     children: Uint8Array,
     status: Uint8Array,
     rng: Random,
-    captureSeedStays: boolean,
+    code: RuleCode,
   ): number;
   /**
    * Plays games from the start with `play` for `seconds` of wall time and counts
-   * the CPU time they took.
+   * the CPU time they took (scoring them under the default rules).
    */
   timeGames(play: (state: Uint8Array) => number, seconds: number): TimedRun;
 }
@@ -36,10 +37,10 @@ export interface PlayoutLoops {
 export function playoutLoops(core: PlayoutCore): PlayoutLoops {
   const { POPCOUNT, STATE_SIZE, expand, finalScores, nthAction, setInitial } = core;
   return {
-    expandPlayout(state, children, status, rng, captureSeedStays) {
+    expandPlayout(state, children, status, rng, code) {
       let plies = 0;
       for (;;) {
-        const mask = expand(state, captureSeedStays, children, status);
+        const mask = expand(state, code, children, status);
         if (mask === 0) return plies;
         const at = nthAction(mask, rng.int(POPCOUNT[mask] as number)) * STATE_SIZE;
         for (let k = 0; k < STATE_SIZE; k++) state[k] = children[at + k] as number;
@@ -57,7 +58,8 @@ export function playoutLoops(core: PlayoutCore): PlayoutLoops {
         for (let i = 0; i < 500; i++) {
           setInitial(state);
           plies += play(state);
-          finalScores(state, 0, false, scores);
+          // 0, which an engine from before rule codes reads as `false`: its default too.
+          finalScores(state, 0, DEFAULT_RULE_CODE, scores);
           games++;
         }
       }

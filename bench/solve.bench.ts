@@ -3,6 +3,7 @@ import {
   applyAction,
   core,
   DEFAULT_RULES,
+  everyRules,
   formatPosition,
   initialPosition,
   legalActions,
@@ -13,7 +14,8 @@ import {
   positionFromState,
   Random,
   type Rules,
-  resolveRules,
+  ruleCode,
+  sameRules,
 } from '../env/index.ts';
 import { loadEndgame } from '../eval/endgame-cache.ts';
 import { DEFAULT_OPENING_PLIES, openingFor } from '../eval/openings.ts';
@@ -39,7 +41,7 @@ const { legalMask } = core;
 // _EFFECT_GAMES: the games whose positions the endgame part solves; book only
 // when asked, every position of up to _BOOK_PLIES plies).
 const GAMES = Number(process.env.SOLVE_BENCH_GAMES ?? 12);
-/** _RULES: rule options in the CLI's form (captureSeedStays=true,leftoverTo=owner); the defaults otherwise. */
+/** _RULES: rule options in the form `--rules` takes (docs/rules.md); the defaults otherwise. */
 const RULES =
   process.env.SOLVE_BENCH_RULES !== undefined
     ? parseRulesText(process.env.SOLVE_BENCH_RULES)
@@ -307,12 +309,9 @@ export async function run(emit: Emit): Promise<void> {
     // Where endless play decides: every position with few seeds on the board
     // (every board, every split of the stores, either player to move) whose
     // value the deepest search leaves open although no budget stopped it.
-    for (const variant of [
-      rules,
-      resolveRules({ captureSeedStays: true }),
-      resolveRules({ leftoverTo: 'owner' }),
-    ]) {
+    for (const variant of [rules, ...everyRules().filter((other) => !sameRules(other, rules))]) {
       const solver = new Solver({ rules: variant });
+      const code = ruleCode(variant);
       for (let seeds = 1; seeds <= ENDLESS_SEEDS; seeds++) {
         const state = new Uint8Array(16);
         let positions = 0;
@@ -325,7 +324,7 @@ export async function run(emit: Emit): Promise<void> {
               state[12] = store0;
               state[13] = 48 - seeds - store0;
               state[14] = toMove;
-              if (legalMask(state, variant.captureSeedStays) === 0) continue;
+              if (legalMask(state, code) === 0) continue;
               positions++;
               const result = solver.solveState(state);
               if (result.lo !== result.hi && !result.budgetSpent) {

@@ -5,7 +5,14 @@
  * the same rules, loops and generator as the native yardstick, at the speed
  * V8 runs wasm.
  */
-import { core, Random } from '../env/index.ts';
+import {
+  core,
+  DEFAULT_RULE_CODE,
+  Random,
+  type RuleCode,
+  type Rules,
+  ruleCode,
+} from '../env/index.ts';
 import { buildWasm, cSource } from './c-build.ts';
 import {
   foldScores,
@@ -21,19 +28,19 @@ const SOURCE = cSource('playouts.c');
 /** What bench/c/playouts.c exports when built for wasm32. */
 interface PlayoutExports {
   start(seed: number): void;
-  play(loop: number, games: number, captureSeedStays: number): void;
+  play(loop: number, games: number, code: RuleCode): void;
   plies(): number;
   checksum(): number;
   /** Where the position, its children and their statuses live in `memory`. */
   buffer(): number;
   /** Expands the position at `buffer()`; returns the legal mask. */
-  expand(captureSeedStays: number): number;
+  expand(code: RuleCode): number;
   memory: { readonly buffer: ArrayBuffer };
 }
 
 export interface WasmPlayouts {
   /** Plays `games` games of each loop from seed 1, as NativePlayouts.play. */
-  play(games: number, captureSeedStays: boolean): Record<PlayoutLoop, PlayedGames>;
+  play(games: number, rules: Rules): Record<PlayoutLoop, PlayedGames>;
   /** Runs one loop (default rules) for about `seconds` of wall time, counting this process's CPU time. */
   time(loop: PlayoutLoop, seconds: number): TimedRun;
   /**
@@ -41,7 +48,7 @@ export interface WasmPlayouts {
    * run: one call into wasm a ply, the child picked in JavaScript (with
    * `Random`) and copied within the module's memory. Plays from seed 1, as `play`.
    */
-  playExpandFromJs(games: number, captureSeedStays: boolean): PlayedGames;
+  playExpandFromJs(games: number, rules: Rules): PlayedGames;
   /** The same loop timed (default rules), as `time`. */
   timeExpandFromJs(seconds: number): TimedRun;
 }
@@ -78,28 +85,29 @@ function wasmPlayouts(wasm: PlayoutExports): WasmPlayouts {
   const state = new Uint8Array(STATE_SIZE);
   const scores = [0, 0];
   /** One game from the start with the position kept in the module's memory; returns its plies. */
-  const expandFromJs = (rng: Random, css: number): number => {
+  const expandFromJs = (rng: Random, code: RuleCode): number => {
     setInitial(state);
     memory.set(state, at);
     let plies = 0;
     for (;;) {
-      const mask = wasm.expand(css);
+      const mask = wasm.expand(code);
       if (mask === 0) break;
       const child = at + (1 + nthAction(mask, rng.int(POPCOUNT[mask] as number))) * STATE_SIZE;
       for (let k = 0; k < STATE_SIZE; k++) memory[at + k] = memory[child + k] as number;
       plies++;
     }
     for (let k = 0; k < STATE_SIZE; k++) state[k] = memory[at + k] as number;
-    finalScores(state, 0, false, scores);
+    finalScores(state, 0, code, scores);
     return plies;
   };
   return {
-    playExpandFromJs(games, captureSeedStays) {
+    playExpandFromJs(games, rules) {
+      const code = ruleCode(rules);
       const rng = Random.fromSeed(1);
       let plies = 0;
       let checksum = 0;
       for (let g = 0; g < games; g++) {
-        plies += expandFromJs(rng, captureSeedStays ? 1 : 0);
+        plies += expandFromJs(rng, code);
         checksum = foldScores(checksum, scores[0] as number, scores[1] as number);
       }
       return { games, plies, checksum };
@@ -111,16 +119,16 @@ function wasmPlayouts(wasm: PlayoutExports): WasmPlayouts {
       const cpu = process.cpuUsage();
       const start = performance.now();
       while (performance.now() - start < seconds * 1000) {
-        for (let i = 0; i < 500; i++) plies += expandFromJs(rng, 0);
+        for (let i = 0; i < 500; i++) plies += expandFromJs(rng, DEFAULT_RULE_CODE);
         games += 500;
       }
       const used = process.cpuUsage(cpu);
       return { games, plies, cpuMs: (used.user + used.system) / 1000 };
     },
-    play(games, captureSeedStays) {
+    play(games, rules) {
       const played = (loop: PlayoutLoop): PlayedGames => {
         wasm.start(1);
-        wasm.play(LOOP_INDEX[loop], games, captureSeedStays ? 1 : 0);
+        wasm.play(LOOP_INDEX[loop], games, ruleCode(rules));
         return { games, plies: wasm.plies(), checksum: wasm.checksum() >>> 0 };
       };
       return { reject: played('reject'), expand: played('expand') };
@@ -131,7 +139,7 @@ function wasmPlayouts(wasm: PlayoutExports): WasmPlayouts {
       const cpu = process.cpuUsage();
       const start = performance.now();
       while (performance.now() - start < seconds * 1000) {
-        wasm.play(LOOP_INDEX[loop], 500, 0);
+        wasm.play(LOOP_INDEX[loop], 500, DEFAULT_RULE_CODE);
         games += 500;
       }
       const used = process.cpuUsage(cpu);

@@ -1,5 +1,8 @@
 import {
   DEFAULT_RULES,
+  describeRuleOptions,
+  formatRules,
+  OTHER_RULES,
   type Outcome,
   type Position,
   parsePosition,
@@ -12,7 +15,7 @@ import { UsageError } from './fail.ts';
 /** The `--rules` option of commands that play Ayoayo (see docs/rules.md, "Rule options"). */
 export const rulesOption = {
   type: 'string',
-  describe: 'rule options, e.g. captureSeedStays=true,leftoverTo=owner (default: Russ)',
+  describe: `rule options (docs/rules.md): ${describeRuleOptions()}; e.g. ${formatRules(OTHER_RULES)} (default: Russ, the first value of each)`,
 } as const;
 
 /** How a position argument is described in --help. */

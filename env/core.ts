@@ -5,7 +5,11 @@
  * two stores and the player to move. Everything here works in place on such
  * buffers and allocates nothing per move. The public, validated API
  * (`position`, `applyAction`, ...) is built on top of it in `game.ts`.
+ * The rules come as one rule code (`ruleCode(rules)`, env/rule-code.ts),
+ * computed once by the caller.
  */
+
+import { LEFTOVER_TO_OWNER, type RuleCode, SEED_STAYS } from './rule-code.ts';
 
 export const PITS = 12;
 export const STORE_0 = 12;
@@ -140,24 +144,12 @@ export function playFrom(
   dst: Uint8Array,
   dstAt: number,
   action: number,
-  captureSeedStays: boolean,
+  code: RuleCode,
   stats: MoveStats | null = null,
   onLap: LapListener | null = null,
 ): MoveStatus {
   const facts = stats === null ? null : ONE_MOVE;
-  const status = playActions(
-    src,
-    srcAt,
-    dst,
-    dstAt,
-    0,
-    action,
-    action,
-    captureSeedStays,
-    null,
-    facts,
-    onLap,
-  );
+  const status = playActions(src, srcAt, dst, dstAt, 0, action, action, code, null, facts, onLap);
   if (stats !== null && status === OK) {
     stats.laps = ONE_MOVE.laps[action] as number;
     stats.seedsSown = ONE_MOVE.seedsSown[action] as number;
@@ -190,7 +182,7 @@ function playActions(
   dstStride: number,
   first: number,
   last: number,
-  captureSeedStays: boolean,
+  code: RuleCode,
   status: Uint8Array | null,
   stats: ActionStats | null,
   onLap: LapListener | null,
@@ -207,7 +199,8 @@ function playActions(
   const pad = src[srcAt + 15] as number;
   const opponentWasEmpty =
     (mover === 0 ? (board1 >>> 16) | board2 : board0 | (board1 & 0xffff)) === 0;
-  const lastSeed = captureSeedStays ? 0 : -1;
+  // -1 (all ones) where the capturing seed is captured too, 0 where it stays.
+  const lastSeed = (code & SEED_STAYS) === 0 ? -1 : 0;
   // Locals rather than the module's arrays: a module binding is loaded and its
   // map checked again after every call the loop may make (onLap).
   const W = WORDS;
@@ -350,11 +343,11 @@ function okMask(status: Uint8Array): number {
 export function playInPlace(
   s: Uint8Array,
   action: number,
-  captureSeedStays: boolean,
+  code: RuleCode,
   stats: MoveStats | null = null,
   onLap: LapListener | null = null,
 ): MoveStatus {
-  return playFrom(s, 0, s, 0, action, captureSeedStays, stats, onLap);
+  return playFrom(s, 0, s, 0, action, code, stats, onLap);
 }
 
 /** True once a store holds 25 or more seeds (the game then ends at once). */
@@ -370,11 +363,11 @@ export function playInto(
   src: Uint8Array,
   dst: Uint8Array,
   action: number,
-  captureSeedStays: boolean,
+  code: RuleCode,
   stats: MoveStats | null = null,
 ): MoveStatus {
   if (hasWinningStore(src)) return GAME_OVER;
-  return playFrom(src, 0, dst, 0, action, captureSeedStays, stats);
+  return playFrom(src, 0, dst, 0, action, code, stats);
 }
 
 /**
@@ -386,7 +379,7 @@ export function playInto(
  */
 export function expand(
   s: Uint8Array,
-  captureSeedStays: boolean,
+  code: RuleCode,
   children: Uint8Array,
   status: Uint8Array,
   stats: ActionStats | null = null,
@@ -395,16 +388,16 @@ export function expand(
     status.fill(1); // GAME_OVER
     return 0;
   }
-  playActions(s, 0, children, 0, 16, 0, 5, captureSeedStays, status, stats, null);
+  playActions(s, 0, children, 0, 16, 0, 5, code, status, stats, null);
   return okMask(status);
 }
 
 const probeStatus = new Uint8Array(ACTIONS);
 
 /** Bit mask of the legal actions (0 when the game is over). */
-export function legalMask(s: Uint8Array, captureSeedStays: boolean): number {
+export function legalMask(s: Uint8Array, code: RuleCode): number {
   if (hasWinningStore(s)) return 0;
-  playActions(s, 0, null, 0, 0, 0, 5, captureSeedStays, probeStatus, null, null);
+  playActions(s, 0, null, 0, 0, 0, 5, code, probeStatus, null, null);
   return okMask(probeStatus);
 }
 
@@ -412,8 +405,8 @@ export function legalMask(s: Uint8Array, captureSeedStays: boolean): number {
  * What playing `action` in `s` would give (OK or why it is illegal), without
  * writing the position anywhere. `s` must not hold a winning store.
  */
-export function moveStatus(s: Uint8Array, action: number, captureSeedStays: boolean): MoveStatus {
-  return playActions(s, 0, null, 0, 0, action, action, captureSeedStays, null, null, null);
+export function moveStatus(s: Uint8Array, action: number, code: RuleCode): MoveStatus {
+  return playActions(s, 0, null, 0, 0, action, action, code, null, null, null);
 }
 
 /**
@@ -440,7 +433,7 @@ export function occupiedMask(s: Uint8Array): number {
 export function finalScores(
   s: Uint8Array,
   mask: number,
-  leftoverToOwner: boolean,
+  code: RuleCode,
   scores: Int32Array | number[],
 ): boolean {
   const s0 = s[STORE_0] as number;
@@ -457,7 +450,7 @@ export function finalScores(
     row0 += s[i] as number;
     row1 += s[i + 6] as number;
   }
-  if (leftoverToOwner) {
+  if ((code & LEFTOVER_TO_OWNER) !== 0) {
     scores[0] = s0 + row0;
     scores[1] = s1 + row1;
   } else if (s[TO_MOVE] === 0) {

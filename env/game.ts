@@ -16,6 +16,7 @@ import {
 import { IllegalActionError, type IllegalReason } from './errors.ts';
 import { maskActions } from './mask.ts';
 import { type Player, Position } from './position.ts';
+import { ruleCode } from './rule-code.ts';
 import { type Rules, type RulesInput, resolveRules } from './rules.ts';
 
 export interface Outcome {
@@ -64,8 +65,7 @@ export function reasonOf(status: Exclude<MoveStatus, typeof OK>): IllegalReason 
 
 /** The legal actions (0..5 from the mover's side), ascending; empty once the game is over. */
 export function legalActions(pos: Position, rules?: RulesInput): number[] {
-  const r = resolveRules(rules);
-  return maskActions(legalMask(pos.stateView, r.captureSeedStays));
+  return maskActions(legalMask(pos.stateView, ruleCode(resolveRules(rules))));
 }
 
 /** Why `action` is illegal in `pos`, or null if it is legal. */
@@ -88,10 +88,11 @@ function attempt(
   onLap: ((from: number, seeds: number, end: number, s: Uint8Array) => void) | null,
 ): { status: MoveStatus; state: Uint8Array } {
   const state = pos.toState();
-  if (hasWinningStore(state) || legalMask(state, rules.captureSeedStays) === 0) {
+  const code = ruleCode(rules);
+  if (hasWinningStore(state) || legalMask(state, code) === 0) {
     return { status: GAME_OVER, state };
   }
-  return { status: playInPlace(state, action, rules.captureSeedStays, stats, onLap), state };
+  return { status: playInPlace(state, action, code, stats, onLap), state };
 }
 
 /**
@@ -148,11 +149,11 @@ export function traceMove(pos: Position, action: number, rules?: RulesInput): La
 
 /** null while the game goes on; else the final scores (after any sweep) and the winner. */
 export function outcome(pos: Position, rules?: RulesInput): Outcome | null {
-  const r = resolveRules(rules);
+  const code = ruleCode(resolveRules(rules));
   const state = pos.stateView;
   const scores = [0, 0];
-  const mask = hasWinningStore(state) ? 0 : legalMask(state, r.captureSeedStays);
-  if (!finalScores(state, mask, r.leftoverTo === 'owner', scores)) return null;
+  const mask = hasWinningStore(state) ? 0 : legalMask(state, code);
+  if (!finalScores(state, mask, code, scores)) return null;
   const [s0, s1] = scores as [number, number];
   return { scores: [s0, s1], winner: s0 > s1 ? 0 : s1 > s0 ? 1 : null };
 }

@@ -38,14 +38,26 @@ export {
   sampleIndex,
 } from './random.ts';
 export { type BoardView, renderBoard } from './render.ts';
+export { DEFAULT_RULE_CODE, type RuleCode, ruleCode } from './rule-code.ts';
 export {
   DEFAULT_RULES,
+  describeRuleOptions,
+  describeRules,
+  everyRules,
   formatRules,
+  OTHER_RULES,
   parseRulesText,
+  pickRules,
+  RULE_NAMES,
+  RULE_OPTIONS,
+  type RuleName,
   type Rules,
   RulesError,
   type RulesInput,
   resolveRules,
+  ruleEntries,
+  rulesKey,
   rulesSchema,
+  sameRules,
 } from './rules.ts';
 export { describeIssues, type IssueList } from './zod-issues.ts';

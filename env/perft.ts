@@ -1,5 +1,6 @@
 import { ACTIONS, expand, STATE_SIZE } from './core.ts';
 import type { Position } from './position.ts';
+import { ruleCode } from './rule-code.ts';
 import { type RulesInput, resolveRules } from './rules.ts';
 
 /**
@@ -8,13 +9,13 @@ import { type RulesInput, resolveRules } from './rules.ts';
  * depth). Pins the engine's behaviour while it is optimised.
  */
 export function perft(pos: Position, depth: number, rules?: RulesInput): number {
-  const r = resolveRules(rules);
+  const code = ruleCode(resolveRules(rules));
   const buffers = Array.from({ length: depth + 1 }, () => new Uint8Array(ACTIONS * STATE_SIZE));
   const status = Array.from({ length: depth + 1 }, () => new Uint8Array(ACTIONS));
   const walk = (state: Uint8Array, left: number): number => {
     if (left === 0) return 1;
     const children = buffers[left] as Uint8Array;
-    const mask = expand(state, r.captureSeedStays, children, status[left] as Uint8Array);
+    const mask = expand(state, code, children, status[left] as Uint8Array);
     let total = 0;
     for (let a = 0; a < ACTIONS; a++) {
       if (mask & (1 << a)) {

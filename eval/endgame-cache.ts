@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Rules } from '../env/index.ts';
+import { type Rules, rulesKey, sameRules } from '../env/index.ts';
 import {
   buildEndgame,
   checkEndgame,
@@ -36,8 +36,7 @@ export interface EndgameCacheOptions {
 
 /** Where the table of `maxSeeds` seeds under `rules` is cached in `dir`. */
 export function endgamePath(dir: string, maxSeeds: number, rules: Rules): string {
-  const capture = rules.captureSeedStays ? 'seed-stays' : 'seed-captured';
-  return join(dir, `endgame-${maxSeeds}-${capture}-leftover-${rules.leftoverTo}.bin`);
+  return join(dir, `endgame-${maxSeeds}-${rulesKey(rules)}.bin`);
 }
 
 /** What the file at `path` is now (its identity, size and time), to tell a new one; null: none. */
@@ -73,11 +72,7 @@ function readCached(
       return null;
     }
     const values = decodeEndgame(readFileSync(path));
-    if (
-      values.maxSeeds !== maxSeeds ||
-      values.captureSeedStays !== rules.captureSeedStays ||
-      values.leftoverToOwner !== (rules.leftoverTo === 'owner')
-    ) {
+    if (values.maxSeeds !== maxSeeds || !sameRules(values.rules, rules)) {
       note(`${path} holds another table: building it again`);
       return null;
     }

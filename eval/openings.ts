@@ -6,6 +6,7 @@ import {
   type Position,
   Random,
   type Rules,
+  rulesKey,
 } from '../env/index.ts';
 
 /** A seeded opening: random plies from the start, played before the agents take over. */
@@ -35,7 +36,7 @@ function balanced(position: Position, rules: Rules): boolean {
 
 /** `balanced` on an engine state (16 bytes); also used for training openings. */
 export function isBalancedState(state: Uint8Array, rules: Rules): boolean {
-  const key = `${rules.captureSeedStays}|${rules.leftoverTo}`;
+  const key = rulesKey(rules);
   let search = searches.get(key);
   if (search === undefined) {
     search = new MinimaxSearch({ rules, ttBits: 0 });
@@ -58,7 +59,7 @@ export function openingFor(seed: number, index: number, plies: number, rules: Ru
   if (!Number.isInteger(plies) || plies < 0 || plies > 40) {
     throw new RangeError(`opening plies must be an integer in 0..40, got ${plies}`);
   }
-  const key = `${seed}|${index}|${plies}|${rules.captureSeedStays}|${rules.leftoverTo}`;
+  const key = `${seed}|${index}|${plies}|${rulesKey(rules)}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const rng = Random.fromSeed(`${seed}|opening|${index}`);

@@ -8,7 +8,7 @@ import {
   observationConfigSchema,
   resolveObservationConfig,
 } from '../env/gym/observation.ts';
-import { LEFTOVER_OPTIONS, type Rules, resolveRules } from '../env/rules.ts';
+import { pickRules, type Rules, resolveRules, rulesSchema } from '../env/rules.ts';
 import { describeIssues } from '../env/zod-issues.ts';
 import { BoundedReadError, readTextBounded } from '../eval/read-bounded.ts';
 import {
@@ -37,8 +37,8 @@ const checkpointPolicySchema = z.object({
     lookahead: z.boolean(),
     // Absent from the checkpoints of runs from before it existed: the observation's default then.
     lookaheadEncoding: observationConfigSchema.shape.lookaheadEncoding,
-    captureSeedStays: z.boolean(),
-    leftoverTo: z.enum(LEFTOVER_OPTIONS),
+    // The rule options, flat among the run's settings.
+    ...rulesSchema.shape,
   }),
   iteration: z.number().int().nonnegative(),
   counters: z.object({ samples: z.number().nonnegative() }),
@@ -185,10 +185,7 @@ function fromCheckpoint(data: unknown, file: string): LoadedPolicy {
       lookahead: config.lookahead,
       lookaheadEncoding: config.lookaheadEncoding,
     }),
-    rules: resolveRules({
-      captureSeedStays: config.captureSeedStays,
-      leftoverTo: config.leftoverTo,
-    }),
+    rules: pickRules(config),
     source: { run: config.name, iteration: payload.iteration, samples: payload.counters.samples },
     evaluation: payload.lastEvaluation ?? undefined,
     path: file,

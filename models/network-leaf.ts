@@ -1,6 +1,6 @@
 import type { Evaluator } from '../agents/evaluator.ts';
 import type { LeafEvaluator } from '../agents/minimax-search.ts';
-import { core, type Rules } from '../env/index.ts';
+import { core, type RuleCode, type Rules, ruleCode } from '../env/index.ts';
 
 const { STORE_0, TO_MOVE } = core;
 
@@ -14,7 +14,7 @@ const { STORE_0, TO_MOVE } = core;
 export class NetworkLeafEvaluator implements LeafEvaluator {
   readonly #evaluator: Evaluator;
   readonly #k: number;
-  readonly #captureSeedStays: boolean;
+  readonly #ruleCode: RuleCode;
   readonly #state = new Uint8Array(16);
   readonly #mask = new Uint8Array(1);
   readonly #priors = new Float32Array(6);
@@ -25,7 +25,7 @@ export class NetworkLeafEvaluator implements LeafEvaluator {
   constructor(evaluator: Evaluator, k: number, rules: Rules) {
     this.#evaluator = evaluator;
     this.#k = k;
-    this.#captureSeedStays = rules.captureSeedStays;
+    this.#ruleCode = ruleCode(rules);
   }
 
   evaluate(state: Uint8Array, alpha: number, beta: number): number {
@@ -42,7 +42,7 @@ export class NetworkLeafEvaluator implements LeafEvaluator {
       return diff - k;
     }
     // Only the value is used; the evaluator's contract asks for the legal mask all the same.
-    this.#mask[0] = core.legalMask(state, this.#captureSeedStays);
+    this.#mask[0] = core.legalMask(state, this.#ruleCode);
     this.#state.set(state.subarray(0, 16));
     this.#evaluator.evaluate(this.#state, this.#mask, 1, this.#priors, this.#value);
     return diff + k * (this.#value[0] as number);

@@ -12,7 +12,7 @@ import {
 } from '../env/gym/observation.ts';
 import { maskToBytes } from '../env/mask.ts';
 import type { Position } from '../env/position.ts';
-import type { Rules } from '../env/rules.ts';
+import { type Rules, rulesKey } from '../env/rules.ts';
 import { PolicyFileError } from './errors.ts';
 import {
   argmaxLegal,
@@ -92,7 +92,7 @@ export class PolicyMoveChooser {
   }
 
   #encoder(rules: Rules): ObservationEncoder {
-    const key = `${rules.captureSeedStays}/${rules.leftoverTo}`;
+    const key = rulesKey(rules);
     let encoder = this.#encoders.get(key);
     if (encoder === undefined) {
       encoder = new ObservationEncoder(this.observation, rules);

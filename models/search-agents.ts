@@ -11,7 +11,7 @@ import { PositionProver, SOLVE_SHARE, SolvingAgent } from '../agents/solving-age
 import { DURATION_FORMS, integerIn, parseDuration, splitFields } from '../agents/spec-options.ts';
 import { describeIssues } from '../env/gym/options.ts';
 import type { Position } from '../env/position.ts';
-import type { Rules } from '../env/rules.ts';
+import { type Rules, rulesKey, sameRules } from '../env/rules.ts';
 import type { EndgameValues } from '../solve/index.ts';
 import { NetworkSpecError } from './errors.ts';
 import { inferenceEngine, type NetworkInference } from './inference/inference-engine.ts';
@@ -335,7 +335,7 @@ export class PolicySearch {
 
   /** Searches an unfinished position under `rules` (with solve=1, the solver first). */
   search(position: Position, rules: Rules): PolicySearchResult {
-    const key = `${rules.captureSeedStays}/${rules.leftoverTo}`;
+    const key = rulesKey(rules);
     if (this.#solveMs > 0) {
       const proven = this.#prover(key, rules).prove(position, rules);
       if (proven !== null) {
@@ -367,9 +367,7 @@ export class PolicySearch {
   #prover(key: string, rules: Rules): PositionProver {
     let prover = this.#provers.get(key);
     if (prover === undefined) {
-      const own =
-        rules.captureSeedStays === this.policy.rules.captureSeedStays &&
-        rules.leftoverTo === this.policy.rules.leftoverTo;
+      const own = sameRules(rules, this.policy.rules);
       prover = new PositionProver({
         name: `--search ${this.description}`,
         rules,

@@ -1,4 +1,4 @@
-import type { Rules } from '../env/rules.ts';
+import { type Rules, rulesKey } from '../env/rules.ts';
 import {
   DEFAULT_ENDGAME_SEEDS,
   type EndgameCacheOptions,
@@ -10,7 +10,7 @@ import type { EndgameValues } from '../solve/index.ts';
 const tables = new Map<string, EndgameValues>();
 
 function keyOf(seeds: number, rules: Rules): string {
-  return `${seeds}|${rules.captureSeedStays}|${rules.leftoverTo}`;
+  return `${seeds}|${rulesKey(rules)}`;
 }
 
 /**

@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { splitAgentList } from '../agents/spec.ts';
-import { parseRulesText, resolveRules } from '../env/index.ts';
+import { formatRules, OTHER_RULES, parseRulesText, resolveRules } from '../env/index.ts';
 import { readAccuracySet } from '../eval/accuracy/accuracy-set.ts';
 import {
   DEFAULT_GENERATOR_AGENTS,
@@ -27,7 +27,7 @@ import '../models/policy-kind.ts';
 
 const USAGE = `usage: tsx scripts/make-accuracy-fixture.ts --seed S --positions N --out FILE
   [--agents A,B,...] [--nodes N] [--endgame SEEDS] [--opening-plies MIN-MAX] [--workers N]
-  [--exclude FILE]... [--rules captureSeedStays=true,...] [--quiet]`;
+  [--exclude FILE]... [--rules ${formatRules(OTHER_RULES)}] [--quiet]`;
 
 function fail(why: string): never {
   process.stderr.write(`make-accuracy-fixture: ${why}\n${USAGE}\n`);

@@ -1,5 +1,12 @@
 import * as z from 'zod';
-import { describeIssues, type Rules, type RulesInput, resolveRules } from '../env/index.ts';
+import {
+  describeIssues,
+  formatRules,
+  type Rules,
+  type RulesInput,
+  resolveRules,
+  sameRules,
+} from '../env/index.ts';
 import type { EndgameValues } from './endgame/build.ts';
 import { MAX_TABLE_BITS } from './table.ts';
 
@@ -88,13 +95,9 @@ export function resolveSolveOptions(input: unknown): ResolvedSolveOptions {
   }
   const { budget = {}, moves = true, tableBits, onProgress, endgame } = parsed.data;
   const rules = resolveRules(parsed.data.rules as RulesInput | undefined);
-  if (
-    endgame !== undefined &&
-    (endgame.captureSeedStays !== rules.captureSeedStays ||
-      endgame.leftoverToOwner !== (rules.leftoverTo === 'owner'))
-  ) {
+  if (endgame !== undefined && !sameRules(endgame.rules, rules)) {
     throw new SolveOptionsError(
-      `invalid solve options: endgame: the table was built for other rules (captureSeedStays=${endgame.captureSeedStays}, leftoverTo=${endgame.leftoverToOwner ? 'owner' : 'opponent'})`,
+      `invalid solve options: endgame: the table was built for other rules (${formatRules(endgame.rules)})`,
     );
   }
   const limits =

@@ -1,4 +1,4 @@
-import { core, type Rules } from '../env/index.ts';
+import { core, type RuleCode, type Rules, ruleCode } from '../env/index.ts';
 import { OPEN, pack } from './bounds.ts';
 import { type EndgameValues, NO_LOWER, NO_UPPER } from './endgame/build.ts';
 import { MOVER_0_ORDER, MOVER_1_ORDER, rankBoard } from './endgame/rank.ts';
@@ -79,8 +79,7 @@ export class ProofSearch {
   /** The action of the last proof at the root (ply 0), and what it proved: the value is at least `rootProofThreshold`. */
   rootProof = -1;
   rootProofThreshold = -1;
-  #captureSeedStays: boolean;
-  #leftoverToOwner: boolean;
+  readonly #ruleCode: RuleCode;
   readonly #bytes: Uint8Array;
   readonly #words: Int32Array;
   readonly #views: Uint8Array[] = [];
@@ -97,8 +96,7 @@ export class ProofSearch {
   constructor(rules: Rules, table: ProofTable, endgame: EndgameValues | null = null) {
     this.table = table;
     this.#endgame = endgame;
-    this.#captureSeedStays = rules.captureSeedStays;
-    this.#leftoverToOwner = rules.leftoverTo === 'owner';
+    this.#ruleCode = ruleCode(rules);
     const regions = MAX_DEPTH + 2;
     this.#bytes = new Uint8Array(regions * REGION);
     this.#words = new Int32Array(this.#bytes.buffer);
@@ -131,7 +129,7 @@ export class ProofSearch {
   expandRoot(): number {
     return expand(
       this.#views[0] as Uint8Array,
-      this.#captureSeedStays,
+      this.#ruleCode,
       this.#regions[1] as Uint8Array,
       this.#status,
     );
@@ -240,12 +238,7 @@ export class ProofSearch {
       }
     }
     if (decisive < 0 && !this.aborted) {
-      const mask = expand(
-        s,
-        this.#captureSeedStays,
-        this.#regions[ply + 1] as Uint8Array,
-        this.#status,
-      );
+      const mask = expand(s, this.#ruleCode, this.#regions[ply + 1] as Uint8Array, this.#status);
       if (mask === 0) return this.#over(s, words, at, hash, t, prove);
       const storeIndex = STORE_0 + mover;
       let left = tableMove >= 0 ? mask & ~(1 << tableMove) : mask;
@@ -298,7 +291,7 @@ export class ProofSearch {
     if (s[(s[TO_MOVE] as number) * 6 + a] === 0) return false;
     const view = this.#views[child] as Uint8Array;
     view.set(s);
-    return playInPlace(view, a, this.#captureSeedStays) === OK;
+    return playInPlace(view, a, this.#ruleCode) === OK;
   }
 
   /** A node whose mover has no legal move: the game is over; records and answers the question. */
@@ -323,7 +316,7 @@ export class ProofSearch {
   /** The exact value of a finished game for its player to move. */
   #finished(s: Uint8Array): number {
     const scores = this.#scores;
-    finalScores(s, 0, this.#leftoverToOwner, scores);
+    finalScores(s, 0, this.#ruleCode, scores);
     const mover = s[TO_MOVE] as number;
     return signValue((scores[mover] as number) - (scores[1 - mover] as number));
   }

@@ -1,4 +1,4 @@
-import { core, type Rules } from '../env/index.ts';
+import { core, type Rules, sameRules } from '../env/index.ts';
 import { hiOf, loOf, pack } from './bounds.ts';
 import type { EndgameValues } from './endgame/build.ts';
 import { type Budget, MAX_DEPTH, ProofSearch } from './search.ts';
@@ -92,11 +92,7 @@ export class Solver {
     this.rules = options.rules;
     this.table = options.table ?? new ProofTable(options.tableBits ?? DEFAULT_TABLE_BITS);
     const endgame = options.endgame ?? null;
-    if (
-      endgame !== null &&
-      (endgame.captureSeedStays !== options.rules.captureSeedStays ||
-        endgame.leftoverToOwner !== (options.rules.leftoverTo === 'owner'))
-    ) {
+    if (endgame !== null && !sameRules(endgame.rules, options.rules)) {
       throw new RangeError('the endgame table was built for other rules');
     }
     this.#search = new ProofSearch(options.rules, this.table, endgame);

@@ -1,4 +1,4 @@
-import { core, type Rules } from '../../env/index.ts';
+import { core, type RuleCode, type Rules, ruleCode } from '../../env/index.ts';
 import { WIN_VALUE } from './simulation.ts';
 import type { PuctTree } from './tree.ts';
 
@@ -31,8 +31,7 @@ export class LeafBatch {
   /** The leaf's state, copied out of the tree (whose storage may grow). */
   readonly #state = new Uint8Array(STATE_SIZE);
   readonly #scores = new Int32Array(2);
-  #captureSeedStays: boolean;
-  #leftoverToOwner: boolean;
+  #ruleCode: RuleCode;
 
   constructor(size: number, rules: Rules) {
     this.nodes = new Int32Array(size);
@@ -45,14 +44,12 @@ export class LeafBatch {
     this.#slotChildren = Array.from({ length: size }, (_, slot) =>
       this.#children.subarray(slot * slotBytes, (slot + 1) * slotBytes),
     );
-    this.#captureSeedStays = rules.captureSeedStays;
-    this.#leftoverToOwner = rules.leftoverTo === 'owner';
+    this.#ruleCode = ruleCode(rules);
   }
 
   /** Switches rule options. */
   useRules(rules: Rules): void {
-    this.#captureSeedStays = rules.captureSeedStays;
-    this.#leftoverToOwner = rules.leftoverTo === 'owner';
+    this.#ruleCode = ruleCode(rules);
   }
 
   /**
@@ -65,10 +62,10 @@ export class LeafBatch {
     const state = this.#state;
     for (let i = 0; i < STATE_SIZE; i++) state[i] = tree.states[stateOffset + i] as number;
     const children = this.#slotChildren[slot] as Uint8Array;
-    const mask = expand(state, this.#captureSeedStays, children, this.#status);
+    const mask = expand(state, this.#ruleCode, children, this.#status);
     if (mask === 0) {
       const scores = this.#scores;
-      finalScores(state, 0, this.#leftoverToOwner, scores);
+      finalScores(state, 0, this.#ruleCode, scores);
       // The player who moved into a finished node is the one not to move there.
       const mover = 1 - (state[TO_MOVE] as number);
       const margin = (scores[mover] as number) - (scores[1 - mover] as number);

@@ -14,8 +14,9 @@
  * before each ply and the final one, the child picked as the engine bench's
  * expand loop picks it (sfc32 from seed 1, as env/random.ts).
  *
- *   lookahead verify POSITIONS CAPTURE_SEED_STAYS LEFTOVER_TO_OWNER
- *       encodes the first POSITIONS positions and prints {"positions":..,"checksum":..}
+ *   lookahead verify POSITIONS RULES
+ *       encodes the first POSITIONS positions under the rule code RULES
+ *       (yardstick.h) and prints {"positions":..,"checksum":..}
  *       (the legal masks and every float's bits, folded)
  *   lookahead time POSITIONS SECONDS
  *       encodes the POSITIONS positions over and over for about SECONDS (default
@@ -250,8 +251,8 @@ __attribute__((export_name("init"))) void wasm_init(void) { init_tables(); }
 __attribute__((export_name("state_at"))) uint8_t *wasm_state_at(void) { return io.state; }
 __attribute__((export_name("laps_at"))) float *wasm_laps_at(void) { return io.laps_f; }
 __attribute__((export_name("obs_at"))) float *wasm_obs_at(void) { return io.obs; }
-__attribute__((export_name("encode"))) int wasm_encode(int css, int to_owner) {
-  return encode(css, to_owner);
+__attribute__((export_name("encode"))) int wasm_encode(int rules) {
+  return encode(rules & SEED_STAYS, (rules & LEFTOVER_TO_OWNER) != 0);
 }
 #else
 
@@ -285,9 +286,10 @@ int main(int argc, char **argv) {
     double f = log2(1 + n) / 8;
     io.laps_f[n] = (float)(f < 1 ? f : 1);
   }
-  if (argc == 5 && strcmp(argv[1], "verify") == 0) {
+  if (argc == 4 && strcmp(argv[1], "verify") == 0) {
     long count = atol(argv[2]);
-    int css = atoi(argv[3]), to_owner = atoi(argv[4]);
+    int rules = atoi(argv[3]);
+    int css = rules & SEED_STAYS, to_owner = (rules & LEFTOVER_TO_OWNER) != 0;
     uint8_t(*positions)[STATE_SIZE] = make_positions(count, css);
     uint32_t checksum = 0;
     for (long i = 0; i < count; i++) {
@@ -320,7 +322,7 @@ int main(int argc, char **argv) {
     printf("{\"encodes\":%ld,\"cpuMs\":%.3f,\"sink\":%u}\n", encodes, cpu, sink);
     return 0;
   }
-  fprintf(stderr, "usage: lookahead verify POSITIONS CSS TO_OWNER | lookahead time POSITIONS SECONDS\n");
+  fprintf(stderr, "usage: lookahead verify POSITIONS RULES | lookahead time POSITIONS SECONDS\n");
   return 2;
 }
 #endif

@@ -9,8 +9,9 @@
  * It is the yardstick the TypeScript engine is measured against; the bench
  * compiles it with `cc -O2` and first checks that it plays the same games.
  *
- *   playouts verify GAMES CAPTURE_SEED_STAYS
- *       plays GAMES games of each loop from seed 1 and prints, per loop, the
+ *   playouts verify GAMES RULES
+ *       plays GAMES games of each loop from seed 1 under the rule code RULES
+ *       (yardstick.h) and prints, per loop, the
  *       games, the plies and a checksum of the final scores (one JSON line each)
  *   playouts time LOOP SECONDS
  *       LOOP is "reject" or "expand"; plays games (default rules) for about
@@ -52,7 +53,7 @@ static inline int has_winning_store(const uint8_t *s) {
 }
 
 /* Plays `action` for the player to move, in place; OK or why it is illegal. */
-static int play(uint8_t *s, int action, int capture_seed_stays) {
+static int play(uint8_t *s, int action, int rules) {
   int mover = s[TO_MOVE];
   int base = mover * 6;
   int pit = base + action;
@@ -105,7 +106,7 @@ static int play(uint8_t *s, int action, int capture_seed_stays) {
     if (f > 0) {
       s[facing] = 0;
       int captured = f;
-      if (!capture_seed_stays) {
+      if (!(rules & SEED_STAYS)) {
         s[end] = 0;
         captured++;
       }
@@ -142,17 +143,24 @@ static inline int occupied_mask(const uint8_t *s) {
   return mask;
 }
 
-/* Final scores of a finished game (default leftover rule: the last mover takes the board). */
-static void final_scores(const uint8_t *s, int *scores) {
+/* Final scores of a finished game. */
+static void final_scores(const uint8_t *s, int rules, int *scores) {
   int s0 = s[STORE_0], s1 = s[STORE_0 + 1];
   if (s0 >= WINNING || s1 >= WINNING) {
     scores[0] = s0;
     scores[1] = s1;
     return;
   }
-  int board = 0;
-  for (int i = 0; i < PITS; i++) board += s[i];
-  if (s[TO_MOVE] == 0) {
+  int row0 = 0, row1 = 0;
+  for (int i = 0; i < 6; i++) {
+    row0 += s[i];
+    row1 += s[i + 6];
+  }
+  int board = row0 + row1;
+  if (rules & LEFTOVER_TO_OWNER) {
+    scores[0] = s0 + row0;
+    scores[1] = s1 + row1;
+  } else if (s[TO_MOVE] == 0) {
     scores[0] = s0;
     scores[1] = s1 + board;
   } else {
@@ -168,7 +176,7 @@ static void final_scores(const uint8_t *s, int *scores) {
  * play() sows in place, so each attempt is played on a copy (two 16-byte
  * memcpy calls, next to nothing in C).
  */
-static int reject_playout(uint8_t *state, rng_t *rng, int css) {
+static int reject_playout(uint8_t *state, rng_t *rng, int rules) {
   uint8_t scratch[STATE_SIZE];
   int plies = 0;
   for (;;) {
@@ -178,7 +186,7 @@ static int reject_playout(uint8_t *state, rng_t *rng, int css) {
       if (candidates == 0) return plies;
       int action = nth_action(candidates, rng_int(rng, popcount6(candidates)));
       memcpy(scratch, state, STATE_SIZE);
-      if (play(scratch, action, css) == OK) {
+      if (play(scratch, action, rules) == OK) {
         memcpy(state, scratch, STATE_SIZE);
         break;
       }
@@ -189,7 +197,7 @@ static int reject_playout(uint8_t *state, rng_t *rng, int css) {
 }
 
 /* core.expand: all six children of a position, their statuses, the legal mask. */
-static int expand(const uint8_t *s, int css, uint8_t *children, uint8_t *status) {
+static int expand(const uint8_t *s, int rules, uint8_t *children, uint8_t *status) {
   if (has_winning_store(s)) {
     memset(status, GAME_OVER, ACTIONS);
     return 0;
@@ -203,7 +211,7 @@ static int expand(const uint8_t *s, int css, uint8_t *children, uint8_t *status)
     }
     uint8_t *child = children + a * STATE_SIZE;
     memcpy(child, s, STATE_SIZE);
-    int st = play(child, a, css);
+    int st = play(child, a, rules);
     status[a] = (uint8_t)st;
     if (st == OK) mask |= 1 << a;
   }
@@ -211,12 +219,12 @@ static int expand(const uint8_t *s, int css, uint8_t *children, uint8_t *status)
 }
 
 /* bench/engine.bench.ts expandPlayout: expand every ply, continue from a random child. */
-static int expand_playout(uint8_t *state, rng_t *rng, int css) {
+static int expand_playout(uint8_t *state, rng_t *rng, int rules) {
   uint8_t children[ACTIONS * STATE_SIZE];
   uint8_t status[ACTIONS];
   int plies = 0;
   for (;;) {
-    int mask = expand(state, css, children, status);
+    int mask = expand(state, rules, children, status);
     if (mask == 0) return plies;
     int action = nth_action(mask, rng_int(rng, popcount6(mask)));
     memcpy(state, children + action * STATE_SIZE, STATE_SIZE);
@@ -244,14 +252,14 @@ __attribute__((export_name("start"))) void wasm_start(uint32_t seed) {
 }
 
 /* Plays `games` games of a loop (0 reject, 1 expand) from the start, counting plies and folding scores. */
-__attribute__((export_name("play"))) void wasm_play(int loop, int games, int css) {
+__attribute__((export_name("play"))) void wasm_play(int loop, int games, int rules) {
   playout_fn play = loop == 1 ? expand_playout : reject_playout;
   uint8_t state[STATE_SIZE];
   int scores[2];
   for (int g = 0; g < games; g++) {
     set_initial(state);
-    wasm_plies += play(state, &wasm_rng, css);
-    final_scores(state, scores);
+    wasm_plies += play(state, &wasm_rng, rules);
+    final_scores(state, rules, scores);
     wasm_checksum = wasm_checksum * 31u + (uint32_t)(scores[0] * 64 + scores[1]);
   }
 }
@@ -263,8 +271,8 @@ __attribute__((export_name("play"))) void wasm_play(int loop, int games, int css
  */
 static uint8_t wasm_buffer[STATE_SIZE + ACTIONS * STATE_SIZE + ACTIONS];
 __attribute__((export_name("buffer"))) uint8_t *wasm_buffer_at(void) { return wasm_buffer; }
-__attribute__((export_name("expand"))) int wasm_expand(int css) {
-  return expand(wasm_buffer, css, wasm_buffer + STATE_SIZE, wasm_buffer + STATE_SIZE * (ACTIONS + 1));
+__attribute__((export_name("expand"))) int wasm_expand(int rules) {
+  return expand(wasm_buffer, rules, wasm_buffer + STATE_SIZE, wasm_buffer + STATE_SIZE * (ACTIONS + 1));
 }
 
 __attribute__((export_name("plies"))) double wasm_plies_played(void) { return wasm_plies; }
@@ -275,7 +283,7 @@ int main(int argc, char **argv) {
   init_nth();
   if (argc == 4 && strcmp(argv[1], "verify") == 0) {
     long games = atol(argv[2]);
-    int css = atoi(argv[3]);
+    int rules = atoi(argv[3]);
     const char *names[2] = {"reject", "expand"};
     playout_fn loops[2] = {reject_playout, expand_playout};
     for (int l = 0; l < 2; l++) {
@@ -286,8 +294,8 @@ int main(int argc, char **argv) {
       int scores[2];
       for (long g = 0; g < games; g++) {
         set_initial(state);
-        plies += loops[l](state, &rng, css);
-        final_scores(state, scores);
+        plies += loops[l](state, &rng, rules);
+        final_scores(state, rules, scores);
         checksum = checksum * 31u + (uint32_t)(scores[0] * 64 + scores[1]);
       }
       printf("{\"loop\":\"%s\",\"games\":%ld,\"plies\":%ld,\"checksum\":%u}\n", names[l], games,
@@ -309,7 +317,7 @@ int main(int argc, char **argv) {
       for (int i = 0; i < 1000; i++) {
         set_initial(state);
         plies += loop(state, &rng, 0);
-        final_scores(state, scores);
+        final_scores(state, 0, scores);
         sink += (uint32_t)scores[0];
         games++;
       }
@@ -320,7 +328,7 @@ int main(int argc, char **argv) {
            plies, elapsed, cpu, sink);
     return 0;
   }
-  fprintf(stderr, "usage: playouts verify GAMES CAPTURE_SEED_STAYS | playouts time reject|expand SECONDS\n");
+  fprintf(stderr, "usage: playouts verify GAMES RULES | playouts time reject|expand SECONDS\n");
   return 2;
 }
 #endif

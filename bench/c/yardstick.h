@@ -44,6 +44,13 @@ static rng_t rng_from_seed(uint32_t seed) {
   return r;
 }
 
+/*
+ * The rules come as the engine's rule code (env/rule-code.ts: the options of
+ * env/rules.ts's table in turn, a bit each): these are its bits.
+ * test/bench checks that the programs play the engine's games under every code.
+ */
+enum { SEED_STAYS = 1, LEFTOVER_TO_OWNER = 2 };
+
 /* Uniform in [0, n): floor(u / 2^32 * n), exactly what Random.int computes. */
 static inline int rng_int(rng_t *r, int n) { return (int)(((uint64_t)rng_next(r) * (uint64_t)n) >> 32); }
 

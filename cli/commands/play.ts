@@ -39,9 +39,10 @@ export function describeMove(before: Position, action: number, rules: Rules): st
     (lap, i) =>
       `  lap ${i + 1}: lifts ${lap.seeds} from pit ${lap.from}, last seed in pit ${lap.end}`,
   );
-  if (report.captured > 0) {
-    const fromPit = report.captured - (rules.captureSeedStays ? 0 : 1);
-    const seed = rules.captureSeedStays ? '' : ' and the capturing seed';
+  if (report.captured > 0 && report.capturedFrom !== null) {
+    // The facing pit as the last lap left it; whatever else was captured is the capturing seed.
+    const fromPit = laps.at(-1)?.pitsAfter[report.capturedFrom] ?? 0;
+    const seed = report.captured > fromPit ? ' and the capturing seed' : '';
     lines.push(
       `  captures ${fromPit} seeds from pit ${report.capturedFrom}${seed}: +${report.captured}`,
     );

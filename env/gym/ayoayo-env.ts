@@ -17,7 +17,9 @@ import {
   type PositionInput,
   positionFromState,
   Random,
+  type RuleCode,
   type Rules,
+  ruleCode,
   SEED_RANGE,
 } from '../index.ts';
 import { type ObservationConfig, ObservationEncoder, STORE_SCALE } from './observation.ts';
@@ -83,6 +85,7 @@ export class AyoayoEnv implements GymEnv {
   readonly #start = new Uint8Array(STATE_SIZE);
   readonly #state = new Uint8Array(STATE_SIZE);
   readonly #scores = new Int32Array(2);
+  readonly #ruleCode: RuleCode;
   #rng = Random.fromSeed(0);
   #mask = 0;
   #plies = 0;
@@ -91,6 +94,7 @@ export class AyoayoEnv implements GymEnv {
   constructor(options?: EnvOptionsInput) {
     this.options = resolveEnvOptions(options);
     this.rules = this.options.rules;
+    this.#ruleCode = ruleCode(this.rules);
     this.observationConfig = this.options.observation;
     this.observationSpace = observationSpace(this.observationConfig);
     this.actionSpace = actionSpace(this.observationConfig);
@@ -194,7 +198,7 @@ export class AyoayoEnv implements GymEnv {
     const terminated = mask === 0;
     if (terminated) {
       const scores = this.#scores;
-      finalScores(this.#state, 0, this.rules.leftoverTo === 'owner', scores);
+      finalScores(this.#state, 0, this.#ruleCode, scores);
       const s0 = scores[0] as number;
       const s1 = scores[1] as number;
       const winner: Player | null = s0 > s1 ? 0 : s1 > s0 ? 1 : null;

@@ -3,7 +3,7 @@
  * beyond `core`: an exact "can the player to move move at all?" test that
  * usually avoids playing a move, and terminal-state scoring.
  */
-import { core } from '../index.ts';
+import { core, type RuleCode } from '../index.ts';
 
 const { OK, PITS, TO_MOVE, moveStatus, rowIsEmpty } = core;
 
@@ -16,7 +16,7 @@ const { OK, PITS, TO_MOVE, moveStatus, rowIsEmpty } = core;
  * holds seeds the feeding rule cannot apply. Such a pit proves a legal move
  * without playing it; anything else is decided by trying the moves.
  */
-export function hasLegalMove(s: Uint8Array, captureSeedStays: boolean): boolean {
+export function hasLegalMove(s: Uint8Array, code: RuleCode): boolean {
   const base = (s[TO_MOVE] as number) * 6;
   if (
     !rowIsEmpty(s, 6 - base) &&
@@ -32,13 +32,13 @@ export function hasLegalMove(s: Uint8Array, captureSeedStays: boolean): boolean 
   ) {
     return true;
   }
-  return tryMoves(s, base, captureSeedStays);
+  return tryMoves(s, base, code);
 }
 
 /** True if some action of the mover (whose row starts at `base`) is legal, trying them in turn. */
-function tryMoves(s: Uint8Array, base: number, captureSeedStays: boolean): boolean {
+function tryMoves(s: Uint8Array, base: number, code: RuleCode): boolean {
   for (let a = 0; a < 6; a++) {
-    if (s[base + a] !== 0 && moveStatus(s, a, captureSeedStays) === OK) return true;
+    if (s[base + a] !== 0 && moveStatus(s, a, code) === OK) return true;
   }
   return false;
 }
@@ -64,9 +64,9 @@ function firstLapProof(s: Uint8Array, pit: number): number {
 export function finalDifference(
   s: Uint8Array,
   player: number,
-  leftoverToOwner: boolean,
+  code: RuleCode,
   scores: Int32Array,
 ): number {
-  core.finalScores(s, 0, leftoverToOwner, scores);
+  core.finalScores(s, 0, code, scores);
   return (scores[player] as number) - (scores[1 - player] as number);
 }

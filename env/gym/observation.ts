@@ -6,7 +6,15 @@
  * trained policies are exported together with these features.
  */
 import * as z from 'zod';
-import { core, describeIssues, type Rules, type RulesInput, resolveRules } from '../index.ts';
+import {
+  core,
+  describeIssues,
+  type RuleCode,
+  type Rules,
+  type RulesInput,
+  resolveRules,
+  ruleCode,
+} from '../index.ts';
 import { finalDifference, hasLegalMove } from './fast.ts';
 
 const { ACTIONS, STATE_SIZE, STORE_0, TO_MOVE, ActionStats, expand, hasWinningStore } = core;
@@ -358,8 +366,7 @@ export class ObservationEncoder {
   readonly #lookahead: boolean;
   readonly #lookaheadCounts: boolean;
   readonly #lookaheadOnehot: boolean;
-  readonly #captureSeedStays: boolean;
-  readonly #leftoverToOwner: boolean;
+  readonly #ruleCode: RuleCode;
 
   constructor(cfg?: ObservationConfigInput | null, rules?: RulesInput | null) {
     this.config = resolveObservationConfig(cfg);
@@ -373,8 +380,7 @@ export class ObservationEncoder {
     this.#lookahead = this.config.lookahead;
     this.#lookaheadCounts = this.config.lookaheadEncoding === 'counts';
     this.#lookaheadOnehot = this.config.lookaheadEncoding === 'onehot';
-    this.#captureSeedStays = this.rules.captureSeedStays;
-    this.#leftoverToOwner = this.rules.leftoverTo === 'owner';
+    this.#ruleCode = ruleCode(this.rules);
     this.#childViews = Array.from({ length: ACTIONS }, (_, a) =>
       this.children.subarray(a * STATE_SIZE, (a + 1) * STATE_SIZE),
     );
@@ -408,7 +414,7 @@ export class ObservationEncoder {
 
   /** Plays every action into `children`, recording what each legal one did. */
   #expand(state: Uint8Array): number {
-    return expand(state, this.#captureSeedStays, this.children, this.#status, this.#moves);
+    return expand(state, this.#ruleCode, this.children, this.#status, this.#moves);
   }
 
   #encodeLookahead(
@@ -467,17 +473,16 @@ export class ObservationEncoder {
     out: Float32Array,
     at: number,
   ): void {
-    const css = this.#captureSeedStays;
-    const toOwner = this.#leftoverToOwner;
+    const code = this.#ruleCode;
     const replies = this.#replies;
     const replyViews = this.#replyViews;
     const scores = this.#scores;
     const storeFeature = STORE_FEATURE;
     const ownStore = STORE_0 + mover;
     const oppStore = STORE_0 + 1 - mover;
-    const legalReplies = expand(child, css, replies, this.#replyStatus);
+    const legalReplies = expand(child, code, replies, this.#replyStatus);
     if (legalReplies === 0) {
-      const diff = finalDifference(child, mover, toOwner, scores);
+      const diff = finalDifference(child, mover, code, scores);
       out[at + LA_ENDS] = 1;
       out[at + LA_RESULT] = diff > 0 ? 1 : diff < 0 ? -1 : 0;
       out[at + LA_OPP_CAPTURE] = 0;
@@ -499,8 +504,8 @@ export class ObservationEncoder {
       bestOppCapture += gain & ~(gain >> 31);
       let diff: number;
       const reply = replyViews[r] as Uint8Array;
-      if (hasWinningStore(reply) || !hasLegalMove(reply, css)) {
-        diff = finalDifference(reply, mover, toOwner, scores);
+      if (hasWinningStore(reply) || !hasLegalMove(reply, code)) {
+        diff = finalDifference(reply, mover, code, scores);
         oppCanWin |= diff >>> 31;
       } else {
         diff = replyOwnStore - replyOppStore;

@@ -1,5 +1,5 @@
 /** Seeded random openings for diversified episode starts, allocation-free. */
-import { core, type Random, type Rules } from '../index.ts';
+import { core, type Random, type RuleCode, type Rules, ruleCode } from '../index.ts';
 import { hasLegalMove } from './fast.ts';
 
 const { ACTIONS, OK, POPCOUNT, STATE_SIZE, TO_MOVE, hasWinningStore, nthAction, playInPlace } =
@@ -13,10 +13,10 @@ const { ACTIONS, OK, POPCOUNT, STATE_SIZE, TO_MOVE, hasWinningStore, nthAction, 
 export class OpeningSampler {
   readonly #children = new Uint8Array(ACTIONS * STATE_SIZE);
   readonly #views: Uint8Array[];
-  readonly #captureSeedStays: boolean;
+  readonly #ruleCode: RuleCode;
 
   constructor(rules: Rules) {
-    this.#captureSeedStays = rules.captureSeedStays;
+    this.#ruleCode = ruleCode(rules);
     this.#views = Array.from({ length: ACTIONS }, (_, a) =>
       this.#children.subarray(a * STATE_SIZE, (a + 1) * STATE_SIZE),
     );
@@ -28,7 +28,7 @@ export class OpeningSampler {
    */
   draw(out: Uint8Array, start: Uint8Array, plies: number, rng: Random): number {
     out.set(start);
-    const css = this.#captureSeedStays;
+    const code = this.#ruleCode;
     for (let ply = 0; ply < plies; ply++) {
       if (hasWinningStore(out)) return ply;
       const own = (out[TO_MOVE] as number) * 6;
@@ -37,8 +37,8 @@ export class OpeningSampler {
         if (out[own + a] === 0) continue;
         const child = this.#views[a] as Uint8Array;
         child.set(out);
-        if (playInPlace(child, a, css) !== OK) continue;
-        if (!hasWinningStore(child) && hasLegalMove(child, css)) goesOn |= 1 << a;
+        if (playInPlace(child, a, code) !== OK) continue;
+        if (!hasWinningStore(child) && hasLegalMove(child, code)) goesOn |= 1 << a;
       }
       if (goesOn === 0) return ply;
       const action = nthAction(goesOn, rng.int(POPCOUNT[goesOn] as number));

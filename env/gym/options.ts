@@ -9,6 +9,7 @@ import {
   position,
   type Rules,
   resolveRules,
+  ruleCode,
   rulesSchema,
   START_NOTATION,
 } from '../index.ts';
@@ -135,7 +136,7 @@ export function resolveStartPosition(
     throw new EnvOptionsError(`invalid startPosition: ${(err as Error).message}`);
   }
   const state = pos.toState();
-  if (core.hasWinningStore(state) || !hasLegalMove(state, rules.captureSeedStays)) {
+  if (core.hasWinningStore(state) || !hasLegalMove(state, ruleCode(rules))) {
     throw new EnvOptionsError('invalid startPosition: the game is already over in this position');
   }
   return pos;

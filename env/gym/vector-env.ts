@@ -19,7 +19,9 @@ import {
   maskToBytes,
   positionFromState,
   Random,
+  type RuleCode,
   type Rules,
+  ruleCode,
 } from '../index.ts';
 import { checkSeed } from './ayoayo-env.ts';
 import { type ObservationConfig, ObservationEncoder, STORE_SCALE } from './observation.ts';
@@ -109,7 +111,7 @@ export class VectorEnv {
   readonly #rngs: Random[];
   readonly #scores = new Int32Array(2);
   readonly #captureReward: number;
-  readonly #leftoverToOwner: boolean;
+  readonly #ruleCode: RuleCode;
   /** options.maxPlies, read once: the options object's shape varies with where it came from. */
   readonly #maxPlies: number;
 
@@ -126,7 +128,7 @@ export class VectorEnv {
     this.#opening = new OpeningSampler(this.rules);
     this.#captureReward = this.options.captureReward;
     this.#maxPlies = this.options.maxPlies;
-    this.#leftoverToOwner = this.rules.leftoverTo === 'owner';
+    this.#ruleCode = ruleCode(this.rules);
     if (this.options.startPosition) this.#start.set(this.options.startPosition.toState());
     else setInitial(this.#start);
 
@@ -211,7 +213,7 @@ export class VectorEnv {
       const mask = this.#encode(i);
       if (mask === 0) {
         const scores = this.#scores;
-        finalScores(this.#stateViews[i] as Uint8Array, 0, this.#leftoverToOwner, scores);
+        finalScores(this.#stateViews[i] as Uint8Array, 0, this.#ruleCode, scores);
         const own = scores[mover] as number;
         const other = scores[1 - mover] as number;
         reward += own > other ? 1 : own < other ? -1 : 0;

@@ -18,6 +18,7 @@ import {
   type Position,
   Random,
   type Rules,
+  rulesKey,
 } from '../../env/index.ts';
 import { Solver, valueWord } from '../../solve/index.ts';
 import { loadEndgame } from '../endgame-cache.ts';
@@ -61,7 +62,7 @@ const agents = new Map<string, Agent>();
 let solver: Solver | null = null;
 
 async function agentFor(spec: string, rules: Rules): Promise<Agent> {
-  const key = `${spec}|${rules.captureSeedStays}|${rules.leftoverTo}`;
+  const key = `${spec}|${rulesKey(rules)}`;
   let agent = agents.get(key);
   if (agent === undefined) {
     agent = await createAgent(spec, { rules });
@@ -74,7 +75,7 @@ let solverKey = '';
 
 /** The thread's solver for the task's settings; the endgame table is read from the cache once. */
 function solverFor(rules: Rules, tableBits: number, endgameSeeds: number): Solver {
-  const key = `${rules.captureSeedStays}|${rules.leftoverTo}|${tableBits}|${endgameSeeds}`;
+  const key = `${rulesKey(rules)}|${tableBits}|${endgameSeeds}`;
   if (solver === null || key !== solverKey) {
     const endgame = endgameSeeds > 0 ? loadEndgame(endgameSeeds, rules) : null;
     solver = new Solver({ rules, tableBits, endgame });

@@ -18,6 +18,7 @@ import {
   maskToBytes,
   type Position,
   Random,
+  ruleEntries,
 } from '../../env/index.ts';
 import { MlpRunner, NUM_ACTIONS } from '../mlp-runner.ts';
 import { type ExportedPolicy, lookaheadProcedure } from './manifest.ts';
@@ -54,7 +55,11 @@ export function featureSpecMarkdown(policy: ExportedPolicy): string {
   const lines = [
     '# Observation features of this exported policy',
     '',
-    `Encoding \`${observation.encoding}\`, lookahead ${observation.lookahead ? 'on' : 'off'}: ${features.length} float32 features (${base} base${observation.lookahead ? ` + ${NUM_ACTIONS} x ${block} lookahead, the boards after the moves in \`${observation.lookaheadEncoding}\`` : ''}). Rule options: captureSeedStays = ${rules.captureSeedStays}, leftoverTo = ${rules.leftoverTo}.`,
+    `Encoding \`${observation.encoding}\`, lookahead ${observation.lookahead ? 'on' : 'off'}: ${features.length} float32 features (${base} base${observation.lookahead ? ` + ${NUM_ACTIONS} x ${block} lookahead, the boards after the moves in \`${observation.lookaheadEncoding}\`` : ''}). Rule options: ${ruleEntries(
+      rules,
+    )
+      .map(([name, value]) => `${name} = ${String(value)}`)
+      .join(', ')}.`,
     '',
     "Everything is from the side of the player to move M (the mover): `own` is M's row and store, `opp` the opponent O = 1 - M's. Pit k of a row is the pit of action k (player 0: pit k, player 1: pit k + 6). Compute each value in double precision, then store it as float32. `" +
       VECTORS_FILE +

@@ -15,7 +15,7 @@
 import type * as tfType from '@tensorflow/tfjs';
 import { finalDifference, hasLegalMove } from '../../env/gym/fast.ts';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
-import { core, DEFAULT_RULES, Random } from '../../env/index.ts';
+import { core, DEFAULT_RULE_CODE, DEFAULT_RULES, Random } from '../../env/index.ts';
 import { loadAccuracySet } from '../../models/accuracy-sets.ts';
 import { loadBackend } from '../../models/backend.ts';
 import { readLabelRows } from './fit-labels.ts';
@@ -65,17 +65,17 @@ const leafFeatures = (list: Uint8Array[], out: Float32Array, lm: Float32Array, i
     out[o + 12] = (st[at + 12 + mover] as number) / 24;
     out[o + 13] = (st[at + 13 - mover] as number) / 24;
     if (terminal) {
-      const d = finalDifference(st.subarray(at, at + 16), mover, false, scores);
+      const d = finalDifference(st.subarray(at, at + 16), mover, DEFAULT_RULE_CODE, scores);
       out[o + 14] = 1;
       out[o + 15] = d > 0 ? 1 : d < 0 ? -1 : 0;
     }
     lm[leaf] = 1;
   };
-  const mask = core.expand(s, false, children, status);
+  const mask = core.expand(s, DEFAULT_RULE_CODE, children, status);
   for (let a = 0; a < 6; a++) {
     if (((mask >> a) & 1) === 0) continue;
     const child = children.subarray(a * 16, a * 16 + 16);
-    const rmask = core.expand(child, false, replies, rstatus);
+    const rmask = core.expand(child, DEFAULT_RULE_CODE, replies, rstatus);
     if (rmask === 0) {
       put(children, a * 16, i * 36 + a * 6, true);
       continue;
@@ -83,7 +83,7 @@ const leafFeatures = (list: Uint8Array[], out: Float32Array, lm: Float32Array, i
     for (let r = 0; r < 6; r++) {
       if (((rmask >> r) & 1) === 0) continue;
       const reply = replies.subarray(r * 16, r * 16 + 16);
-      const term = core.hasWinningStore(reply) || !hasLegalMove(reply, false);
+      const term = core.hasWinningStore(reply) || !hasLegalMove(reply, DEFAULT_RULE_CODE);
       put(replies, r * 16, i * 36 + a * 6 + r, term);
     }
   }

@@ -8,7 +8,7 @@
 //   npx tsx scripts/exact-label-probe/deeper-lookahead.ts HIDDEN EPOCHS POSITIONS.jsonl...
 import { readFileSync } from 'node:fs';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
-import { core, DEFAULT_RULES, parsePosition } from '../../env/index.ts';
+import { core, DEFAULT_RULE_CODE, DEFAULT_RULES, parsePosition } from '../../env/index.ts';
 import { loadBackend } from '../../models/backend.ts';
 import { fitLabels, readLabelRows } from './fit-labels.ts';
 
@@ -26,16 +26,16 @@ const epochs = Number(epochsArg);
 const observation = { encoding: 'counts', lookahead: true } as const;
 const EXTRA = ACTIONS;
 
+const code = DEFAULT_RULE_CODE;
 const scores = new Int32Array(2);
 /** (player's final score - the other's) of a finished game. */
 function finalDiff(s: Uint8Array, at: number, player: number): number {
-  finalScores(s, at, DEFAULT_RULES.leftoverTo === 'owner', scores);
+  finalScores(s, at, code, scores);
   return (scores[player] as number) - (scores[1 - player] as number);
 }
 const storeDiff = (s: Uint8Array, at: number, player: number) =>
   (s[at + STORE_0 + player] as number) - (s[at + STORE_0 + 1 - player] as number);
 
-const css = DEFAULT_RULES.captureSeedStays;
 const levels = [0, 1, 2].map(() => ({
   children: new Uint8Array(ACTIONS * STATE_SIZE),
   status: new Uint8Array(ACTIONS),
@@ -47,14 +47,14 @@ function value3(state: Uint8Array, out: Float32Array, at: number): void {
   const l0 = levels[0] as (typeof levels)[0];
   const l1 = levels[1] as (typeof levels)[0];
   const l2 = levels[2] as (typeof levels)[0];
-  const mask = expand(state, css, l0.children, l0.status);
+  const mask = expand(state, code, l0.children, l0.status);
   for (let a = 0; a < ACTIONS; a++) {
     if ((mask & (1 << a)) === 0) {
       out[at + a] = 0;
       continue;
     }
     const child = l0.children.subarray(a * STATE_SIZE, (a + 1) * STATE_SIZE);
-    const replies = expand(child, css, l1.children, l1.status);
+    const replies = expand(child, code, l1.children, l1.status);
     let worst: number;
     if (replies === 0) worst = finalDiff(child, 0, mover);
     else {
@@ -62,7 +62,7 @@ function value3(state: Uint8Array, out: Float32Array, at: number): void {
       for (let r = 0; r < ACTIONS; r++) {
         if ((replies & (1 << r)) === 0) continue;
         const reply = l1.children.subarray(r * STATE_SIZE, (r + 1) * STATE_SIZE);
-        const counters = expand(reply, css, l2.children, l2.status);
+        const counters = expand(reply, code, l2.children, l2.status);
         let best: number;
         if (counters === 0) best = finalDiff(reply, 0, mover);
         else {

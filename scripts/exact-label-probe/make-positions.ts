@@ -6,7 +6,7 @@
 // (the probe: seeds 101 and 202, 100 000 each, the first 100 000 lines of the two together)
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
-import { core, DEFAULT_RULES, Random } from '../../env/index.ts';
+import { core, DEFAULT_RULES, Random, ruleCode } from '../../env/index.ts';
 import { loadEndgame } from '../../eval/endgame-cache.ts';
 import { Solver } from '../../solve/index.ts';
 
@@ -18,6 +18,7 @@ if (seedArg === undefined || countArg === undefined || out === undefined) {
 const rng = Random.fromSeed(Number(seedArg));
 const target = Number(countArg);
 const rules = DEFAULT_RULES;
+const code = ruleCode(rules);
 const solver = new Solver({ rules, endgame: loadEndgame(16, rules), tableBits: 20 });
 const minimax = new MinimaxSearch({ rules });
 const s = new Uint8Array(core.STATE_SIZE);
@@ -30,7 +31,7 @@ while (written < target) {
   const depth = 3 + rng.int(5);
   let lines = '';
   for (let ply = 0; ply < 200; ply++) {
-    const mask = core.legalMask(s, false);
+    const mask = core.legalMask(s, code);
     if (mask === 0) break;
     if (ply >= 4) {
       const r = solver.solveState(s, { nodes: 50_000, moves: true });
@@ -51,7 +52,7 @@ while (written < target) {
       const best = minimax.search(s, { depth }).bestActions;
       action = best[rng.int(best.length)] as number;
     }
-    core.playInPlace(s, action, false);
+    core.playInPlace(s, action, code);
   }
   appendFileSync(out, lines);
 }

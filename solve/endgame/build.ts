@@ -1,7 +1,7 @@
-import { core, type Rules } from '../../env/index.ts';
+import { core, type Rules, ruleCode } from '../../env/index.ts';
 import { boardsOf, MAX_RANKED_SEEDS, MOVER_1_ORDER, rankBoard, unrankBoard } from './rank.ts';
 
-const { ACTIONS, OK, STATE_SIZE, STORE_0, playInPlace } = core;
+const { ACTIONS, OK, STATE_SIZE, STORE_0, finalScores, playInPlace } = core;
 
 /**
  * The version of what a table holds: written into its file, which code of
@@ -19,8 +19,8 @@ export const NO_UPPER = 127;
 /** The values of every board of up to `maxSeeds` seeds, for the player to move (see buildEndgame). */
 export interface EndgameValues {
   readonly maxSeeds: number;
-  readonly captureSeedStays: boolean;
-  readonly leftoverToOwner: boolean;
+  /** The rules it was built under. */
+  readonly rules: Rules;
   /** offsets[n]: the index of the first board of n seeds (n = 0 .. maxSeeds + 1). */
   readonly offsets: Float64Array;
   readonly lo: Int8Array;
@@ -77,8 +77,7 @@ export function buildEndgame(
   }
   return {
     maxSeeds,
-    captureSeedStays: rules.captureSeedStays,
-    leftoverToOwner: rules.leftoverTo === 'owner',
+    rules,
     offsets,
     lo,
     hi,
@@ -102,8 +101,8 @@ function solveLayer(
 ): void {
   const count = boardsOf(n);
   const base = offsets[n] as number;
-  const css = rules.captureSeedStays;
-  const owner = rules.leftoverTo === 'owner';
+  const code = ruleCode(rules);
+  const scores = new Int32Array(2);
   const board = new Uint8Array(STATE_SIZE);
   const work = new Uint8Array(STATE_SIZE);
   // Moves within the layer (no capture): the child's rank in the layer, -1 for none.
@@ -120,7 +119,7 @@ function solveLayer(
     for (let a = 0; a < ACTIONS; a++) {
       if (board[a] === 0) continue;
       work.set(board);
-      if (playInPlace(work, a, css) !== OK) continue;
+      if (playInPlace(work, a, code) !== OK) continue;
       legal++;
       const captured = work[STORE_0] as number;
       const left = n - captured;
@@ -137,10 +136,9 @@ function solveLayer(
       if (mineHi > (captureHi[r] as number)) captureHi[r] = mineHi;
     }
     if (legal === 0) {
-      // The mover cannot move: the board goes to the opponent, or each side keeps its own row.
-      let own = 0;
-      for (let i = 0; i < 6; i++) own += board[i] as number;
-      const margin = owner ? own - (n - own) : -n;
+      // The mover cannot move: the engine's final scores of the board (its stores are empty).
+      finalScores(board, 0, code, scores);
+      const margin = (scores[0] as number) - (scores[1] as number);
       lo[base + r] = margin;
       hi[base + r] = margin;
     } else {

@@ -7,7 +7,7 @@ import {
   position,
   Random,
   type Rules,
-  resolveRules,
+  ruleCode,
 } from '../../env/index.ts';
 import { buildEndgame, type EndgameValues, NO_LOWER, NO_UPPER } from './build.ts';
 import { EndgameFileError } from './file.ts';
@@ -46,10 +46,7 @@ export interface EndgameCheckOptions {
  *   in the table (the table is a fixed point of that, so each is exact).
  */
 export function checkEndgame(values: EndgameValues, options: EndgameCheckOptions = {}): void {
-  const rules = resolveRules({
-    captureSeedStays: values.captureSeedStays,
-    leftoverTo: values.leftoverToOwner ? 'owner' : 'opponent',
-  });
+  const rules = values.rules;
   checkRanges(values);
   checkEnds(values, rules);
   checkRebuilt(values, rules);
@@ -162,7 +159,7 @@ function failEnd(board: string, seeds: number, lo: number, hi: number, margin: n
 function checkEnds(values: EndgameValues, rules: Rules): void {
   const state = new Uint8Array(core.STATE_SIZE);
   const scores = [0, 0];
-  const owner = rules.leftoverTo === 'owner';
+  const code = ruleCode(rules);
   for (let n = 0; n <= values.maxSeeds; n++) {
     const mine = 24 - Math.ceil(n / 2);
     for (const from of [0, 6]) {
@@ -171,8 +168,8 @@ function checkEnds(values: EndgameValues, rules: Rules): void {
         state[core.STORE_0] = mine;
         state[core.STORE_1] = 48 - n - mine;
         state[core.TO_MOVE] = 0;
-        const mask = core.legalMask(state, rules.captureSeedStays);
-        if (mask !== 0 || !core.finalScores(state, mask, owner, scores)) return;
+        const mask = core.legalMask(state, code);
+        if (mask !== 0 || !core.finalScores(state, mask, code, scores)) return;
         const margin = (scores[0] as number) - mine - ((scores[1] as number) - (48 - n - mine));
         const i = (values.offsets[n] as number) + rankBoard(state, 0, IDENTITY, n);
         const lo = values.lo[i] as number;

@@ -1,3 +1,4 @@
+import { type Rules, resolveRules } from '../../env/index.ts';
 import { ENDGAME_VERSION, type EndgameValues, endgameOffsets } from './build.ts';
 
 /** A damaged, foreign or mismatched endgame file. */
@@ -11,8 +12,8 @@ interface Header {
   /** ENDGAME_VERSION of the code that built it (files written before it was stamped: 1). */
   readonly version?: number;
   readonly maxSeeds: number;
-  readonly captureSeedStays: boolean;
-  readonly leftoverToOwner: boolean;
+  /** Every rule option (tables written before the rules were stored whole have none: built again). */
+  readonly rules?: Rules;
   readonly boards: number;
   /** FNV-1a (32 bits) of the lo and hi bytes. */
   readonly checksum: number;
@@ -40,8 +41,7 @@ export function encodeEndgame(values: EndgameValues): Uint8Array {
   const header: Header = {
     version: ENDGAME_VERSION,
     maxSeeds: values.maxSeeds,
-    captureSeedStays: values.captureSeedStays,
-    leftoverToOwner: values.leftoverToOwner,
+    rules: values.rules,
     boards: values.lo.length,
     checksum: checksumOf(values.lo, values.hi),
   };
@@ -54,6 +54,20 @@ export function encodeEndgame(values: EndgameValues): Uint8Array {
     head.length + values.lo.length,
   );
   return out;
+}
+
+/** The rules a header names; throws EndgameFileError when it names none or bad ones. */
+function rulesOf(header: Header): Rules {
+  if (typeof header.rules !== 'object' || header.rules === null) {
+    throw new EndgameFileError(
+      'the endgame table header names no rules (a table from before the rules were stored whole)',
+    );
+  }
+  try {
+    return resolveRules(header.rules);
+  } catch (err) {
+    throw new EndgameFileError(`the endgame table header has bad rules: ${(err as Error).message}`);
+  }
 }
 
 /**
@@ -87,6 +101,7 @@ export function decodeEndgame(bytes: Uint8Array): EndgameValues {
       `the endgame table header has a bad seed count: ${String(maxSeeds)}`,
     );
   }
+  const rules = rulesOf(header);
   const offsets = endgameOffsets(maxSeeds);
   if (boards !== offsets[maxSeeds + 1] || bytes.length - end - 1 !== 2 * boards) {
     throw new EndgameFileError(
@@ -105,8 +120,7 @@ export function decodeEndgame(bytes: Uint8Array): EndgameValues {
   }
   return {
     maxSeeds,
-    captureSeedStays: header.captureSeedStays === true,
-    leftoverToOwner: header.leftoverToOwner === true,
+    rules,
     offsets,
     lo,
     hi,

@@ -4,10 +4,9 @@ import {
   compileWasmEncoder,
   encoderPositions,
   observationChecksum,
-  RULE_SETS,
   typescriptEncoder,
 } from '../../bench/encoder-yardstick.ts';
-import { core } from '../../env/index.ts';
+import { core, DEFAULT_RULES, everyRules } from '../../env/index.ts';
 import { C_COMPILER, CLANG_WASM32, requireSystemPackage, skipWithout } from '../system-packages.ts';
 
 // The encoder bench reports the observation encoder's speed as a ratio to
@@ -26,8 +25,8 @@ describe('the C yardstick of the encoder bench', () => {
   });
 
   it('makes positions of finished and unfinished random games, the same for the same rules', () => {
-    const positions = encoderPositions(3000, false);
-    expect(positions).toEqual(encoderPositions(3000, false));
+    const positions = encoderPositions(3000, DEFAULT_RULES);
+    expect(positions).toEqual(encoderPositions(3000, DEFAULT_RULES));
     const count = positions.length / STATE_SIZE;
     let starts = 0;
     for (let i = 0; i < count; i++) {
@@ -42,16 +41,13 @@ describe('the C yardstick of the encoder bench', () => {
   it.skipIf(noCc)('writes the encoder observations, bit for bit, under every rule set', () => {
     requireSystemPackage(C_COMPILER);
     if (typeof native === 'string') throw new Error(native);
-    const checksums = RULE_SETS.map((rules) => {
-      const ts = observationChecksum(
-        typescriptEncoder(rules),
-        encoderPositions(3000, rules.captureSeedStays),
-      );
+    const checksums = everyRules().map((rules) => {
+      const ts = observationChecksum(typescriptEncoder(rules), encoderPositions(3000, rules));
       expect(native.verify(3000, rules)).toBe(ts);
       return ts;
     });
     // The rules change the observations, so the checksums would catch a rule ignored.
-    expect(new Set(checksums).size).toBe(RULE_SETS.length);
+    expect(new Set(checksums).size).toBe(everyRules().length);
     const timed = native.time(3000, 0.05);
     expect(timed.encodes).toBeGreaterThanOrEqual(3000);
     expect(timed.cpuMs).toBeGreaterThan(0);
@@ -61,10 +57,10 @@ describe('the C yardstick of the encoder bench', () => {
     requireSystemPackage(CLANG_WASM32);
     const build = compileWasmEncoder();
     if (typeof build === 'string') throw new Error(build);
-    for (const rules of RULE_SETS) {
+    for (const rules of everyRules()) {
       const wasm = build(rules);
       const ts = typescriptEncoder(rules);
-      const positions = encoderPositions(2000, rules.captureSeedStays);
+      const positions = encoderPositions(2000, rules);
       const expected = new Float32Array(OBSERVATION_SIZE);
       const actual = new Float32Array(OBSERVATION_SIZE + 3).fill(Number.NaN);
       for (let at = 0; at < positions.length; at += STATE_SIZE) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { playGames } from '../../bench/engine.bench.ts';
 import { compileWasmPlayouts } from '../../bench/wasm-playouts.ts';
+import { everyRules } from '../../env/index.ts';
 import { CLANG_WASM32, requireSystemPackage, skipWithout } from '../system-packages.ts';
 
 // The engine bench also times bench/c/playouts.c built as WebAssembly, to show
@@ -10,17 +11,20 @@ const noClang = skipWithout(CLANG_WASM32, import.meta.url, 'the wasm32 yardstick
 
 describe('the C yardstick built as WebAssembly', () => {
   it.skipIf(noClang)(
-    'plays the same games as the engine, game for game, under both capture rules',
+    'plays the same games as the engine, game for game, under every rule set',
     () => {
       requireSystemPackage(CLANG_WASM32);
       const wasm = compileWasmPlayouts();
       if (typeof wasm === 'string') throw new Error(wasm);
-      for (const captureSeedStays of [false, true]) {
-        const played = wasm.play(3000, captureSeedStays);
-        expect(played.reject).toEqual(playGames('reject', 3000, captureSeedStays));
-        expect(played.expand).toEqual(playGames('expand', 3000, captureSeedStays));
+      const checksums = everyRules().map((rules) => {
+        const played = wasm.play(3000, rules);
+        expect(played.reject).toEqual(playGames('reject', 3000, rules));
+        expect(played.expand).toEqual(playGames('expand', 3000, rules));
+        expect(played.expand).toEqual(wasm.playExpandFromJs(3000, rules));
         expect(played.reject.checksum).not.toBe(played.expand.checksum);
-      }
+        return played.reject.checksum;
+      });
+      expect(new Set(checksums).size).toBe(checksums.length);
       // Timing counts games and this process's CPU time.
       const timed = wasm.time('expand', 0.05);
       expect(timed.games).toBeGreaterThan(0);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { core, initialPosition, Random } from '../../env/index.ts';
+import {
+  core,
+  DEFAULT_RULE_CODE,
+  initialPosition,
+  Random,
+  type RuleCode,
+  resolveRules,
+  ruleCode,
+} from '../../env/index.ts';
 import { type RefState, refPlay } from './reference.ts';
 import { randomPosition } from './samples.ts';
 
@@ -11,6 +19,11 @@ const STATUS_OF_REASON = {
   'endless-relay': ENDLESS_RELAY,
   'does-not-feed': DOES_NOT_FEED,
 } as const;
+
+/** The rule code with the capture rule as given, the other options at their defaults. */
+const captureCode = (stays: boolean): RuleCode =>
+  ruleCode(resolveRules({ captureSeedStays: stays }));
+const OWNER = ruleCode(resolveRules({ leftoverTo: 'owner' }));
 
 function refStateOf(s: Uint8Array): RefState {
   return {
@@ -53,7 +66,7 @@ describe('playInPlace against the naive reference', () => {
       const ref = refStateOf(state);
       for (let a = 0; a < ACTIONS; a++) {
         copy.set(state);
-        const status = core.playInPlace(copy, a, captureSeedStays, stats);
+        const status = core.playInPlace(copy, a, captureCode(captureSeedStays), stats);
         const expected = refPlay(ref, a, captureSeedStays);
         if (typeof expected === 'string') {
           expect(status, `${ref.pits}/${ref.toMove} action ${a}`).toBe(STATUS_OF_REASON[expected]);
@@ -100,7 +113,7 @@ describe('playFrom and playInPlace', () => {
           const ref: RefState = { pits, stores: [rest - onBoard, 0], toMove };
           const state = Uint8Array.from(stateOf(ref));
           copy.set(state);
-          const status = core.playInPlace(copy, pit % 6, captureSeedStays);
+          const status = core.playInPlace(copy, pit % 6, captureCode(captureSeedStays));
           const expected = refPlay(ref, pit % 6, captureSeedStays);
           if (typeof expected === 'string') {
             expect(status).toBe(STATUS_OF_REASON[expected]);
@@ -122,9 +135,9 @@ describe('playFrom and playInPlace', () => {
     for (const state of states) {
       for (let a = 0; a < ACTIONS; a++) {
         const inPlace = state.slice();
-        const status = core.playInPlace(inPlace, a, false);
+        const status = core.playInPlace(inPlace, a, DEFAULT_RULE_CODE);
         dst.fill(0xee);
-        expect(core.playFrom(state, 0, dst, STATE_SIZE, a, false)).toBe(status);
+        expect(core.playFrom(state, 0, dst, STATE_SIZE, a, DEFAULT_RULE_CODE)).toBe(status);
         if (status === OK) {
           expect(Array.from(dst.subarray(STATE_SIZE, 2 * STATE_SIZE))).toEqual(Array.from(inPlace));
         } else {
@@ -150,8 +163,10 @@ describe('playFrom and playInPlace', () => {
     const fromBatch = new Uint8Array(STATE_SIZE);
     states.forEach((state, i) => {
       for (let a = 0; a < ACTIONS; a++) {
-        const status = core.playInto(state, single, a, true);
-        expect(core.playFrom(batch, i * STATE_SIZE, fromBatch, 0, a, true)).toBe(status);
+        const status = core.playInto(state, single, a, captureCode(true));
+        expect(core.playFrom(batch, i * STATE_SIZE, fromBatch, 0, a, captureCode(true))).toBe(
+          status,
+        );
         if (status === OK) expect(Array.from(fromBatch)).toEqual(Array.from(single));
       }
     });
@@ -167,11 +182,11 @@ describe('expand', () => {
     for (const state of states) {
       for (const captureSeedStays of [false, true]) {
         const before = Array.from(state);
-        const mask = core.expand(state, captureSeedStays, children, status);
+        const mask = core.expand(state, captureCode(captureSeedStays), children, status);
         expect(Array.from(state)).toEqual(before);
-        expect(mask).toBe(core.legalMask(state, captureSeedStays));
+        expect(mask).toBe(core.legalMask(state, captureCode(captureSeedStays)));
         for (let a = 0; a < ACTIONS; a++) {
-          const st = core.playInto(state, single, a, captureSeedStays);
+          const st = core.playInto(state, single, a, captureCode(captureSeedStays));
           expect(status[a]).toBe(st);
           expect((mask >> a) & 1).toBe(st === OK ? 1 : 0);
           if (st === OK) {
@@ -188,10 +203,12 @@ describe('expand', () => {
     const state = new Uint8Array(STATE_SIZE);
     state.set([4, 4, 4, 4, 4, 3, 0, 0, 0, 0, 0, 0, 25, 0, 0]);
     const status = new Uint8Array(ACTIONS);
-    expect(core.expand(state, false, new Uint8Array(ACTIONS * STATE_SIZE), status)).toBe(0);
+    expect(
+      core.expand(state, DEFAULT_RULE_CODE, new Uint8Array(ACTIONS * STATE_SIZE), status),
+    ).toBe(0);
     expect(Array.from(status)).toEqual(new Array(ACTIONS).fill(GAME_OVER));
-    expect(core.legalMask(state, false)).toBe(0);
-    expect(core.playInto(state, new Uint8Array(STATE_SIZE), 0, false)).toBe(GAME_OVER);
+    expect(core.legalMask(state, DEFAULT_RULE_CODE)).toBe(0);
+    expect(core.playInto(state, new Uint8Array(STATE_SIZE), 0, DEFAULT_RULE_CODE)).toBe(GAME_OVER);
   });
 });
 
@@ -205,13 +222,15 @@ describe('finalScores', () => {
   it('is false while there is a legal move and no winning store', () => {
     const s = initialPosition().toState();
     const scores = [0, 0];
-    expect(core.finalScores(s, core.legalMask(s, false), false, scores)).toBe(false);
+    expect(
+      core.finalScores(s, core.legalMask(s, DEFAULT_RULE_CODE), DEFAULT_RULE_CODE, scores),
+    ).toBe(false);
   });
 
   it('takes the stores as they are once one holds 25', () => {
     const scores = [0, 0];
     const s = state([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 25, 20, 1]);
-    expect(core.finalScores(s, 0b100000, false, scores)).toBe(true);
+    expect(core.finalScores(s, 0b100000, DEFAULT_RULE_CODE, scores)).toBe(true);
     expect(scores).toEqual([25, 20]);
   });
 
@@ -219,12 +238,12 @@ describe('finalScores', () => {
     // Player 1 to move with no legal move: 3 seeds on player 0's side, 2 on player 1's.
     const s = state([1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 20, 23, 1]);
     const scores = new Int32Array(2);
-    expect(core.finalScores(s, 0, false, scores)).toBe(true);
+    expect(core.finalScores(s, 0, DEFAULT_RULE_CODE, scores)).toBe(true);
     expect(Array.from(scores)).toEqual([25, 23]);
-    expect(core.finalScores(s, 0, true, scores)).toBe(true);
+    expect(core.finalScores(s, 0, OWNER, scores)).toBe(true);
     expect(Array.from(scores)).toEqual([23, 25]);
     s[core.TO_MOVE] = 0;
-    expect(core.finalScores(s, 0, false, scores)).toBe(true);
+    expect(core.finalScores(s, 0, DEFAULT_RULE_CODE, scores)).toBe(true);
     expect(Array.from(scores)).toEqual([20, 28]);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyAction,
   core,
+  DEFAULT_RULE_CODE,
   formatPosition,
   IllegalActionError,
   legalActions,
@@ -13,6 +14,7 @@ import {
   positionFromState,
   Random,
   type Rules,
+  ruleCode,
 } from '../../env/index.ts';
 import { type RefState, refLegal, refOutcome, refPlay } from './reference.ts';
 import { randomGame } from './samples.ts';
@@ -128,17 +130,18 @@ describe('over random games', () => {
       fc.property(gameSeed, anyRules, (seed, rules) => {
         for (const pos of randomGame(seed, rules).positions) {
           const state = pos.toState();
-          const mask = core.expand(state, rules.captureSeedStays, children, status);
+          const code = ruleCode(rules);
+          const mask = core.expand(state, code, children, status);
           const legal = legalActions(pos, rules);
           expect([0, 1, 2, 3, 4, 5].filter((a) => mask & (1 << a))).toEqual(legal);
           for (const a of legal) {
             const next = applyAction(pos, a, rules).toState();
             expect(children.subarray(a * core.STATE_SIZE, (a + 1) * core.STATE_SIZE)).toEqual(next);
             copy.set(state);
-            expect(core.playInPlace(copy, a, rules.captureSeedStays)).toBe(core.OK);
+            expect(core.playInPlace(copy, a, code)).toBe(core.OK);
             expect(copy).toEqual(next);
           }
-          const finished = core.finalScores(state, mask, rules.leftoverTo === 'owner', scores);
+          const finished = core.finalScores(state, mask, code, scores);
           const result = outcome(pos, rules);
           expect(finished).toBe(result !== null);
           if (result !== null) expect(scores).toEqual(result.scores);
@@ -218,7 +221,11 @@ describe('long relays', () => {
           if (core.hasWinningStore(state)) continue;
           for (let a = 0; a < 6; a++) {
             copy.set(state);
-            if (core.playInPlace(copy, a, false, stats) !== core.OK || stats.laps <= 100) continue;
+            if (
+              core.playInPlace(copy, a, DEFAULT_RULE_CODE, stats) !== core.OK ||
+              stats.laps <= 100
+            )
+              continue;
             const pos = positionFromState(state);
             const expected = refPlay(refStateOf(pos), a, false);
             if (typeof expected === 'string') throw new Error(`reference rejects: ${expected}`);

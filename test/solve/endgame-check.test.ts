@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { core, DEFAULT_RULES, type Rules, resolveRules } from '../../env/index.ts';
+import {
+  core,
+  DEFAULT_RULE_CODE,
+  DEFAULT_RULES,
+  type Rules,
+  resolveRules,
+} from '../../env/index.ts';
 import { endgamePath, loadEndgame } from '../../eval/endgame-cache.ts';
 import { boardsOf, unrankBoard } from '../../solve/endgame/rank.ts';
 import {
@@ -53,7 +59,7 @@ function negate(lo: Int8Array, hi: Int8Array, i: number): void {
 function goesOn(table: EndgameValues, n: number, i: number): boolean {
   const state = new Uint8Array(core.STATE_SIZE);
   unrankBoard(i - (table.offsets[n] as number), n, state);
-  return core.legalMask(state, false) !== 0;
+  return core.legalMask(state, DEFAULT_RULE_CODE) !== 0;
 }
 
 /** Negates every board of `n` seeds whose game goes on and whose value is not 0. */

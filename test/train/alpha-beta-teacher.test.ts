@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
-import { core, DEFAULT_RULES, Random } from '../../env/index.ts';
+import { core, DEFAULT_RULE_CODE, DEFAULT_RULES, Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { buildConfig } from '../../train/config/build.ts';
@@ -44,7 +44,7 @@ describe('the alpha-beta teacher', () => {
     let ties = 0;
     positions.forEach((state, i) => {
       const target = row(forwards, i);
-      const mask = core.legalMask(state, false);
+      const mask = core.legalMask(state, DEFAULT_RULE_CODE);
       target.forEach((p, a) => {
         if ((mask & (1 << a)) === 0) expect(p).toBe(0);
       });
@@ -107,7 +107,7 @@ describe('self-play with the alpha-beta teacher', () => {
         continue;
       }
       // Completed-Q's improved policy gives every legal move something.
-      const mask = core.legalMask(state, false);
+      const mask = core.legalMask(state, DEFAULT_RULE_CODE);
       for (const [a, p] of got.entries()) expect(p > 0).toBe((mask & (1 << a)) !== 0);
     }
     expect(half.count).toBeGreaterThan(100);

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { core, DEFAULT_RULES, Random } from '../../env/index.ts';
+import { core, DEFAULT_RULE_CODE, DEFAULT_RULES, Random } from '../../env/index.ts';
 import { endgamePath } from '../../eval/endgame-cache.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
@@ -39,10 +39,14 @@ function randomPositions(count: number, seed: number): Uint8Array[] {
   while (out.length < count) {
     const s = core.setInitial(new Uint8Array(STATE_SIZE));
     for (let ply = 0; ; ply++) {
-      const mask = core.legalMask(s, false);
+      const mask = core.legalMask(s, DEFAULT_RULE_CODE);
       if (mask === 0) break;
       if (ply >= 10 && rng.next() < 0.3 && out.length < count) out.push(s.slice());
-      core.playInPlace(s, core.nthAction(mask, rng.int(core.POPCOUNT[mask] as number)), false);
+      core.playInPlace(
+        s,
+        core.nthAction(mask, rng.int(core.POPCOUNT[mask] as number)),
+        DEFAULT_RULE_CODE,
+      );
     }
   }
   return out;
@@ -55,7 +59,7 @@ describe('the rescoring solver', () => {
     let proven = 0;
     let dropped = 0;
     for (const state of randomPositions(60, 4)) {
-      const mask = core.legalMask(state, false);
+      const mask = core.legalMask(state, DEFAULT_RULE_CODE);
       const search = new Float32Array(NUM_ACTIONS);
       for (let a = 0; a < NUM_ACTIONS; a++) search[a] = (mask & (1 << a)) !== 0 ? (a + 1) / 21 : 0;
       const policy = search.slice();

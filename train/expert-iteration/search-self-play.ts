@@ -2,7 +2,7 @@ import type { Evaluator } from '../../agents/evaluator.ts';
 import { PuctSearch } from '../../agents/puct.ts';
 import { softmaxInto } from '../../agents/softmax.ts';
 import { type ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
-import { core, type Random, type Rules } from '../../env/index.ts';
+import { core, type Random, type RuleCode, type Rules, ruleCode } from '../../env/index.ts';
 import { type ForwardPass, NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { EndgameValues } from '../../solve/index.ts';
 import type { SelfPlayStats } from '../training-algorithm.ts';
@@ -169,8 +169,7 @@ export class SearchSelfPlay {
   readonly #logits: Float32Array;
   readonly #values: Float32Array;
   readonly #scores = new Int32Array(2);
-  readonly #captureSeedStays: boolean;
-  readonly #leftoverToOwner: boolean;
+  readonly #ruleCode: RuleCode;
   /** Positions run through the network so far (for benchmarks). */
   evaluations = 0;
 
@@ -223,8 +222,7 @@ export class SearchSelfPlay {
     this.#observations = new Float32Array(n * this.#encoder.size);
     this.#logits = new Float32Array(n * NUM_ACTIONS);
     this.#values = new Float32Array(n);
-    this.#captureSeedStays = options.rules.captureSeedStays;
-    this.#leftoverToOwner = options.rules.leftoverTo === 'owner';
+    this.#ruleCode = ruleCode(options.rules);
   }
 
   /** Starts fresh games everywhere (at run start and each checkpoint boundary). */
@@ -391,7 +389,7 @@ export class SearchSelfPlay {
     if (this.#full[g] === 0) {
       const move = this.#target.finish(g, search.result(), this.#plies[g] as number, rng);
       this.#plies[g] = (this.#plies[g] as number) + 1;
-      playInPlace(state, move.action, this.#captureSeedStays);
+      playInPlace(state, move.action, this.#ruleCode);
       return false;
     }
     const k = g * this.options.maxPlies + (this.#logCount[g] as number);
@@ -422,7 +420,7 @@ export class SearchSelfPlay {
     this.#logBounds[2 * k + 1] = known ? proven.hi : 1;
     this.#logCount[g] = (this.#logCount[g] as number) + 1;
     this.#plies[g] = (this.#plies[g] as number) + 1;
-    playInPlace(state, action, this.#captureSeedStays);
+    playInPlace(state, action, this.#ruleCode);
     return known && proven.lo === proven.hi;
   }
 
@@ -441,8 +439,8 @@ export class SearchSelfPlay {
   /** Player 0's result (+1, 0, -1) if game `g` is over (a capped game is a draw), else null. */
   #gameEnd(g: number): number | null {
     const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
-    const mask = legalMask(state, this.#captureSeedStays);
-    if (finalScores(state, mask, this.#leftoverToOwner, this.#scores)) {
+    const mask = legalMask(state, this.#ruleCode);
+    if (finalScores(state, mask, this.#ruleCode, this.#scores)) {
       return Math.sign((this.#scores[0] as number) - (this.#scores[1] as number));
     }
     const capped = (this.#plies[g] as number) >= this.options.maxPlies;

@@ -1,4 +1,4 @@
-import type { Rules } from '../../env/rules.ts';
+import { type Rules, sameRules } from '../../env/rules.ts';
 import type { AccuracySet } from '../../eval/accuracy/accuracy-set.ts';
 import { runAccuracy } from '../../eval/accuracy/benchmark.ts';
 import { sampleAccuracySet } from '../../eval/accuracy/sample.ts';
@@ -18,12 +18,7 @@ const SAMPLE_SEED = 'training';
  */
 export function trainingAccuracySample(count: number, rules: Rules): AccuracySet | null {
   const set = loadAccuracySet('main');
-  if (
-    set.rules.captureSeedStays !== rules.captureSeedStays ||
-    set.rules.leftoverTo !== rules.leftoverTo
-  ) {
-    return null;
-  }
+  if (!sameRules(set.rules, rules)) return null;
   return sampleAccuracySet(set, count, SAMPLE_SEED);
 }
 

@@ -11,10 +11,10 @@
  */
 import {
   DEFAULT_RULES,
+  describeRules,
   formatPosition,
   type Player,
   type Position,
-  type Rules,
 } from '../../env/index.ts';
 import { type BrowserPolicy, decodeBrowserPolicy } from '../../models/export/browser-policy.ts';
 import {
@@ -479,10 +479,6 @@ function showStrengths(): void {
   strengthSelect.disabled = choice.strengths.length < 2;
 }
 
-function describeRules(rules: Rules): string {
-  return `Rules: the capturing seed ${rules.captureSeedStays ? 'stays in its pit' : 'is captured too'}; seeds left at the end go to the ${rules.leftoverTo === 'owner' ? 'owner of each row' : 'player who made the last move'}. A store of 25 wins.`;
-}
-
 function newGame(): void {
   generation++;
   busy = false;
@@ -503,7 +499,7 @@ function newGame(): void {
   highlight({});
   app.dataset.human = String(human);
   app.dataset.opponent = session.computer.name;
-  rulesInfo.textContent = describeRules(rules);
+  rulesInfo.textContent = `Rules: ${describeRules(rules)}. A store of 25 wins.`;
   const game = generation;
   askPerfectPlay(session.position);
   void showEvaluation(session.position, game).then(() => runComputer(game));

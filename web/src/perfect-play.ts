@@ -5,7 +5,7 @@
  * page runs it in a Web Worker (solver-worker.mts) so that a solve never
  * blocks the board; tests call it directly.
  */
-import { type Player, parsePosition, type Rules } from '../../env/index.ts';
+import { type Player, parsePosition, type Rules, sameRules } from '../../env/index.ts';
 import { Solver } from '../../solve/solver.ts';
 import { type GameValue, gameValue } from '../../solve/value.ts';
 import { PLAYER_NAMES } from './game-session.ts';
@@ -60,13 +60,7 @@ export class PerfectPlay {
 
   #solverFor(rules: Rules): Solver {
     const current = this.#solver;
-    if (
-      current !== null &&
-      current.rules.captureSeedStays === rules.captureSeedStays &&
-      current.rules.leftoverTo === rules.leftoverTo
-    ) {
-      return current;
-    }
+    if (current !== null && sameRules(current.rules, rules)) return current;
     this.#solver = new Solver({ rules, tableBits: TABLE_BITS });
     return this.#solver;
   }

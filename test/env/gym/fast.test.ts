@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finalDifference, hasLegalMove } from '../../../env/gym/fast.ts';
-import { core, outcome, Random } from '../../../env/index.ts';
+import { core, outcome, Random, resolveRules, ruleCode } from '../../../env/index.ts';
 import { randomPosition } from '../samples.ts';
 
 describe('hasLegalMove', () => {
@@ -14,8 +14,9 @@ describe('hasLegalMove', () => {
       const state = randomPosition(rng, 1 + rng.int(48)).toState();
       if (core.hasWinningStore(state)) continue;
       for (const captureSeedStays of [false, true]) {
-        const expected = core.legalMask(state, captureSeedStays) !== 0;
-        expect(hasLegalMove(state, captureSeedStays), Array.from(state).join(',')).toBe(expected);
+        const code = ruleCode(resolveRules({ captureSeedStays }));
+        const expected = core.legalMask(state, code) !== 0;
+        expect(hasLegalMove(state, code), Array.from(state).join(',')).toBe(expected);
         if (!expected) without++;
         checked++;
       }
@@ -37,7 +38,8 @@ describe('finalDifference', () => {
         finished++;
         for (const player of [0, 1]) {
           const diff = (end.scores[player] as number) - (end.scores[1 - player] as number);
-          expect(finalDifference(pos.toState(), player, leftoverTo === 'owner', scores)).toBe(diff);
+          const code = ruleCode(resolveRules({ leftoverTo }));
+          expect(finalDifference(pos.toState(), player, code, scores)).toBe(diff);
         }
       }
     }
