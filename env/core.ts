@@ -165,6 +165,10 @@ const ONE_MOVE = new ActionStats();
 
 // Literal numbers below rather than the module's constants: a module constant
 // read inside a hot function costs a load and an initialisation check each time.
+// The rule code's bits are such literals too: checked here, once.
+if (SEED_STAYS !== 1 || LEFTOVER_TO_OWNER !== 2) {
+  throw new Error('core.ts reads the rule code as bits 0 (SEED_STAYS) and 1 (LEFTOVER_TO_OWNER)');
+}
 
 /**
  * Plays actions `first..last` from the state at `src[srcAt ..]`, each from that
@@ -200,7 +204,7 @@ function playActions(
   const opponentWasEmpty =
     (mover === 0 ? (board1 >>> 16) | board2 : board0 | (board1 & 0xffff)) === 0;
   // -1 (all ones) where the capturing seed is captured too, 0 where it stays.
-  const lastSeed = (code & SEED_STAYS) === 0 ? -1 : 0;
+  const lastSeed = (code & 1) - 1; // SEED_STAYS
   // Locals rather than the module's arrays: a module binding is loaded and its
   // map checked again after every call the loop may make (onLap).
   const W = WORDS;
@@ -450,7 +454,8 @@ export function finalScores(
     row0 += s[i] as number;
     row1 += s[i + 6] as number;
   }
-  if ((code & LEFTOVER_TO_OWNER) !== 0) {
+  if ((code & 2) !== 0) {
+    // LEFTOVER_TO_OWNER: each player takes the seeds of their own row.
     scores[0] = s0 + row0;
     scores[1] = s1 + row1;
   } else if (s[TO_MOVE] === 0) {
