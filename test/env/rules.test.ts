@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_RULES,
+  describeRuleOptions,
+  describeRules,
+  everyRules,
+  formatRules,
+  OTHER_RULES,
   parseRulesText,
+  pickRules,
+  RULE_NAMES,
+  RULE_OPTIONS,
   RulesError,
   type RulesInput,
   resolveRules,
+  ruleEntries,
+  rulesKey,
   rulesSchema,
+  sameRules,
 } from '../../env/index.ts';
 
 describe('rules', () => {
@@ -85,5 +96,107 @@ describe('parseRulesText', () => {
   ])('rejects %j', (text, message) => {
     expect(() => parseRulesText(text)).toThrow(RulesError);
     expect(() => parseRulesText(text)).toThrow(message);
+  });
+});
+
+describe('the option table', () => {
+  it('lists each option once with its values, default, words and file-name keys', () => {
+    expect(RULE_NAMES).toEqual(['captureSeedStays', 'leftoverTo']);
+    for (const name of RULE_NAMES) {
+      const option: {
+        values: readonly unknown[];
+        default: unknown;
+        keys: readonly string[];
+        says: readonly string[];
+      } = RULE_OPTIONS[name];
+      expect(option.values.length, name).toBeGreaterThanOrEqual(2);
+      // The first value is the default, so the default rules' code is 0.
+      expect(option.values[0], name).toBe(option.default);
+      expect(option.keys, name).toHaveLength(option.values.length);
+      expect(option.says, name).toHaveLength(option.values.length);
+      expect(new Set(option.keys).size, name).toBe(option.keys.length);
+    }
+  });
+
+  it('gives every combination of the values once, the defaults first', () => {
+    const all = everyRules();
+    expect(all).toHaveLength(4);
+    expect(all[0]).toEqual(DEFAULT_RULES);
+    expect(new Set(all.map(formatRules)).size).toBe(all.length);
+    for (const rules of all) expect(Object.isFrozen(rules)).toBe(true);
+    expect(all).toContainEqual({ captureSeedStays: true, leftoverTo: 'owner' });
+  });
+});
+
+describe('rulesKey', () => {
+  it("is one word per rule set, today's endgame table file names", () => {
+    expect(everyRules().map(rulesKey)).toEqual([
+      'seed-captured-leftover-opponent',
+      'seed-stays-leftover-opponent',
+      'seed-captured-leftover-owner',
+      'seed-stays-leftover-owner',
+    ]);
+  });
+
+  it('is the same for equal rules, whatever object holds them', () => {
+    const a = resolveRules({ leftoverTo: 'owner' });
+    const b = parseRulesText('leftoverTo=owner,captureSeedStays=false');
+    expect(a).not.toBe(b);
+    expect(rulesKey(a)).toBe(rulesKey(b));
+  });
+});
+
+describe('sameRules', () => {
+  it('tells equal rules from different ones', () => {
+    const all = everyRules();
+    for (const [i, a] of all.entries()) {
+      for (const [j, b] of all.entries()) expect(sameRules(a, b), `${i} ${j}`).toBe(i === j);
+      expect(sameRules(a, parseRulesText(formatRules(a)))).toBe(true);
+    }
+  });
+});
+
+describe('formatRules', () => {
+  it('writes every option in table order, which parseRulesText reads back', () => {
+    expect(formatRules(DEFAULT_RULES)).toBe('captureSeedStays=false,leftoverTo=opponent');
+    for (const rules of everyRules()) expect(parseRulesText(formatRules(rules))).toEqual(rules);
+  });
+
+  it('has an example of every option away from its default for help texts', () => {
+    expect(formatRules(OTHER_RULES)).toBe('captureSeedStays=true,leftoverTo=owner');
+    expect(describeRuleOptions()).toBe(
+      'captureSeedStays=false|true (the capturing seed stays in its pit), leftoverTo=opponent|owner (who takes the seeds left on the board)',
+    );
+  });
+});
+
+describe('ruleEntries, pickRules and describeRules', () => {
+  it('read the options alone, in table order', () => {
+    const rules = resolveRules({ captureSeedStays: true });
+    expect(ruleEntries(rules)).toEqual([
+      ['captureSeedStays', true],
+      ['leftoverTo', 'opponent'],
+    ]);
+    const flat = { name: 'run', hidden: [8], leftoverTo: 'owner', captureSeedStays: true } as const;
+    expect(JSON.stringify(pickRules(flat))).toBe('{"captureSeedStays":true,"leftoverTo":"owner"}');
+    expect(() => pickRules({ ...flat, leftoverTo: 'nobody' } as never)).toThrow(/leftoverTo/);
+  });
+
+  it('say the rules in words', () => {
+    expect(describeRules(DEFAULT_RULES)).toBe(
+      'the capturing seed is captured too; seeds left at the end go to the player who made the last move',
+    );
+    expect(describeRules(OTHER_RULES)).toBe(
+      'the capturing seed stays in its pit; seeds left at the end go to the owner of each row',
+    );
+  });
+});
+
+describe('rulesSchema', () => {
+  it('accepts every rule set and reports a bad value by its option', () => {
+    for (const rules of everyRules()) expect(rulesSchema.parse(rules)).toEqual(rules);
+    const bad = rulesSchema.safeParse({ captureSeedStays: 1, leftoverTo: 'owner' });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.path).toEqual(['captureSeedStays']);
   });
 });

@@ -164,6 +164,49 @@ describe('endgame files', () => {
     );
   });
 
+  it('carry their rules whole, and refuse a header with none or bad ones', () => {
+    for (const rules of [
+      DEFAULT_RULES,
+      resolveRules({ captureSeedStays: true, leftoverTo: 'owner' }),
+    ]) {
+      const bytes = encodeEndgame({ ...table, rules });
+      const text = Buffer.from(bytes).toString('latin1');
+      expect(text).toContain(`"rules":${JSON.stringify(rules)}`);
+      expect(decodeEndgame(bytes).rules).toEqual(rules);
+    }
+    const text = Buffer.from(encodeEndgame(table)).toString('latin1');
+    const header = `"rules":${JSON.stringify(DEFAULT_RULES)}`;
+    // The header of the tables written before the rules were stored whole.
+    const before = text.replace(header, '"captureSeedStays":false,"leftoverToOwner":false');
+    expect(() => decodeEndgame(Buffer.from(before, 'latin1'))).toThrow(
+      'the endgame table header names no rules (a table from before the rules were stored whole)',
+    );
+    const bad = text.replace(header, '"rules":{"leftoverTo":"nobody"}');
+    expect(() => decodeEndgame(Buffer.from(bad, 'latin1'))).toThrow(
+      /^the endgame table header has bad rules: invalid rules: leftoverTo: /,
+    );
+  });
+
+  it('written before the rules were stored whole are built again under their old names', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ayoayo-endgame-'));
+    dirs.push(dir);
+    const rules = resolveRules({ leftoverTo: 'owner' });
+    const path = endgamePath(dir, 6, rules);
+    expect(path).toBe(join(dir, 'endgame-6-seed-captured-leftover-owner.bin'));
+    const text = Buffer.from(encodeEndgame(buildEndgame(6, rules))).toString('latin1');
+    const before = text.replace(
+      `"rules":${JSON.stringify(rules)}`,
+      '"captureSeedStays":false,"leftoverToOwner":true',
+    );
+    writeFileSync(path, Buffer.from(before, 'latin1'));
+    const notes: string[] = [];
+    expect(loadEndgame(6, rules, { dir, onNote: (n) => notes.push(n) }).rules).toEqual(rules);
+    expect(notes).toEqual([
+      `${path}: the endgame table header names no rules (a table from before the rules were stored whole): building it again`,
+    ]);
+    expect(readFileSync(path, 'latin1')).toBe(text);
+  });
+
   it('say what is wrong with a damaged, cut or foreign file', () => {
     const bytes = encodeEndgame(table);
     const damaged = bytes.slice();
