@@ -4,6 +4,7 @@ import {
   applyAction,
   core,
   DEFAULT_RULE_CODE,
+  everyRules,
   formatPosition,
   IllegalActionError,
   legalActions,
@@ -22,10 +23,7 @@ import { randomGame } from './samples.ts';
 // Each property runs over complete random games: fast-check draws the seed and
 // the rule options, the game itself is played with the engine's seeded Random.
 const gameSeed = fc.integer({ min: 0, max: 2 ** 31 - 1 });
-const anyRules = fc.record({
-  captureSeedStays: fc.boolean(),
-  leftoverTo: fc.constantFrom('opponent' as const, 'owner' as const),
-});
+const anyRules = fc.constantFrom(...everyRules());
 const RUNS = { numRuns: 120 };
 
 function total(pos: Position): number {

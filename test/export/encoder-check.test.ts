@@ -15,6 +15,7 @@ import {
   maskToBytes,
   parsePosition,
   type Rules,
+  resolveRules,
 } from '../../env/index.ts';
 import type { EncoderVectors } from '../../models/export/encoder-check.ts';
 import { exportPolicy } from '../../models/export/export-policy.ts';
@@ -116,7 +117,7 @@ describe('the export lets a client in another language verify its encoder', () =
         mkdtempSync(join(tmpdir(), 'ayoayo-enc-')),
         { encoding: 'onehot', lookahead: true, lookaheadEncoding: 'counts' },
         4,
-        { captureSeedStays: true, leftoverTo: 'owner' },
+        resolveRules({ captureSeedStays: true, leftoverTo: 'owner' }),
       );
       expect(readVectors(other.out).rules).toEqual({ captureSeedStays: true, leftoverTo: 'owner' });
       expect(runClient(other.out).stdout).toContain('(onehot + lookahead, 290 each)');

@@ -7,7 +7,9 @@ import {
 } from '../../env/gym/observation.ts';
 import {
   applyAction,
+  DEFAULT_RULES,
   legalActions,
+  OTHER_RULES,
   outcome,
   type Player,
   type Position,
@@ -94,10 +96,10 @@ describe('the manifest’s lookahead procedure', () => {
   );
 
   it.each<[string, Rules, Encoding]>([
-    ['default rules', { captureSeedStays: false, leftoverTo: 'opponent' }, 'counts'],
-    ['the other rule options', { captureSeedStays: true, leftoverTo: 'owner' }, 'counts'],
-    ['default rules', { captureSeedStays: false, leftoverTo: 'opponent' }, 'thermometer'],
-    ['the other rule options', { captureSeedStays: true, leftoverTo: 'owner' }, 'onehot'],
+    ['default rules', DEFAULT_RULES, 'counts'],
+    ['the other rule options', OTHER_RULES, 'counts'],
+    ['default rules', DEFAULT_RULES, 'thermometer'],
+    ['the other rule options', OTHER_RULES, 'onehot'],
   ])('gives exactly the encoder’s features (%s, boards after the moves: %s)', (_, rules, pits) => {
     const observation = { encoding: 'counts', lookahead: true, lookaheadEncoding: pits } as const;
     const block = lookaheadBlockSize(pits);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES } from '../../env/index.ts';
+import { DEFAULT_RULES, resolveRules } from '../../env/index.ts';
 import { otherRulesLine } from '../../models/rules-note.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 
@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('a network playing under other rules than it was trained under', () => {
   it('is named in one line per agent, and only when the rule options differ', () => {
-    const owner = { captureSeedStays: false, leftoverTo: 'owner' } as const;
+    const owner = resolveRules({ leftoverTo: 'owner' });
     expect(otherRulesLine('policy:x', DEFAULT_RULES, DEFAULT_RULES)).toBeNull();
     expect(otherRulesLine('policy:x', owner, DEFAULT_RULES)).toBe(
       "ayoayo: policy:x's network was trained under captureSeedStays=false,leftoverTo=owner and plays here under captureSeedStays=false,leftoverTo=opponent; its lookahead features follow this game's rules",
