@@ -46,7 +46,7 @@ export function ruleCode(rules: Rules): RuleCode {
   return code;
 }
 
-/** The bits of a rule code that say option `name` is `value` (test with `(code & bits) === bits` on a one-bit option). */
+/** The bits of a rule code that say option `name` is `value` (for a two-valued option, one bit or none). */
 export function ruleBits<K extends RuleName>(name: K, value: Rules[K]): RuleCode {
   const field = FIELDS.find((f) => f.name === name) as Field;
   return valueIndex(name, value) << field.shift;

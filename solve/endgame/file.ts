@@ -1,4 +1,4 @@
-import { type Rules, resolveRules } from '../../env/index.ts';
+import { pickRules, type Rules, resolveRules } from '../../env/index.ts';
 import { ENDGAME_VERSION, type EndgameValues, endgameOffsets } from './build.ts';
 
 /** A damaged, foreign or mismatched endgame file. */
@@ -41,7 +41,7 @@ export function encodeEndgame(values: EndgameValues): Uint8Array {
   const header: Header = {
     version: ENDGAME_VERSION,
     maxSeeds: values.maxSeeds,
-    rules: values.rules,
+    rules: pickRules(values.rules),
     boards: values.lo.length,
     checksum: checksumOf(values.lo, values.hi),
   };
