@@ -8,7 +8,7 @@ import {
   observationConfigSchema,
   resolveObservationConfig,
 } from '../env/gym/observation.ts';
-import { LEFTOVER_OPTIONS, type Rules, resolveRules } from '../env/rules.ts';
+import { LEFTOVER_OPTIONS, type Rules, resolveRules, rulesSchema } from '../env/rules.ts';
 import { describeIssues } from '../env/zod-issues.ts';
 import { BoundedReadError, readTextBounded } from '../eval/read-bounded.ts';
 import {
@@ -37,8 +37,10 @@ const checkpointPolicySchema = z.object({
     lookahead: z.boolean(),
     // Absent from the checkpoints of runs from before it existed: the observation's default then.
     lookaheadEncoding: observationConfigSchema.shape.lookaheadEncoding,
-    captureSeedStays: z.boolean(),
-    leftoverTo: z.enum(LEFTOVER_OPTIONS),
+    // One setting in today's checkpoints; two in those of earlier versions.
+    rules: rulesSchema.optional(),
+    captureSeedStays: z.boolean().optional(),
+    leftoverTo: z.enum(LEFTOVER_OPTIONS).optional(),
   }),
   iteration: z.number().int().nonnegative(),
   counters: z.object({ samples: z.number().nonnegative() }),
@@ -185,10 +187,9 @@ function fromCheckpoint(data: unknown, file: string): LoadedPolicy {
       lookahead: config.lookahead,
       lookaheadEncoding: config.lookaheadEncoding,
     }),
-    rules: resolveRules({
-      captureSeedStays: config.captureSeedStays,
-      leftoverTo: config.leftoverTo,
-    }),
+    rules: resolveRules(
+      config.rules ?? { captureSeedStays: config.captureSeedStays, leftoverTo: config.leftoverTo },
+    ),
     source: { run: config.name, iteration: payload.iteration, samples: payload.counters.samples },
     evaluation: payload.lastEvaluation ?? undefined,
     path: file,

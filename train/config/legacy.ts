@@ -1,0 +1,183 @@
+import { isDeepStrictEqual } from 'node:util';
+import { z } from 'zod';
+import { LEFTOVER_OPTIONS } from '../../env/rules.ts';
+import { describeIssues } from '../../env/zod-issues.ts';
+import { TrainConfigError } from '../errors.ts';
+import { expertIterationSettingsSchema } from '../expert-iteration/settings.ts';
+import { ppoSettingsSchema } from '../ppo/settings.ts';
+import { sharedSettingsSchema } from './schema.ts';
+
+/**
+ * The forms of settings that earlier versions saved or read, upgraded to the
+ * nested shape of today: the one place that knows them, frozen as they were
+ * (they name the two algorithms there were then). Every config and layer
+ * read from outside passes here first: a run's config.json and checkpoints,
+ * a --config file, a sweep's settings.
+ *
+ * 1. The flat config of runs saved before the settings were grouped by
+ *    algorithm: every setting at the top, expert iteration named `alphazero`
+ *    with its moves per iteration `numEnvs * rolloutSteps`, and the settings
+ *    of the algorithm the run did not use, which it never read.
+ * 2. A layer naming expert iteration `alphazero`, as config files and sweeps
+ *    of then did, with that name's meaning of `numEnvs` and `rolloutSteps`.
+ * 3. The rule options as two settings of their own, `captureSeedStays` and
+ *    `leftoverTo`, before the rules were one setting.
+ * 4. Settings that were removed: at the value every run had without them
+ *    they are dropped (the run is the same), at any other they are refused,
+ *    naming the setting.
+ */
+
+const shared = sharedSettingsSchema.shape;
+const ppo = ppoSettingsSchema.shape;
+const ei = expertIterationSettingsSchema.shape;
+
+/** A setting that is gone: where it was, its flag, the value every run had without it, and why it went. */
+interface RemovedSetting {
+  readonly block: string;
+  readonly field: string;
+  readonly flag: string;
+  readonly value: unknown;
+  readonly why: string;
+}
+
+const REMOVED: readonly RemovedSetting[] = [];
+
+/** The rule options as the settings they were before `rules`. */
+const flatRules = {
+  captureSeedStays: z.boolean().default(false),
+  leftoverTo: z.enum(LEFTOVER_OPTIONS).default('opponent'),
+};
+
+const { rules: _rules, ...sharedWithoutRules } = shared;
+
+/**
+ * The flat config of step 1, with the defaults that runs saved before a
+ * setting existed had (the shared settings' own, and these).
+ */
+const flatConfigSchema = z
+  .object({
+    ...sharedWithoutRules,
+    ...flatRules,
+    algorithm: z.enum(['ppo', 'reinforce', 'alphazero']),
+    ...ppo,
+    searchSimulations: ei.simulations,
+    policyTarget: ei.policyTarget,
+    replayIterations: ei.replayIterations,
+    searchValueWeight: ei.searchValueWeight,
+    selfPlayShards: ei.selfPlayShards,
+    openingPliesMax: ei.openingPliesMax,
+    balancedOpenings: ei.balancedOpenings,
+    solverNodes: ei.solverNodes,
+    fullSearchShare: ei.fullSearchShare,
+    cheapSimulations: ei.cheapSimulations,
+    solverPlaysProven: ei.solverPlaysProven,
+    solverEndgameSeeds: ei.solverEndgameSeeds,
+  })
+  .strict();
+type FlatConfig = z.output<typeof flatConfigSchema>;
+
+type Fields = Record<string, unknown>;
+
+const isFields = (value: unknown): value is Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** True for a whole config in the flat form of step 1. */
+function isFlatConfig(value: Fields): boolean {
+  if ('ppo' in value || 'expertIteration' in value) return false;
+  return 'algorithm' in value && 'numEnvs' in value && 'rolloutSteps' in value;
+}
+
+const pick = (from: FlatConfig, keys: readonly string[]): Fields => {
+  const fields: Readonly<Fields> = from;
+  return Object.fromEntries(keys.map((key) => [key, fields[key]]));
+};
+
+/** Expert iteration's settings that kept their names. */
+const KEPT_EXPERT_ITERATION = Object.keys(flatConfigSchema.shape).filter(
+  (key) => key in ei && !['gamesAtOnce', 'movesPerIteration', 'simulations'].includes(key),
+);
+
+/** Step 1: the grouped config that trains the same run; the unused algorithm's settings are dropped. */
+function fromFlat(flat: FlatConfig): Fields {
+  const grouped = pick(flat, [...Object.keys(sharedWithoutRules), ...Object.keys(flatRules)]);
+  if (flat.algorithm === 'alphazero') {
+    return {
+      ...grouped,
+      algorithm: 'expert-iteration',
+      expertIteration: {
+        ...pick(flat, KEPT_EXPERT_ITERATION),
+        gamesAtOnce: flat.numEnvs,
+        movesPerIteration: flat.numEnvs * flat.rolloutSteps,
+        simulations: flat.searchSimulations,
+      },
+    };
+  }
+  return { ...grouped, algorithm: flat.algorithm, ppo: pick(flat, Object.keys(ppo)) };
+}
+
+/** Step 2: `alphazero` as expert iteration, `numEnvs` and `rolloutSteps` given together as its moves. */
+function fromAlphazero(layer: Fields): Fields {
+  if (layer.algorithm !== 'alphazero') return layer;
+  const { numEnvs, rolloutSteps, ...rest } = layer;
+  const both = typeof numEnvs === 'number' && typeof rolloutSteps === 'number';
+  return {
+    ...rest,
+    algorithm: 'expert-iteration',
+    ...(numEnvs === undefined ? {} : { numEnvs }),
+    ...(both ? { movesPerIteration: numEnvs * rolloutSteps } : { rolloutSteps }),
+  };
+}
+
+/** Step 3: the two rule options as the one `rules` setting. */
+function fromFlatRules(layer: Fields): Fields {
+  if (!('captureSeedStays' in layer) && !('leftoverTo' in layer)) return layer;
+  const { captureSeedStays, leftoverTo, rules, ...rest } = layer;
+  const given = Object.fromEntries(
+    Object.entries({ captureSeedStays, leftoverTo }).filter(([, v]) => v !== undefined),
+  );
+  return { ...rest, rules: { ...given, ...(isFields(rules) ? rules : {}) } };
+}
+
+/** Step 4: a removed setting at its old default dropped, at any other value refused. */
+function withoutRemoved(layer: Fields, where: string): Fields {
+  let out = layer;
+  for (const gone of REMOVED) {
+    const block = out[gone.block];
+    const inBlock = isFields(block) && gone.field in block;
+    if (!inBlock && !(gone.field in out)) continue;
+    const value = inBlock ? block[gone.field] : out[gone.field];
+    if (!isDeepStrictEqual(value, gone.value)) {
+      throw new TrainConfigError(
+        `invalid ${where}: ${gone.block}.${gone.field} (--${gone.flag}) is ${JSON.stringify(value)}, but this version has no such setting any more (${gone.why}); it reads the setting only at ${JSON.stringify(gone.value)}, the value of every run without it`,
+      );
+    }
+    if (inBlock) {
+      const { [gone.field]: _, ...kept } = block;
+      out = { ...out, [gone.block]: kept };
+    } else {
+      const { [gone.field]: _, ...kept } = out;
+      out = kept;
+    }
+  }
+  return out;
+}
+
+/**
+ * `value` (a config or a layer) in today's form, for buildConfig or the
+ * schema to check. Throws a TrainConfigError for a flat config that is not a
+ * valid one, and for a removed setting at another value than its default.
+ */
+export function upgradeLegacy(value: unknown, where = 'config'): unknown {
+  if (!isFields(value)) return value;
+  let layer = value;
+  if (isFlatConfig(layer)) {
+    const parsed = flatConfigSchema.safeParse(layer);
+    if (!parsed.success) {
+      throw new TrainConfigError(
+        `invalid ${where} (flat, as saved before the settings were grouped by algorithm): ${describeIssues(parsed.error, '(root)')}`,
+      );
+    }
+    layer = fromFlat(parsed.data);
+  }
+  return withoutRemoved(fromFlatRules(fromAlphazero(layer)), where);
+}
