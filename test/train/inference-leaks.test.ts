@@ -40,15 +40,10 @@ async function liveAfterIterations(layer: ConfigLayer, iterations: number) {
 const algorithms: [string, ConfigLayer][] = [
   ['expert iteration', { algorithm: 'expert-iteration' }],
   [
-    'expert iteration with exact targets and playout cap randomization',
+    'expert iteration with exact targets',
     {
       algorithm: 'expert-iteration',
-      expertIteration: {
-        solverNodes: 500,
-        solverEndgameSeeds: 0,
-        fullSearchShare: 0.5,
-        cheapSimulations: 4,
-      },
+      expertIteration: { solverNodes: 500, solverEndgameSeeds: 0 },
     },
   ],
   ['PPO', { algorithm: 'ppo', ppo: { poolShare: 0.5, snapshotEvery: 1 } }],

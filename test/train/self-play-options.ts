@@ -29,15 +29,10 @@ export function selfPlayOptions(
     observation: { encoding: 'counts', lookahead: true, lookaheadEncoding: 'counts' },
     maxPlies: 200,
     simulations: 6,
-    fullSearchShare: 1,
-    cheapSimulations: 2,
     policyTarget: 'completed-q',
     completedQScale: 0.1,
     searchValueWeight: 0,
     solverNodes: 0,
-    solverPlaysProven: false,
-    alphaBetaDepth: 0,
-    alphaBetaShare: 1,
     ...overrides,
   };
 }

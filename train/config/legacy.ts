@@ -31,16 +31,55 @@ const shared = sharedSettingsSchema.shape;
 const ppo = ppoSettingsSchema.shape;
 const ei = expertIterationSettingsSchema.shape;
 
-/** A setting that is gone: where it was, its flag, the value every run had without it, and why it went. */
+/**
+ * A setting that is gone: where it was, its flag, the value every run had
+ * without it (none for a setting that counted only beside another removed one
+ * at another value: at any value it changed nothing), and why it went.
+ */
 interface RemovedSetting {
   readonly block: string;
   readonly field: string;
   readonly flag: string;
-  readonly value: unknown;
+  readonly value?: unknown;
   readonly why: string;
 }
 
-const REMOVED: readonly RemovedSetting[] = [];
+/** Measured in docs/results.md: none bought anything, and no preset used any. */
+const REMOVED: readonly RemovedSetting[] = [
+  {
+    block: 'expertIteration',
+    field: 'fullSearchShare',
+    flag: 'full-search-share',
+    value: 1,
+    why: 'playout cap randomization measured level with searching every move in full',
+  },
+  {
+    block: 'expertIteration',
+    field: 'cheapSimulations',
+    flag: 'cheap-simulations',
+    why: 'it counted only with fullSearchShare',
+  },
+  {
+    block: 'expertIteration',
+    field: 'solverPlaysProven',
+    flag: 'solver-plays-proven',
+    value: false,
+    why: 'the solver moving where it proved the value measured weaker in play',
+  },
+  {
+    block: 'expertIteration',
+    field: 'alphaBetaDepth',
+    flag: 'alpha-beta-depth',
+    value: 0,
+    why: 'alpha-beta as the teacher measured no gain and cost points in play',
+  },
+  {
+    block: 'expertIteration',
+    field: 'alphaBetaShare',
+    flag: 'alpha-beta-share',
+    why: 'it counted only with alphaBetaDepth',
+  },
+];
 
 /** The rule options as the settings they were before `rules`. */
 const flatRules = {
@@ -68,10 +107,11 @@ const flatConfigSchema = z
     openingPliesMax: ei.openingPliesMax,
     balancedOpenings: ei.balancedOpenings,
     solverNodes: ei.solverNodes,
-    fullSearchShare: ei.fullSearchShare,
-    cheapSimulations: ei.cheapSimulations,
-    solverPlaysProven: ei.solverPlaysProven,
     solverEndgameSeeds: ei.solverEndgameSeeds,
+    // Removed since: step 4 reads them.
+    fullSearchShare: z.unknown().optional(),
+    cheapSimulations: z.unknown().optional(),
+    solverPlaysProven: z.unknown().optional(),
   })
   .strict();
 type FlatConfig = z.output<typeof flatConfigSchema>;
@@ -92,9 +132,11 @@ const pick = (from: FlatConfig, keys: readonly string[]): Fields => {
   return Object.fromEntries(keys.map((key) => [key, fields[key]]));
 };
 
-/** Expert iteration's settings that kept their names. */
+/** Expert iteration's settings that kept their names, and those removed since. */
 const KEPT_EXPERT_ITERATION = Object.keys(flatConfigSchema.shape).filter(
-  (key) => key in ei && !['gamesAtOnce', 'movesPerIteration', 'simulations'].includes(key),
+  (key) =>
+    (key in ei || REMOVED.some((gone) => gone.field === key)) &&
+    !['gamesAtOnce', 'movesPerIteration', 'simulations'].includes(key),
 );
 
 /** Step 1: the grouped config that trains the same run; the unused algorithm's settings are dropped. */
@@ -146,7 +188,7 @@ function withoutRemoved(layer: Fields, where: string): Fields {
     const inBlock = isFields(block) && gone.field in block;
     if (!inBlock && !(gone.field in out)) continue;
     const value = inBlock ? block[gone.field] : out[gone.field];
-    if (!isDeepStrictEqual(value, gone.value)) {
+    if (value !== undefined && 'value' in gone && !isDeepStrictEqual(value, gone.value)) {
       throw new TrainConfigError(
         `invalid ${where}: ${gone.block}.${gone.field} (--${gone.flag}) is ${JSON.stringify(value)}, but this version has no such setting any more (${gone.why}); it reads the setting only at ${JSON.stringify(gone.value)}, the value of every run without it`,
       );

@@ -37,14 +37,6 @@ export const expertIterationSettingsSchema = z
       unit: 'simulations',
       flag: 'search-simulations',
     }),
-    fullSearchShare: setting(z.number().gt(0).max(1).default(1), {
-      description:
-        'playout cap randomization (KataGo): the share of self-play moves searched with `simulations`, drawn move by move; only their positions are trained on, the other moves get a cheap search of cheapSimulations (1: every move in full)',
-    }),
-    cheapSimulations: setting(z.number().int().min(1).max(1024).default(4), {
-      description:
-        'simulations of the cheap searches of playout cap randomization (fullSearchShare below 1)',
-    }),
     policyTarget: setting(z.enum(['completed-q', 'visits']).default('completed-q'), {
       description:
         "the policy target, Gumbel MuZero's completed-Q improved policy or AlphaZero's visit counts",
@@ -69,18 +61,6 @@ export const expertIterationSettingsSchema = z
           'nodes of the exact solver on each searched position: where it proves the value, the value target is the proven result, and moves proven to lose it leave the policy target (0: no solver)',
       },
     ),
-    solverPlaysProven: setting(z.boolean().default(false), {
-      description:
-        'where the solver proves the value, it moves instead of the search (a value-keeping move at random, the policy target uniform over them), saving the network for the positions it cannot prove; with solverNodes only',
-    }),
-    alphaBetaDepth: setting(z.number().int().min(0).max(16).default(0), {
-      description:
-        "plies of the alpha-beta teacher: on a trained position the solver did not prove, the policy target is uniform over the moves a fixed-depth alpha-beta search on the store difference rates best, instead of the search's (0: no teacher)",
-    }),
-    alphaBetaShare: setting(z.number().gt(0).max(1).default(1), {
-      description:
-        'the share of those positions the alpha-beta teacher takes, drawn position by position; with alphaBetaDepth only',
-    }),
     solverEndgameSeeds: setting(
       z.number().int().min(0).max(MAX_ENDGAME_SEEDS).default(DEFAULT_ENDGAME_SEEDS),
       {
@@ -118,13 +98,6 @@ export const expertIterationSettingsSchema = z
         code: 'custom',
         path: ['selfPlayShards'],
         message: `is ${ei.selfPlayShards}, more than gamesAtOnce (${ei.gamesAtOnce}): every shard needs a game`,
-      });
-    }
-    if (ei.fullSearchShare < 1 && ei.cheapSimulations >= ei.simulations) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['cheapSimulations'],
-        message: `is ${ei.cheapSimulations}, not fewer than simulations (${ei.simulations}): a cheap search must be cheaper than a full one`,
       });
     }
     if (ei.policyTarget === 'visits' && ei.completedQScale !== DEFAULT_COMPLETED_Q_SCALE) {
