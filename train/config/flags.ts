@@ -93,7 +93,8 @@ export function settingFlags(): SettingFlag[] {
   }
   for (const descriptor of algorithms()) {
     for (const [flag, field] of Object.entries(descriptor.aliases)) {
-      const schema = descriptor.settings.shape[field] as z.ZodType;
+      const schema = descriptor.settings.shape[field];
+      if (schema === undefined) throw new Error(`--${flag} is an alias of ${field}, no setting`);
       add(flag, { algorithm: descriptor, field, schema, alias: true });
     }
   }
