@@ -8,7 +8,7 @@ import {
   observationConfigSchema,
   resolveObservationConfig,
 } from '../env/gym/observation.ts';
-import { LEFTOVER_OPTIONS, type Rules, resolveRules, rulesSchema } from '../env/rules.ts';
+import { type Rules, resolveRules, rulesSchema } from '../env/rules.ts';
 import { describeIssues } from '../env/zod-issues.ts';
 import { BoundedReadError, readTextBounded } from '../eval/read-bounded.ts';
 import {
@@ -37,10 +37,9 @@ const checkpointPolicySchema = z.object({
     lookahead: z.boolean(),
     // Absent from the checkpoints of runs from before it existed: the observation's default then.
     lookaheadEncoding: observationConfigSchema.shape.lookaheadEncoding,
-    // One setting in today's checkpoints; two in those of earlier versions.
+    // One setting in today's checkpoints; in earlier versions', each option a setting of its own.
     rules: rulesSchema.optional(),
-    captureSeedStays: z.boolean().optional(),
-    leftoverTo: z.enum(LEFTOVER_OPTIONS).optional(),
+    ...rulesSchema.partial().shape,
   }),
   iteration: z.number().int().nonnegative(),
   counters: z.object({ samples: z.number().nonnegative() }),
@@ -187,9 +186,7 @@ function fromCheckpoint(data: unknown, file: string): LoadedPolicy {
       lookahead: config.lookahead,
       lookaheadEncoding: config.lookaheadEncoding,
     }),
-    rules: resolveRules(
-      config.rules ?? { captureSeedStays: config.captureSeedStays, leftoverTo: config.leftoverTo },
-    ),
+    rules: resolveRules(config.rules ?? z.object(rulesSchema.partial().shape).parse(config)),
     source: { run: config.name, iteration: payload.iteration, samples: payload.counters.samples },
     evaluation: payload.lastEvaluation ?? undefined,
     path: file,

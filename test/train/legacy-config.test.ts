@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadBackend } from '../../models/backend.ts';
 import { encodeCheckpoint } from '../../models/checkpoint-file.ts';
 import { setInferenceChoice } from '../../models/inference/choice.ts';
+import { loadPolicy } from '../../models/load-policy.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { buildConfig, parseTrainConfig, trainConfigSchema } from '../../train/config/build.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
@@ -55,8 +56,10 @@ describe('a run saved with the rule options as two settings', () => {
     expect(saved).not.toHaveProperty('captureSeedStays');
     expect(saved.rules).toEqual({ captureSeedStays: true, leftoverTo: 'owner' });
     expect(readCheckpoint(runPaths({ runsDir, name }).latest).config).toEqual(saved);
-    // The policy is stamped with the run's rules.
+    // The policy is stamped with the run's rules, and its checkpoints, of then and of today, say them.
     expect(readPolicyFile(result.policyPath).file.rules).toEqual(saved.rules);
+    expect(loadPolicy(fixture(`${name}/checkpoints/latest.json`)).rules).toEqual(saved.rules);
+    expect(loadPolicy(runPaths({ runsDir, name }).latest).rules).toEqual(saved.rules);
     const end = expected(name);
     // The uninterrupted run was trained on the fixture's backend; floating point differs elsewhere.
     if (backend === end.backend) expect(ending(runsDir, name, backend)).toEqual(end);

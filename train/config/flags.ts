@@ -178,7 +178,7 @@ function describeText(info: FieldInfo): string {
   const list = info.kind === 'numbers' || info.kind === 'strings' ? ' (comma-separated)' : '';
   const rules =
     info.kind === 'rules'
-      ? ' (captureSeedStays=true|false,leftoverTo=opponent|owner; options not given keep their defaults)'
+      ? ' (option=value pairs, comma-separated, as every command takes them; options not given keep their defaults)'
       : '';
   const range = info.range === null ? '' : `; ${info.range}`;
   const text = `${info.description}${list}${rules}${range}`;

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { LEFTOVER_OPTIONS } from '../../env/rules.ts';
+import { rulesSchema } from '../../env/rules.ts';
 import { describeIssues } from '../../env/zod-issues.ts';
 import { TrainConfigError } from '../errors.ts';
 import { expertIterationSettingsSchema } from '../expert-iteration/settings.ts';
@@ -20,8 +20,8 @@ import { sharedSettingsSchema } from './schema.ts';
  *    of the algorithm the run did not use, which it never read.
  * 2. A layer naming expert iteration `alphazero`, as config files and sweeps
  *    of then did, with that name's meaning of `numEnvs` and `rolloutSteps`.
- * 3. The rule options as two settings of their own, `captureSeedStays` and
- *    `leftoverTo`, before the rules were one setting.
+ * 3. The rule options as settings of their own, each under its name, before
+ *    the rules were one setting.
  * 4. Settings that were removed: at the value every run had without them
  *    they are dropped (the run is the same), at any other they are refused,
  *    naming the setting.
@@ -81,11 +81,9 @@ const REMOVED: readonly RemovedSetting[] = [
   },
 ];
 
-/** The rule options as the settings they were before `rules`. */
-const flatRules = {
-  captureSeedStays: z.boolean().default(false),
-  leftoverTo: z.enum(LEFTOVER_OPTIONS).default('opponent'),
-};
+/** The rule options as the settings they were before `rules`, each one's name its own. */
+const flatRules = rulesSchema.partial().shape;
+const RULE_OPTIONS = Object.keys(flatRules);
 
 const { rules: _rules, ...sharedWithoutRules } = shared;
 
@@ -170,13 +168,16 @@ function fromAlphazero(layer: Fields): Fields {
   };
 }
 
-/** Step 3: the two rule options as the one `rules` setting. */
+/** Step 3: the rule options given as settings of their own, as the one `rules` setting. */
 function fromFlatRules(layer: Fields): Fields {
-  if (!('captureSeedStays' in layer) && !('leftoverTo' in layer)) return layer;
-  const { captureSeedStays, leftoverTo, rules, ...rest } = layer;
-  const given = Object.fromEntries(
-    Object.entries({ captureSeedStays, leftoverTo }).filter(([, v]) => v !== undefined),
-  );
+  if (!RULE_OPTIONS.some((option) => option in layer)) return layer;
+  const given: Fields = {};
+  const rest: Fields = {};
+  for (const [key, value] of Object.entries(layer)) {
+    if (!RULE_OPTIONS.includes(key)) rest[key] = value;
+    else if (value !== undefined) given[key] = value;
+  }
+  const { rules } = layer;
   return { ...rest, rules: { ...given, ...(isFields(rules) ? rules : {}) } };
 }
 
