@@ -1,19 +1,21 @@
 /**
- * The registry of agent kinds: each kind of agent spec (`random`, `mcts:N`,
- * `policy:PATH`, ...) declares here, once, its spec forms, its parser, its
- * check and its factory. agents/ registers its own kinds (builtin-kinds.ts);
- * a higher layer registers those it can make (models/policy-kind.ts: the
- * agents that load a trained network). Help text, error messages and the
- * splitting of a comma-separated list of agents are read from the registry.
- * Use it through spec.ts, which registers agents/'s own kinds first.
+ * What an agent kind declares: each kind of agent spec (`random`, `mcts:N`,
+ * `policy:PATH`, ...) says here, once, its spec forms, its parser (a zod
+ * schema of spec-options.ts's builders for a kind with options), its check,
+ * its factory, the files it reads, and whether it may be solver-backed
+ * (`solve=1`: the registry then wraps it, see solver-backed.ts). agents/' own
+ * kinds are in builtin-kinds.ts; a higher layer declares those it can make
+ * (models/policy-kind.ts: the agents that load a trained network) and
+ * registers them (kind-registry.ts). Use the kinds through spec.ts.
  */
 import type { Rules, RulesInput } from '../env/index.ts';
+import type { EndgameValues } from '../solve/index.ts';
 import type { Agent } from './agent.ts';
 
 /**
- * The parsed spec of each registered kind, by kind id. Each kind adds its
- * entry where it is defined, by declaration merging (`declare module
- * '.../agent-kinds.ts' { interface AgentSpecs { mcts: { iterations: number } } }`).
+ * The parsed spec of each kind, by kind id: what its parser returns. Each
+ * kind adds its entry where it is declared, by declaration merging (`declare
+ * module '.../agent-kinds.ts' { interface AgentSpecs { mcts: { iterations: number } } }`).
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, kind by kind
 export interface AgentSpecs {}
@@ -21,8 +23,27 @@ export interface AgentSpecs {}
 /** A kind's id. */
 export type AgentKindId = keyof AgentSpecs;
 
-/** A parsed agent spec: its kind and what the kind's parser returned. */
-export type AgentSpec = { [K in AgentKindId]: { readonly kind: K } & AgentSpecs[K] }[AgentKindId];
+/** How a solver-backed spec shares its move's time: the solver first, the search the rest. */
+export interface SolverShare {
+  /** Milliseconds the exact solver may spend on a move. */
+  readonly solveMs: number;
+  /** Milliseconds the search gets when the solver does not prove the position. */
+  readonly searchMs: number;
+}
+
+/**
+ * A parsed agent spec: its kind, its name (the spec as given, trimmed: the
+ * agent's name), what the kind's parser returned, and with `solve=1` how the
+ * solver and the search share the move's time. createAgent and checkAgentSpec
+ * take it as it is: a spec is parsed once.
+ */
+export type AgentSpec = {
+  [K in AgentKindId]: {
+    readonly kind: K;
+    readonly name: string;
+    readonly solver?: SolverShare;
+  } & AgentSpecs[K];
+}[AgentKindId];
 
 /** The parsed spec of kind `K`. */
 export type AgentSpecOf<K extends AgentKindId> = Extract<AgentSpec, { readonly kind: K }>;
@@ -62,8 +83,41 @@ export interface AgentKindContext {
   readonly files?: JobFiles;
 }
 
-/** One kind of agent spec. */
+/** What a kind's factory is told: the context, and the options createAgent was given. */
+export type AgentFactoryContext = AgentKindContext & { readonly options: CreateAgentOptions };
+
+/**
+ * Parses a kind's argument (the text after the colon, null without one) into
+ * its spec; throws `fail(why)`, an AgentSpecError naming the spec, why, and
+ * the valid forms. `otherForms` are the forms of the other specs of its name
+ * (other kinds that share it, its solver-backed forms), for a message that
+ * says what else the name takes.
+ */
+export type SpecParser<T> = (
+  argument: string | null,
+  fail: (why: string) => AgentSpecError,
+  otherForms: readonly string[],
+) => T;
+
+/**
+ * A kind that may be solver-backed: with `solve=1` (which needs its move
+ * time `t=`), the registry makes it a SolvingAgent (agents/solving-agent.ts)
+ * whose exact solver gets SOLVE_SHARE of the time first and the kind's own
+ * search the rest.
+ */
+export interface SolvableKind<K extends AgentKindId> {
+  /**
+   * Forms of its solver-backed specs for help, listed after every kind's own
+   * once the solver has its endgame tables (none where its forms show solve=1).
+   */
+  readonly forms: readonly string[];
+  /** What its parser would return for `spec` with `timeMs` (the search's share) as a move's time. */
+  readonly withTimeMs: (spec: AgentSpecOf<K>, timeMs: number) => AgentSpecs[K];
+}
+
+/** One kind of agent spec, declared once. */
 export interface AgentKind<K extends AgentKindId = AgentKindId> {
+  readonly kind: K;
   /** The spec's text before its colon (the whole spec for a kind without argument); default: the id. */
   readonly name?: string;
   /** The spec forms as help and error messages show them, e.g. `mcts:N`. */
@@ -74,11 +128,7 @@ export interface AgentKind<K extends AgentKindId = AgentKindId> {
    * name that has no `takes` takes what the others do not.
    */
   readonly takes?: (argument: string | null) => boolean;
-  /**
-   * Parses the argument (null when the spec has no colon); throws
-   * `fail(why)`, an AgentSpecError naming the spec, why, and the valid forms.
-   */
-  readonly parse: (argument: string | null, fail: (why: string) => AgentSpecError) => AgentSpecs[K];
+  readonly parse: SpecParser<AgentSpecs[K]>;
   /**
    * In a comma-separated list of agents: whether `piece`, met after a comma
    * in an agent of this kind, continues it (an option, part of a command)
@@ -97,55 +147,68 @@ export interface AgentKind<K extends AgentKindId = AgentKindId> {
    * is the whole check.
    */
   readonly check?: (spec: AgentSpecOf<K>, context: AgentKindContext) => void | Promise<void>;
-  readonly create: (
-    spec: AgentSpecOf<K>,
-    context: AgentKindContext & { readonly options: CreateAgentOptions },
-  ) => Agent | Promise<Agent>;
-  /**
-   * URL of the module whose import registers this kind (its own
-   * `import.meta.url`), for a kind registered from outside agents/. Threads
-   * have their own modules: a tournament's worker threads import it so that
-   * the kind works there too.
-   */
-  readonly module?: string;
+  readonly create: (spec: AgentSpecOf<K>, context: AgentFactoryContext) => Agent | Promise<Agent>;
+  /** Whether (and how) it may be solver-backed; default: not. */
+  readonly solvable?: SolvableKind<K>;
 }
 
-/** A registered kind, its id and name filled in. */
-export type RegisteredKind = AgentKind & { readonly kind: AgentKindId; readonly name: string };
+/** Any kind's declaration: what a list of kinds holds. */
+export type AnyAgentKind = { [K in AgentKindId]: AgentKind<K> }[AgentKindId];
 
-/** The registered kinds in the order of registration (the order help lists their forms in). */
-const kinds: RegisteredKind[] = [];
+/** Declares a kind (an identity that lets TypeScript type its functions by its id). */
+export function agentKind<K extends AgentKindId>(declaration: AgentKind<K>): AgentKind<K> {
+  return declaration;
+}
 
 /**
- * Registers how to parse, check and make the agents of kind `kind`; a kind
- * registered again is replaced in place.
+ * The endgame tables a solver-backed agent's solver reads, given to the
+ * registry by the layer that keeps them (models/: the user's cache).
  */
-export function registerAgentKind<K extends AgentKindId>(kind: K, definition: AgentKind<K>): void {
-  const entry = { ...definition, kind, name: definition.name ?? kind } as unknown as RegisteredKind;
-  const at = kinds.findIndex((k) => k.kind === kind);
-  if (at >= 0) kinds[at] = entry;
-  else kinds.push(entry);
+export interface SolverEndgame {
+  /** The table under `rules` for an agent made in this thread (built into the cache when missing); null: none. */
+  readonly load: (rules: Rules) => EndgameValues | null;
+  /**
+   * Makes sure the table under `rules` is in the cache, building it there
+   * when it is not: a check calls it in the thread that checks the specs, so
+   * that worker threads read the table rather than each building it.
+   */
+  readonly prepare: (rules: Rules) => void;
 }
 
-/** The kind that takes a spec of `name` with `argument`, if one is registered. */
-export function kindOf(name: string, argument: string | null): RegisteredKind | undefined {
-  const named = kinds.filter((k) => k.name === name);
-  return (
-    named.find((k) => k.takes?.(argument) === true) ?? named.find((k) => k.takes === undefined)
-  );
+/**
+ * The function that made a registration, by its module's URL and its export
+ * name: worker threads have their own registry, and call it there.
+ */
+export interface AgentKindSource {
+  readonly module: string;
+  readonly register: string;
 }
 
-/** Every registered kind of this name. */
-export function kindsNamed(name: string): RegisteredKind[] {
-  return kinds.filter((k) => k.name === name);
+/** What a layer above agents/ registers (kind-registry.ts's registerAgentKinds). */
+export interface AgentKindRegistration {
+  /** Its kinds, in the order help lists their forms (after those registered before). */
+  readonly kinds: readonly AnyAgentKind[];
+  /** The endgame tables for the solver-backed kinds (`solve=1` is refused until some are given). */
+  readonly solverEndgame?: SolverEndgame;
+  /** Where worker threads find the function that registers these again; omit for this thread only. */
+  readonly source?: AgentKindSource;
 }
 
-/** Every form an agent spec can take now, as shown in help and error messages. */
-export function agentSpecForms(): string[] {
-  return kinds.flatMap((k) => k.forms);
-}
-
-/** The modules that registered kinds in this thread from outside agents/, for worker threads to import. */
-export function agentKindModules(): string[] {
-  return [...new Set(kinds.flatMap((k) => (k.module === undefined ? [] : [k.module])))];
+/**
+ * A kind as the registry holds it: its id and name filled in, its functions
+ * taking any parsed spec (the registry hands each its own kind's), and
+ * solver-backed when it is solvable.
+ */
+export interface RegisteredKind {
+  readonly kind: AgentKindId;
+  readonly name: string;
+  readonly forms: readonly string[];
+  /** Its solver-backed forms (SolvableKind.forms; none when it is not solvable). */
+  readonly solvedForms: readonly string[];
+  readonly takes?: (argument: string | null) => boolean;
+  readonly parse: SpecParser<object>;
+  readonly continues: (piece: string) => boolean;
+  readonly files: (spec: AgentSpec) => readonly string[];
+  readonly check: (spec: AgentSpec, context: AgentKindContext) => Promise<void>;
+  readonly create: (spec: AgentSpec, context: AgentFactoryContext) => Promise<Agent>;
 }

@@ -1,10 +1,11 @@
 /**
- * agents/'s own agent kinds: the baselines, the searches without a network
- * and external engines, each declared once (forms, parser, factory). Imported
- * for its effect by spec.ts.
+ * agents/' own agent kinds: the baselines, the searches without a network
+ * and external engines, each declared once (forms, parser, factory). The
+ * registry starts with them (kind-registry.ts). Alpha-beta may be
+ * solver-backed (`minimax:t=50ms,solve=1`, see solver-backed.ts).
  */
 import type { Agent } from './agent.ts';
-import { type AgentKind, kindsNamed, registerAgentKind } from './agent-kinds.ts';
+import { type AgentKind, type AnyAgentKind, agentKind } from './agent-kinds.ts';
 import { ExternalAgent } from './external.ts';
 import { GreedyAgent } from './greedy.ts';
 import { MctsAgent } from './mcts.ts';
@@ -26,33 +27,29 @@ declare module './agent-kinds.ts' {
 const MAX_ITERATIONS = 10_000_000;
 
 /** A kind whose spec is its name alone. */
-function plainKind(name: string, make: (name: string) => Agent): AgentKind<'random' | 'greedy'> {
+function plainKind<K extends 'random' | 'greedy'>(
+  kind: K,
+  make: (name: string) => Agent,
+): AgentKind<K> {
   return {
-    forms: [name],
+    kind,
+    forms: [kind],
     parse: (argument, fail) => {
-      if (argument !== null) throw fail(`${name} takes no argument`);
+      if (argument !== null) throw fail(`${kind} takes no argument`);
       return {};
     },
     create: (_spec, context) => make(context.name),
   };
 }
 
-registerAgentKind(
-  'random',
-  plainKind('random', (name) => new RandomAgent(name)),
-);
-registerAgentKind(
-  'greedy',
-  plainKind('greedy', (name) => new GreedyAgent(name)),
-);
-
-registerAgentKind('minimax', {
+const minimax = agentKind({
+  kind: 'minimax',
   forms: ['minimax:D', 'minimax:t=200ms'],
-  parse: (argument, fail) => {
+  parse: (argument, fail, otherForms) => {
     if (argument === null) {
       throw fail('minimax needs a depth (minimax:4) or a time (minimax:t=200ms)');
     }
-    if (argument.includes(',')) throw fail(oneDepthOrTime());
+    if (argument.includes(',')) throw fail(oneDepthOrTime(otherForms));
     const timeMs = argument.startsWith('t=') ? parseDuration(argument.slice(2)) : null;
     if (timeMs !== null) return { timeMs };
     const depth = integerIn(argument, 1, MAX_PLY);
@@ -69,19 +66,18 @@ registerAgentKind('minimax', {
       name,
       ...('depth' in spec ? { depth: spec.depth } : { timeMs: spec.timeMs }),
     }),
+  solvable: { forms: ['minimax:t=50ms,solve=1'], withTimeMs: (_spec, timeMs) => ({ timeMs }) },
 });
 
-/** Why a comma after `minimax:` is refused: only the other kinds named minimax take options. */
-function oneDepthOrTime(): string {
-  const others = kindsNamed('minimax')
-    .filter((k) => k.kind !== 'minimax')
-    .flatMap((k) => k.forms);
+/** Why a comma after `minimax:` is refused: only the other specs named minimax take options. */
+function oneDepthOrTime(otherForms: readonly string[]): string {
   const options =
-    others.length > 0 ? `, and options after a comma only as ${others.join(' or ')}` : '';
+    otherForms.length > 0 ? `, and options after a comma only as ${otherForms.join(' or ')}` : '';
   return `minimax takes one depth or time${options}; to name several agents, give each its own --agents entry`;
 }
 
-registerAgentKind('mcts', {
+const mcts = agentKind({
+  kind: 'mcts',
   forms: ['mcts:N'],
   parse: (argument, fail) => {
     const iterations = argument === null ? null : integerIn(argument, 1, MAX_ITERATIONS);
@@ -95,7 +91,8 @@ registerAgentKind('mcts', {
   create: (spec, { name, rules }) => new MctsAgent({ iterations: spec.iterations, rules, name }),
 });
 
-registerAgentKind('ext', {
+const ext = agentKind({
+  kind: 'ext',
   forms: ['ext:COMMAND'],
   parse: (argument, fail) => ({
     command: requiredArgument(argument, 'ext needs a command, e.g. ext:python3 engine.py', fail),
@@ -109,3 +106,12 @@ registerAgentKind('ext', {
       ...(options.startupMs !== undefined ? { startupMs: options.startupMs } : {}),
     }),
 });
+
+/** agents/' kinds, in the order help lists them. */
+export const BUILTIN_KINDS: readonly AnyAgentKind[] = [
+  plainKind('random', (name) => new RandomAgent(name)),
+  plainKind('greedy', (name) => new GreedyAgent(name)),
+  minimax,
+  mcts,
+  ext,
+];

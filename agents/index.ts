@@ -51,10 +51,16 @@ export { softmaxInto } from './softmax.ts';
 export * from './spec.ts';
 export {
   DURATION_FORMS,
+  decimalOption,
+  durationOption,
   integerIn,
+  integerOption,
   isOption,
   optionKeys,
   parseDuration,
+  parseSpecOptions,
   type SpecFields,
+  type SpecOption,
   splitFields,
+  switchOption,
 } from './spec-options.ts';

@@ -2,9 +2,13 @@
  * The syntax agent specs share after `kind:`: comma-separated fields, bare
  * values first and then `key=value` options (each key once), whole numbers
  * within a range, and durations such as `t=50ms` or `t=2s`. Each kind's
- * parser reads its argument with these, so that a time or a repeated key
- * means the same in every kind.
+ * parser reads its argument with these, and a kind with options declares them
+ * as a zod schema of the option builders below (typed values, each message
+ * naming the option and its range), so that a time, a 0/1 switch or a
+ * repeated key means the same in every kind.
  */
+import { z } from 'zod';
+import { describeIssues } from '../env/zod-issues.ts';
 
 /** The fields of a spec argument: the bare ones, in order, and the options by key. */
 export interface SpecFields {
@@ -87,4 +91,69 @@ export function parseDuration(text: string): number | null {
   if (match === null) return null;
   const ms = Number(match[1]) * (match[2] === 's' ? 1000 : 1);
   return ms > 0 && ms <= MAX_MOVE_MS ? ms : null;
+}
+
+/** A spec option's text parsed into a typed value, its message naming the option and its range. */
+export type SpecOption<T> = z.ZodType<T, string>;
+
+/** An option that is a whole number in min..max (`note` follows the range in its message). */
+export function integerOption(
+  what: string,
+  min: number,
+  max: number,
+  note = '',
+): SpecOption<number> {
+  return z.string().transform((text, ctx) => {
+    const n = integerIn(text, min, max);
+    if (n !== null) return n;
+    ctx.addIssue({
+      code: 'custom',
+      message: `${what} must be an integer in ${min}..${max}${note}`,
+    });
+    return z.NEVER;
+  });
+}
+
+/** An option that is a decimal number for which `inRange` holds, `range` saying which in its message. */
+export function decimalOption(
+  what: string,
+  range: string,
+  inRange: (x: number) => boolean,
+): SpecOption<number> {
+  return z.string().transform((text, ctx) => {
+    const x = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+    if (inRange(x)) return x;
+    ctx.addIssue({ code: 'custom', message: `${what} must be a number ${range}` });
+    return z.NEVER;
+  });
+}
+
+/** An option that is a duration (parseDuration), in milliseconds. */
+export function durationOption(what: string): SpecOption<number> {
+  return z.string().transform((text, ctx) => {
+    const ms = parseDuration(text);
+    if (ms !== null) return ms;
+    ctx.addIssue({ code: 'custom', message: `${what} must be ${DURATION_FORMS}` });
+    return z.NEVER;
+  });
+}
+
+/** An on/off option: 1 is true, 0 false. */
+export function switchOption(what: string): SpecOption<boolean> {
+  return z.string().transform((text, ctx) => {
+    if (text === '1' || text === '0') return text === '1';
+    ctx.addIssue({ code: 'custom', message: `${what} must be 0 or 1` });
+    return z.NEVER;
+  });
+}
+
+/** A spec's `key=value` options parsed by a kind's schema; a problem throws `fail(why)` naming each option. */
+export function parseSpecOptions<S extends z.ZodType>(
+  schema: S,
+  options: Readonly<Record<string, string>>,
+  fail: (why: string) => Error,
+): z.output<S> {
+  const parsed = schema.safeParse(options);
+  if (!parsed.success) throw fail(describeIssues(parsed.error, 'options'));
+  return parsed.data;
 }

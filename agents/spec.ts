@@ -1,35 +1,40 @@
 /**
  * Agent specs, the strings that name agents (`minimax:4`, `policy:runs/x`):
- * parsed, checked and made through the registry of agent kinds
- * (agent-kinds.ts), with agents/'s own kinds registered on import.
+ * parsed once into an AgentSpec, then checked and made from it, through the
+ * registry of agent kinds (kind-registry.ts).
  */
 import { resolveRules } from '../env/index.ts';
 import type { Agent } from './agent.ts';
 import {
+  type AgentKindContext,
   type AgentSpec,
   AgentSpecError,
-  agentSpecForms,
   type CreateAgentOptions,
-  kindOf,
-  kindsNamed,
   type RegisteredKind,
 } from './agent-kinds.ts';
-import './builtin-kinds.ts';
+import { agentSpecForms, kindById, kindOf, kindsNamed, otherFormsOf } from './kind-registry.ts';
 
 export {
+  type AgentFactoryContext,
   type AgentKind,
   type AgentKindContext,
   type AgentKindId,
+  type AgentKindRegistration,
+  type AgentKindSource,
   type AgentSpec,
   AgentSpecError,
   type AgentSpecOf,
   type AgentSpecs,
-  agentKindModules,
-  agentSpecForms,
+  type AnyAgentKind,
+  agentKind,
   type CreateAgentOptions,
   type JobFiles,
-  registerAgentKind,
+  type SolvableKind,
+  type SolverEndgame,
+  type SolverShare,
+  type SpecParser,
 } from './agent-kinds.ts';
+export { agentKindSources, agentSpecForms, registerAgentKinds } from './kind-registry.ts';
 
 /**
  * Kinds that a higher layer registers, named here only so that their specs
@@ -40,14 +45,11 @@ const REGISTERED_BY_MODELS: ReadonlyMap<string, string> = new Map([
   ['az', 'network search agents'],
 ]);
 
-interface Located {
-  readonly kind: RegisteredKind;
-  readonly argument: string | null;
-  readonly fail: (why: string) => AgentSpecError;
-}
-
-/** The kind a spec names and its argument; throws an AgentSpecError naming the valid forms. */
-function locate(spec: string): Located {
+/**
+ * Parses an agent spec string once, into what checkAgentSpec, specFiles and
+ * createAgent take; throws an AgentSpecError naming the valid forms.
+ */
+export function parseAgentSpec(spec: string): AgentSpec {
   const text = typeof spec === 'string' ? spec.trim() : '';
   const colon = text.indexOf(':');
   const name = colon < 0 ? text : text.slice(0, colon);
@@ -67,13 +69,27 @@ function locate(spec: string): Located {
     }
     throw fail(`unknown agent '${name}'`);
   }
-  return { kind, argument, fail };
+  const fields = kind.parse(argument, fail, otherFormsOf(kind));
+  return { ...fields, kind: kind.kind, name: text } as AgentSpec;
 }
 
-/** Parses an agent spec string; throws an AgentSpecError naming the valid forms. */
-export function parseAgentSpec(spec: string): AgentSpec {
-  const { kind, argument, fail } = locate(spec);
-  return { ...kind.parse(argument, fail), kind: kind.kind } as AgentSpec;
+/** A spec parsed (when given as text) and its registered kind. */
+function resolve(given: string | AgentSpec): { spec: AgentSpec; kind: RegisteredKind } {
+  const spec = typeof given === 'string' ? parseAgentSpec(given) : given;
+  const kind = kindById(spec.kind);
+  if (kind === undefined) {
+    throw new AgentSpecError(`invalid agent '${spec.name}': no kind '${spec.kind}' is registered`);
+  }
+  return { spec, kind };
+}
+
+/** What a kind's check and factory are told of `spec` made with `options`. */
+function contextOf(spec: AgentSpec, options: CreateAgentOptions): AgentKindContext {
+  return {
+    name: spec.name,
+    rules: resolveRules(options.rules),
+    ...(options.files !== undefined ? { files: options.files } : {}),
+  };
 }
 
 /**
@@ -81,13 +97,14 @@ export function parseAgentSpec(spec: string): AgentSpec {
  * run's baselines) and refuses one listed twice: their games or rows would
  * carry one name for two agents.
  */
-export function parseAgentList(specs: readonly string[]): void {
+export function parseAgentList(specs: readonly string[]): AgentSpec[] {
   const seen = new Set<string>();
-  for (const spec of specs) {
-    parseAgentSpec(spec);
+  return specs.map((spec) => {
+    const parsed = parseAgentSpec(spec);
     if (seen.has(spec)) throw new RangeError(`agent '${spec}' is listed twice`);
     seen.add(spec);
-  }
+    return parsed;
+  });
 }
 
 /**
@@ -98,43 +115,33 @@ export function parseAgentList(specs: readonly string[]): void {
  * engine that fails forfeits its games.
  */
 export async function checkAgentSpec(
-  spec: string,
+  given: string | AgentSpec,
   options: CreateAgentOptions = {},
 ): Promise<void> {
-  const { kind, argument, fail } = locate(spec);
-  const parsed = { ...kind.parse(argument, fail), kind: kind.kind } as AgentSpec;
-  await kind.check?.(parsed as never, {
-    name: spec.trim(),
-    rules: resolveRules(options.rules),
-    ...(options.files !== undefined ? { files: options.files } : {}),
-  });
+  const { spec, kind } = resolve(given);
+  await kind.check(spec, contextOf(spec, options));
 }
 
 /**
  * The paths of the files an agent spec reads (its policy, its network), as
  * the spec writes them: what a queue job must carry for a worker to make it.
  */
-export function specFiles(spec: string): string[] {
-  const { kind, argument, fail } = locate(spec);
-  const parsed = { ...kind.parse(argument, fail), kind: kind.kind } as AgentSpec;
-  return [...(kind.files?.(parsed as never) ?? [])];
+export function specFiles(given: string | AgentSpec): string[] {
+  const { spec, kind } = resolve(given);
+  return [...kind.files(spec)];
 }
 
 /**
- * Creates an agent from its spec, the one place where specs are interpreted
- * (see agentSpecForms). The agent's name is the spec as given (trimmed).
- * Asynchronous because some agents load a model.
+ * Creates an agent from its spec (text, or parsed by parseAgentSpec), the one
+ * place where specs are interpreted (see agentSpecForms). The agent's name is
+ * the spec as given (trimmed). Asynchronous because some agents load a model.
  */
-export async function createAgent(spec: string, options: CreateAgentOptions = {}): Promise<Agent> {
-  const { kind, argument, fail } = locate(spec);
-  const parsed = { ...kind.parse(argument, fail), kind: kind.kind } as AgentSpec;
-  const rules = resolveRules(options.rules);
-  return kind.create(parsed as never, {
-    name: spec.trim(),
-    rules,
-    options,
-    ...(options.files !== undefined ? { files: options.files } : {}),
-  });
+export async function createAgent(
+  given: string | AgentSpec,
+  options: CreateAgentOptions = {},
+): Promise<Agent> {
+  const { spec, kind } = resolve(given);
+  return kind.create(spec, { ...contextOf(spec, options), options });
 }
 
 /** Whether `piece` of a comma-separated list names a registered kind (`random`, `mcts:...`). */
@@ -149,7 +156,7 @@ function continuesAgent(current: string, piece: string): boolean {
   if (piece.length === 0 || startsAgent(piece)) return false;
   const colon = current.indexOf(':');
   if (colon < 0) return false;
-  return kindsNamed(current.slice(0, colon)).some((k) => k.continues?.(piece) === true);
+  return kindsNamed(current.slice(0, colon)).some((k) => k.continues(piece));
 }
 
 /**

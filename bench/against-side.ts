@@ -54,7 +54,10 @@ async function timeSide(root: string, what: Measured, seconds: number): Promise<
     return { perSec, pliesPerSec: perSec };
   }
   if (what === 'az') {
-    await import(url('models/policy-kind.ts')); // registers az:
+    const kinds = (await import(url('models/policy-kind.ts'))) as {
+      registerNetworkKinds?: () => void;
+    };
+    kinds.registerNetworkKinds?.(); // registers az: (the side measured may predate the function)
     const { createAgent } = (await import(url('agents/spec.ts'))) as SearchModules;
     const m: SearchModules = {
       createAgent,

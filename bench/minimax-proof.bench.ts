@@ -15,8 +15,8 @@ const SEED = 7000;
  * search proved the game won or lost under best play (a proven draw scores 0,
  * like an even store difference, so it is not counted). Once it has proved a
  * win it cannot lose it, and a proven loss is lost to best play anyway, so an
- * opponent gains only on its moves before that (docs/results.md, "Search with a
- * network": what this means for beating it at equal time).
+ * opponent gains only on its moves before that (what this means for beating it at
+ * equal time: docs/experiments/2026-12-01-network-search-at-50ms.md).
  */
 export async function run(emit: Emit): Promise<void> {
   const rules = DEFAULT_RULES;

@@ -11,10 +11,13 @@ import { loadOnnxRuntime } from '../models/inference/onnx-runtime.ts';
 import { loadPolicy } from '../models/load-policy.ts';
 import { type ForwardPass, type MlpWeights, plainForward } from '../models/mlp-runner.ts';
 import { NetworkEvaluator } from '../models/network-evaluator.ts';
-import '../models/policy-kind.ts';
+import { registerNetworkKinds } from '../models/policy-kind.ts';
 import { TfjsForward } from '../models/tfjs-forward.ts';
 import { bestOf, midgames } from './agents.bench.ts';
 import type { Emit } from './types.ts';
+
+// The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
+registerNetworkKinds();
 
 const POLICY = 'models/pretrained';
 const BATCHES = [1, 16, 64, 256] as const;

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { watchEngineWorkers } from '../agents/engine-registry.ts';
-import { agentKindModules, type JobFiles } from '../agents/spec.ts';
+import { agentKindSources, type JobFiles } from '../agents/spec.ts';
 import {
   CHUNK_DONE,
   type PoolJob,
@@ -17,11 +17,11 @@ const WORKER_FILE = fileURLToPath(new URL('./worker.js', import.meta.url));
 /**
  * eval's worker threads: a piscina pool that runs tournament chunks, accuracy
  * chunks and the accuracy generator's games (worker-protocol.ts), each in a
- * thread that has imported the modules registering agent kinds in this one.
+ * thread that has registered the agent kinds registered in this one.
  */
 export class WorkerPool {
   readonly #pool: Piscina<WorkerTask, unknown>;
-  readonly #agentModules = agentKindModules();
+  readonly #agentKinds = agentKindSources();
 
   /** `files`: a queue job's, the only files the agents of every job on the pool may read. */
   constructor(
@@ -59,7 +59,7 @@ export class WorkerPool {
     const task: WorkerTask = {
       job: job as PoolJob,
       progress: port2,
-      agentModules: this.#agentModules,
+      agentKinds: this.#agentKinds,
       ...(this.files !== undefined ? { files: this.files } : {}),
     };
     const run = this.#pool.run(task, { transferList: [port2] });

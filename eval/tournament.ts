@@ -1,5 +1,11 @@
 import { availableParallelism } from 'node:os';
-import { checkAgentSpec, type JobFiles, parseAgentList, parseAgentSpec } from '../agents/spec.ts';
+import {
+  type AgentSpec,
+  checkAgentSpec,
+  type JobFiles,
+  parseAgentList,
+  parseAgentSpec,
+} from '../agents/spec.ts';
 import type { RulesInput } from '../env/index.ts';
 import { agentFactoryWith, type Chunk, runChunk } from './chunk.ts';
 import { fitElo } from './elo.ts';
@@ -78,7 +84,7 @@ export const MAX_GAMES_PER_PAIRING = 1_000_000;
 export async function runTournament(options: TournamentOptions): Promise<TournamentResult> {
   const started = performance.now();
   const settings = matchSettings(options);
-  const pairings = planPairings(options.specs, options.vs);
+  const { pairings, parsed } = plan(options.specs, options.vs);
   const games = options.games;
   if (!Number.isInteger(games) || games < 1)
     throw new RangeError(`games must be a positive integer, got ${games}`);
@@ -103,7 +109,7 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
   // Worker threads lose an error's class (see checkAgentSpec); a queue's workers
   // report a failed chunk as a QueueError with its reason instead.
   if (options.runChunks === undefined && workers > 0) {
-    for (const spec of new Set(pairings.flatMap((p) => [p.a, p.b]))) {
+    for (const spec of parsed) {
       await checkAgentSpec(spec, {
         rules: settings.rules,
         ...(options.files !== undefined ? { files: options.files } : {}),
@@ -178,13 +184,24 @@ export function capWorkers(requested: number): number {
 
 /** Pairings of a round robin, or of a gauntlet with `vs` as `a`; specs are checked here. */
 export function planPairings(specs: readonly string[], vs?: string): PairingLabels[] {
-  parseAgentList(specs);
+  return plan(specs, vs).pairings;
+}
+
+/** planPairings, with the specs of the agents that play, parsed once. */
+function plan(
+  specs: readonly string[],
+  vs?: string,
+): { pairings: PairingLabels[]; parsed: AgentSpec[] } {
+  const parsed = parseAgentList(specs);
   if (vs !== undefined) {
-    parseAgentSpec(vs);
     const others = specs.filter((s) => s !== vs);
+    const own = parseAgentSpec(vs);
     if (others.length === 0)
       throw new RangeError(`a gauntlet needs at least one agent besides '${vs}'`);
-    return others.map((b, pairing) => ({ pairing, a: vs, b }));
+    return {
+      pairings: others.map((b, pairing) => ({ pairing, a: vs, b })),
+      parsed: [own, ...parsed.filter((_, i) => specs[i] !== vs)],
+    };
   }
   if (specs.length < 2) throw new RangeError('a round robin needs at least two agents');
   const pairings: PairingLabels[] = [];
@@ -193,7 +210,7 @@ export function planPairings(specs: readonly string[], vs?: string): PairingLabe
       pairings.push({ pairing: pairings.length, a: specs[i] as string, b: specs[j] as string });
     }
   }
-  return pairings;
+  return { pairings, parsed };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { JobFiles } from '../agents/spec.ts';
+import type { AgentKindSource, JobFiles } from '../agents/spec.ts';
 import type { AccuracyAnswer, AccuracyChunk } from './accuracy/chunk.ts';
 import type { FixtureGameResult, FixtureGameTask } from './accuracy/fixture-game.ts';
 import type { Chunk } from './chunk.ts';
@@ -28,8 +28,8 @@ export type PoolJob = {
 export interface WorkerTask {
   readonly job: PoolJob;
   readonly progress: MessagePort;
-  /** Modules registering agent kinds (agentKindModules()), imported before the job runs. */
-  readonly agentModules: readonly string[];
+  /** The registrations of agent kinds made in the main thread (agentKindSources()), made again before the job runs. */
+  readonly agentKinds: readonly AgentKindSource[];
   /** A queue job's files: the only files the job's agents may read (see JobFiles). */
   readonly files?: JobFiles;
 }

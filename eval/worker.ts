@@ -18,7 +18,13 @@ export default async function runPoolTask(
   task: WorkerTask,
 ): Promise<PoolJobs[PoolJob['kind']]['output']> {
   // Agent kinds registered by higher layers (policy agents) in the main thread.
-  for (const module of task.agentModules) await import(module);
+  for (const { module, register } of task.agentKinds) {
+    const registering: unknown = ((await import(module)) as Record<string, unknown>)[register];
+    if (typeof registering !== 'function') {
+      throw new Error(`${module} has no function ${register} to register agent kinds with`);
+    }
+    registering();
+  }
   let unreported = 0;
   let lastReport = performance.now();
   const report = (): void => {

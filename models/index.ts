@@ -1,10 +1,14 @@
 /**
  * Trained policies without the training loop: loading policy files and
  * checkpoints, the plain Float32Array runner, the policy's move choice, the
- * tfjs network, exports (ONNX, TF.js, JSON). Importing this module also
- * registers the `policy:PATH` agent spec with agents/ (see policy-kind.ts).
+ * tfjs network, exports (ONNX, TF.js, JSON). As the package's `ayoayo/models`
+ * entry it registers the agent kinds that load a network (`policy:PATH`,
+ * `az:...`, `minimax:...,eval=PATH`) and the solver-backed kinds' endgame
+ * tables with agents/ (see policy-kind.ts), so that importing it is enough.
  */
-import './policy-kind.ts';
+import { registerNetworkKinds } from './policy-kind.ts';
+
+registerNetworkKinds();
 
 export { type LoadedBackend, loadBackend } from './backend.ts';
 export {
@@ -34,6 +38,7 @@ export {
   type PolicyFile,
   policyFileSchema,
 } from './policy-file.ts';
+export { registerNetworkKinds } from './policy-kind.ts';
 export { PolicyMoveChooser } from './policy-move.ts';
 export {
   createPolicyValueModel,

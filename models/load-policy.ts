@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { JobFiles } from '../agents/agent-kinds.ts';
 import {
@@ -22,6 +22,7 @@ import { PolicyFileError } from './errors.ts';
 import type { DenseWeights, MlpWeights } from './mlp-runner.ts';
 import { checkPolicyChecksum } from './policy-checksum.ts';
 import { decodePolicyFile, POLICY_FORMAT, type PolicySource } from './policy-file.ts';
+import { sha256Hex } from './sha256.ts';
 
 /**
  * The part of a checkpoint's payload a policy needs. The trainer's own schema
@@ -105,12 +106,14 @@ export function readPolicyText(path: string): { text: string; file: string } {
 /**
  * Loads a policy file or a training checkpoint as plain weights for the
  * runner: from `files` when given (a queue job's; a path it does not carry is
- * refused, whatever is on this machine's disk), else from the disk.
+ * refused, whatever is on this machine's disk), else from the disk. The text
+ * is decoded once per process (decoded-policies.ts): callers share the
+ * weights and must not change them.
  */
 export function loadPolicy(path: string, files?: JobFiles): LoadedPolicy {
   if (files === undefined) {
     const { text, file } = readPolicyText(path);
-    return loadPolicyText(text, file);
+    return decodeOnce(`file:${resolve(file)}`, text, file, () => loadPolicyText(text, file));
   }
   if (!Object.hasOwn(files, path)) {
     throw new PolicyFileError(
@@ -118,7 +121,37 @@ export function loadPolicy(path: string, files?: JobFiles): LoadedPolicy {
       `the policy file ${path} was not sent with the job: a queue worker reads only the files its job carries`,
     );
   }
-  return loadPolicyText(files[path] as string, `${path} (sent with the job)`);
+  const text = files[path] as string;
+  const where = `${path} (sent with the job)`;
+  return decodeOnce(`sent:${path}`, text, where, () => loadPolicyText(text, where));
+}
+
+/**
+ * Policies decoded in this process (thread), kept by where their text came
+ * from (a file's absolute path, or a queue job's file by the path its spec
+ * names) and its sha256: a spec's check and its agent, and several agents
+ * that name one file, decode it once, while a file rewritten since (a run's
+ * latest checkpoint) is decoded again. The last MAX_KEPT sources are kept, so
+ * that a long-lived worker's jobs do not pile policies up.
+ */
+const decoded = new Map<string, { readonly sha: string; readonly policy: LoadedPolicy }>();
+const MAX_KEPT = 8;
+
+/** The policy of `text`, read from `source` as `path`, decoded only if this text was not decoded there before. */
+function decodeOnce(
+  source: string,
+  text: string,
+  path: string,
+  decode: () => LoadedPolicy,
+): LoadedPolicy {
+  const sha = sha256Hex(text);
+  const found = decoded.get(source);
+  decoded.delete(source);
+  const policy = found?.sha === sha ? found.policy : decode();
+  decoded.set(source, { sha, policy });
+  if (decoded.size > MAX_KEPT) decoded.delete(decoded.keys().next().value as string);
+  // Two spellings of one file share its weights, each named as it was read.
+  return policy.path === path ? policy : { ...policy, path };
 }
 
 /** Decodes a policy file's or a checkpoint's text; `file` names it in errors. */

@@ -1,13 +1,15 @@
 /**
- * Registers the agent kinds that load files: a trained network (`policy:PATH`,
- * the network searches `az:PATH,...` and `minimax:...,eval=PATH`) or the
- * solver's endgame table (`minimax:t=50ms,solve=1`), with
- * agents/ (which sits below the models and cannot load them itself), each
- * declared once: forms, parser, check, factory. Imported for its effect by
- * `models/index.ts`, by the command line and by the trainer's evaluation;
- * tournament worker threads import it again through `agentKindModules()`.
+ * The agent kinds that load a trained network, each declared once (forms,
+ * parser, check, factory, files): `policy:PATH`, and the network searches
+ * `az:PATH,...` (which may be solver-backed, `solve=1`) and
+ * `minimax:...,eval=PATH`. agents/ sits below the models and cannot load them
+ * itself: registerNetworkKinds registers them with its registry, with the
+ * endgame tables of the solver-backed kinds (`minimax:t=50ms,solve=1` too).
+ * The entry points that meet agent specs call it (the command line, the
+ * package's `ayoayo/models`, training's evaluation, the queue); a
+ * tournament's worker threads call it again (agentKindSources).
  */
-import { type AgentKind, type AgentSpecOf, registerAgentKind } from '../agents/spec.ts';
+import { type AgentKind, type AgentSpecOf, agentKind, registerAgentKinds } from '../agents/spec.ts';
 import { isOption, optionKeys, requiredArgument } from '../agents/spec-options.ts';
 import { inferenceEngine } from './inference/inference-engine.ts';
 import { checkPolicyAgent, loadPolicyAgent } from './policy-agent.ts';
@@ -21,23 +23,25 @@ import {
   parseAzSpec,
   parseMinimaxEvalSpec,
 } from './search-agents.ts';
-import { cacheSolvingAgentEndgame } from './solver-endgame.ts';
-import {
-  createMinimaxSolveAgent,
-  type MinimaxSolveSpec,
-  parseMinimaxSolveSpec,
-} from './solving-kinds.ts';
+import { SOLVER_ENDGAME } from './solver-endgame.ts';
 
 declare module '../agents/agent-kinds.ts' {
   interface AgentSpecs {
     policy: { readonly path: string };
     az: AzSpec;
     'minimax-eval': MinimaxEvalSpec;
-    'minimax-solve': MinimaxSolveSpec;
   }
 }
 
-registerAgentKind('policy', {
+/*
+ * Each check also resolves the process's inference backend (models/inference/)
+ * in the thread that checks the specs, before any agent is made on a worker
+ * thread: a fallback's one line is said there, once, and `--inference onnx`
+ * without onnxruntime-node fails there.
+ */
+
+const policy = agentKind({
+  kind: 'policy',
   forms: ['policy:PATH'],
   parse: (argument, fail) => ({
     path: requiredArgument(argument, 'policy needs a path, e.g. policy:runs/x/best', fail),
@@ -49,30 +53,19 @@ registerAgentKind('policy', {
     await inferenceEngine();
   },
   create: (spec, { rules, files }) => loadPolicyAgent(spec.path, rules, files),
-  module: import.meta.url,
 });
 
-/*
- * Each check also resolves the process's inference backend (models/inference/)
- * in the thread that checks the specs, before any agent is made on a worker
- * thread: a fallback's one line is said there, once, and `--inference onnx`
- * without onnxruntime-node fails there.
- */
-
 /**
- * Registers a network search: key=value options follow its argument, and its
- * check loads the policy file it names (`policy`) and fits it to the rules.
+ * A network search: key=value options follow its argument, and its check
+ * loads the policy file it names (`policy`) and fits it to the rules.
  */
-function registerNetworkSearch<K extends 'az' | 'minimax-eval'>(
-  kind: K,
-  definition: Pick<AgentKind<K>, 'name' | 'forms' | 'takes' | 'parse' | 'create'> & {
+function networkSearch<K extends 'az' | 'minimax-eval'>(
+  declaration: Omit<AgentKind<K>, 'continues' | 'files' | 'check'> & {
     readonly policy: (spec: AgentSpecOf<K>) => string;
-    /** Whether the spec's search is solver-backed (`solve=1`): its check loads the endgame table. */
-    readonly solves?: (spec: AgentSpecOf<K>) => boolean;
   },
-): void {
-  const { policy, solves, ...rest } = definition;
-  registerAgentKind(kind, {
+): AgentKind<K> {
+  const { policy, ...rest } = declaration;
+  return {
     ...rest,
     continues: isOption,
     files: (spec) => [policy(spec)],
@@ -80,24 +73,27 @@ function registerNetworkSearch<K extends 'az' | 'minimax-eval'>(
       const loaded = loadSearchPolicy(policy(spec), rules, files);
       noteOtherRules(name, loaded.rules, rules);
       await inferenceEngine();
-      if (solves?.(spec) === true) cacheSolvingAgentEndgame(rules);
     },
-    module: import.meta.url,
-  });
+  };
 }
 
-registerNetworkSearch('az', {
+const az = networkSearch({
+  kind: 'az',
   forms: [
     'az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0][,solve=1]',
   ],
   parse: parseAzSpec,
   policy: (spec) => spec.path,
-  // The parser refuses solve=1 without t=, so solve=1 is a solver-backed search.
-  solves: (spec) => spec.options.solve === '1',
   create: (spec, { name, rules, files }) => createAzAgent(name, spec, rules, files),
+  // Its form shows solve=1 already.
+  solvable: {
+    forms: [],
+    withTimeMs: (spec, t) => ({ path: spec.path, options: { ...spec.options, t } }),
+  },
 });
 
-registerNetworkSearch('minimax-eval', {
+const minimaxEval = networkSearch({
+  kind: 'minimax-eval',
   name: 'minimax',
   forms: ['minimax:t=50ms,eval=PATH[,k=16][,cache=16]'],
   // Alpha-beta with a network is the minimax that names one.
@@ -107,20 +103,17 @@ registerNetworkSearch('minimax-eval', {
   create: (spec, { name, rules, files }) => createMinimaxEvalAgent(name, spec, rules, files),
 });
 
-/*
- * The solver-backed searches read the endgame table from eval's cache
- * (models/solver-endgame.ts). Their checks make sure it is cached, in the
+/**
+ * Registers the network kinds and the solver-backed kinds' endgame tables
+ * (read from eval's cache; each check makes sure the table is cached, in the
  * thread that checks the specs, building it there with its progress bar when
- * it is not: a tournament's or benchmark's threads then read it rather than
- * each building it at once.
+ * it is not, so that a tournament's or benchmark's threads read it rather
+ * than each building it at once). Calling it again changes nothing.
  */
-registerAgentKind('minimax-solve', {
-  name: 'minimax',
-  forms: ['minimax:t=50ms,solve=1'],
-  takes: (argument) => optionKeys(argument).includes('solve'),
-  continues: isOption,
-  parse: parseMinimaxSolveSpec,
-  check: (_spec, { rules }) => cacheSolvingAgentEndgame(rules),
-  create: (spec, { name, rules }) => createMinimaxSolveAgent(name, spec, rules),
-  module: import.meta.url,
-});
+export function registerNetworkKinds(): void {
+  registerAgentKinds({
+    kinds: [policy, az, minimaxEval],
+    solverEndgame: SOLVER_ENDGAME,
+    source: { module: import.meta.url, register: 'registerNetworkKinds' },
+  });
+}

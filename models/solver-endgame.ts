@@ -1,3 +1,4 @@
+import type { SolverEndgame } from '../agents/agent-kinds.ts';
 import type { Rules } from '../env/rules.ts';
 import {
   DEFAULT_ENDGAME_SEEDS,
@@ -58,3 +59,13 @@ export function cacheSolvingAgentEndgame(rules: Rules): void {
   if (tables.has(keyOf(DEFAULT_ENDGAME_SEEDS, rules))) return;
   loadEndgameShowingProgress(DEFAULT_ENDGAME_SEEDS, rules, { announceBuild: true });
 }
+
+/**
+ * The solver-backed agents' endgame tables, from the user's cache: what
+ * registerNetworkKinds gives the registry of agent kinds (agents/ sits below
+ * the cache and cannot read it itself).
+ */
+export const SOLVER_ENDGAME: SolverEndgame = {
+  load: solvingAgentEndgame,
+  prepare: cacheSolvingAgentEndgame,
+};

@@ -3,8 +3,6 @@ import type { Agent } from '../agents/agent.ts';
 import { type CreateAgentOptions, createAgent, type JobFiles } from '../agents/spec.ts';
 import { type AgentFactory, type Chunk, runChunk } from '../eval/chunk.ts';
 import type { GameRecord } from '../eval/match.ts';
-// A worker plays every kind of agent a chunk may name, those that load a network included.
-import '../models/policy-kind.ts';
 import { acceptJob } from './accept-job.ts';
 import { type ChunkJob, chunkJobSchema } from './jobs.ts';
 import type { PolicyCache } from './policy-transport.ts';

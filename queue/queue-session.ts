@@ -1,6 +1,5 @@
 import { specFiles } from '../agents/spec.ts';
-// Work on the queue shares the files of the kinds that load networks: they must parse here.
-import '../models/policy-kind.ts';
+import { registerNetworkKinds } from '../models/policy-kind.ts';
 import { type SharedPolicy, sharePolicy, storePolicy } from './policy-transport.ts';
 import { closeCoordinatorClients, openQueueClients, type QueueClients } from './queue-clients.ts';
 import { ayoayoVersion } from './version.ts';
@@ -34,6 +33,8 @@ export interface QueueSession {
  * spec names: the workers get these and read no file of their own.
  */
 export function shareSpecFiles(specs: Iterable<string>): Map<string, SharedPolicy> {
+  // Work on the queue shares the files of the kinds that load networks: they must parse here.
+  registerNetworkKinds();
   const shared = new Map<string, SharedPolicy>();
   for (const spec of new Set(specs)) {
     for (const path of specFiles(spec)) {

@@ -3,6 +3,7 @@ import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { watchEngineWorkers } from '../agents/engine-registry.ts';
 import type { InferenceBackend } from '../models/inference/inference-engine.ts';
+import { registerNetworkKinds } from '../models/policy-kind.ts';
 import type { ShardThreads } from '../train/expert-iteration/sharded-self-play.ts';
 import { runAccuracyJob } from './accuracy-job.ts';
 import { playChunkJob } from './chunk-job.ts';
@@ -107,6 +108,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   store.on('ready', () => status.succeeded());
   const policies = new PolicyCache(store);
   watchEngineWorkers();
+  // A worker plays every kind of agent a job may name, those that load a network included.
+  registerNetworkKinds();
   // Shards play on threads of their own (one per job at once), started with the first shard:
   // a search holds its thread for the whole shard, and this one must renew the job's lock.
   let shardThreads: Promise<ShardThreads> | null = null;

@@ -8,7 +8,7 @@
 // to the evaluations of each run's second half (8 or more of them), prints the fall per doubling
 // and how many positions that line would take to reach the target, and draws
 // it there, or to 2 048 times the run's positions where it would take more
-// (scripts/errors-trend.ts; docs/results.md: docs/training-runs/exact-targets-quick,
+// (scripts/errors-trend.ts; docs/experiments/: docs/training-runs/exact-targets-quick,
 // docs/training-runs/quick-budget with --target=0.1:"target for npm start's
 // policy: 10%", docs/training-runs/errors-by-positions with --x=positions --extrapolate).
 import { readFileSync } from 'node:fs';

@@ -22,8 +22,10 @@ import {
 import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../eval/endgame-cache.ts';
 import { loadEndgameShowingProgress } from '../eval/endgame-progress.ts';
 import { gamesProgressBar } from '../eval/progress.ts';
-// The default mix has az: agents, which load a network.
-import '../models/policy-kind.ts';
+import { registerNetworkKinds } from '../models/policy-kind.ts';
+
+// The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
+registerNetworkKinds();
 
 const USAGE = `usage: tsx scripts/make-accuracy-fixture.ts --seed S --positions N --out FILE
   [--agents A,B,...] [--nodes N] [--endgame SEEDS] [--opening-plies MIN-MAX] [--workers N]

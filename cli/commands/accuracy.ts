@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { DEFAULT_MOVE_TIMEOUT_MS } from '../../agents/external.ts';
-import { agentSpecForms, checkAgentSpec, splitAgentList } from '../../agents/spec.ts';
+import { checkAgentSpec, splitAgentList } from '../../agents/spec.ts';
 import { SEED_RANGE } from '../../env/index.ts';
 import type { AccuracySet } from '../../eval/accuracy/accuracy-set.ts';
 import { type AccuracyReport, runAccuracy } from '../../eval/accuracy/benchmark.ts';
@@ -11,8 +11,7 @@ import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import { gamesProgressBar } from '../../eval/progress.ts';
 import { capWorkers } from '../../eval/tournament.ts';
 import { loadAccuracySet, SET_CHOICES } from '../../models/accuracy-sets.ts';
-// The help lists every agent kind's forms, those that load a network included.
-import '../../models/policy-kind.ts';
+import { agentFormsForHelp } from '../agent-forms.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { prepareOutputFolder } from '../output-folder.ts';
 import { type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
@@ -37,7 +36,7 @@ export const accuracyCommand = defineCommand<AccuracyArgs>({
       .option('agents', {
         type: 'string',
         array: true,
-        describe: `agents, comma-separated or repeated (${agentSpecForms().join(', ')}); needed unless --verify alone checks the set`,
+        describe: `agents, comma-separated or repeated (${agentFormsForHelp()}); needed unless --verify alone checks the set`,
       })
       .option('set', {
         type: 'string',

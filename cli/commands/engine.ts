@@ -1,9 +1,8 @@
 import type { Argv } from 'yargs';
 import { serveAgent } from '../../agents/serve.ts';
-import { agentSpecForms, createAgent } from '../../agents/spec.ts';
+import { createAgent } from '../../agents/spec.ts';
 import { SEED_RANGE } from '../../env/index.ts';
-// The help lists every agent kind's forms, those that load a network included.
-import '../../models/policy-kind.ts';
+import { agentFormsForHelp } from '../agent-forms.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
@@ -23,7 +22,7 @@ export const engineCommand = defineCommand<EngineArgs>({
       .option('agent', {
         type: 'string',
         demandOption: true,
-        describe: `the agent to serve (${agentSpecForms().join(', ')})`,
+        describe: `the agent to serve (${agentFormsForHelp()})`,
       })
       .option('rules', {
         ...rulesOption,

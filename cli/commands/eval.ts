@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { DEFAULT_MOVE_TIMEOUT_MS } from '../../agents/external.ts';
-import { agentSpecForms, splitAgentList } from '../../agents/spec.ts';
+import { splitAgentList } from '../../agents/spec.ts';
 import { SEED_RANGE } from '../../env/index.ts';
 import { DEFAULT_MAX_PLIES } from '../../eval/game.ts';
 import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
@@ -9,8 +9,7 @@ import { gamesProgressBar } from '../../eval/progress.ts';
 import { writeRatingCharts } from '../../eval/rating-charts.ts';
 import { formatTournament, tournamentJson, writeTournament } from '../../eval/report.ts';
 import { capWorkers, runTournament } from '../../eval/tournament.ts';
-// The help lists every agent kind's forms, those that load a network included.
-import '../../models/policy-kind.ts';
+import { agentFormsForHelp } from '../agent-forms.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
@@ -48,7 +47,7 @@ export const evalCommand = defineCommand<EvalArgs>({
         type: 'string',
         array: true,
         demandOption: true,
-        describe: `agents, comma-separated or repeated (${agentSpecForms().join(', ')})`,
+        describe: `agents, comma-separated or repeated (${agentFormsForHelp()})`,
       })
       .option('vs', { type: 'string', describe: 'gauntlet: this agent plays each of --agents' })
       .option('games', {

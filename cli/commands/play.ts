@@ -2,9 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Argv } from 'yargs';
 import type { Agent } from '../../agents/agent.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
-import { agentSpecForms, createAgent } from '../../agents/spec.ts';
-// The help lists every agent kind's forms, those that load a network included.
-import '../../models/policy-kind.ts';
+import { createAgent } from '../../agents/spec.ts';
 import {
   formatRules,
   illegalReason,
@@ -20,6 +18,7 @@ import {
   SEED_RANGE,
   traceMove,
 } from '../../env/index.ts';
+import { agentFormsForHelp } from '../agent-forms.ts';
 import { describeOutcome, rulesFromArg, rulesOption } from '../engine-args.ts';
 import { CliError, defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
@@ -60,7 +59,7 @@ export const playCommand = defineCommand<PlayArgs>({
       .option('against', {
         type: 'string',
         demandOption: true,
-        describe: `the agent to play (${agentSpecForms().join(', ')})`,
+        describe: `the agent to play (${agentFormsForHelp()})`,
       })
       .option('seat', {
         type: 'number',

@@ -1,12 +1,8 @@
 import type { Argv } from 'yargs';
-import type { Rules } from '../../env/index.ts';
-import { DEFAULT_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
-import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
 import { inferenceEngine } from '../../models/inference/inference-engine.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
-import { PolicySearch } from '../../models/search-agents.ts';
-import { cachedEndgame } from '../../models/solver-endgame.ts';
+import { PolicySearch } from '../../models/policy-search.ts';
 import {
   createPolicyServer,
   DEFAULT_MAX_CONNECTIONS,
@@ -86,16 +82,9 @@ export const serveCommand = defineCommand<ServeArgs>({
       );
     }
     const policy = loadPolicy(path);
-    // With solve=1 the solver's endgame table, built into the cache on first use (a minute or more).
-    const endgame = (rules: Rules) =>
-      loadEndgameShowingProgress(DEFAULT_ENDGAME_SEEDS, rules, {
-        announceBuild: true,
-        load: cachedEndgame,
-      });
+    // With solve=1 the solver's endgame table, as the solve=1 agents read it (built into the cache on first use).
     const search =
-      argv.search === undefined
-        ? null
-        : await PolicySearch.create(policy, argv.search, '--search', { endgame });
+      argv.search === undefined ? null : await PolicySearch.create(policy, argv.search, '--search');
     const inference = await (await inferenceEngine()).create(policy.weights, { batched: false });
     const service = new PolicyService(policy, search, inference.forward);
     const server = createPolicyServer(service, {
@@ -104,7 +93,7 @@ export const serveCommand = defineCommand<ServeArgs>({
     });
     const url = await listenOrFail(server, argv.port, argv.host);
     process.stdout.write(
-      `Serving ${service.policy.path}${search ? ` with ${search.options.solve === '1' ? 'the exact solver, then ' : ''}a PUCT search (${search.description})` : ''} on ${url} (POST /act, GET /health); Ctrl-C stops\n`,
+      `Serving ${service.policy.path}${search ? ` with ${search.solver !== null ? 'the exact solver, then ' : ''}a PUCT search (${search.description})` : ''} on ${url} (POST /act, GET /health); Ctrl-C stops\n`,
     );
     await serveUntilStopped(server);
   }),

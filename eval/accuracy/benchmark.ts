@@ -55,7 +55,7 @@ export async function runAccuracy(options: AccuracyOptions): Promise<AccuracyRep
   const { set, specs } = options;
   const seed = options.seed ?? 1;
   if (specs.length === 0) throw new RangeError('the accuracy benchmark needs at least one agent');
-  parseAgentList(specs);
+  const parsed = parseAgentList(specs);
   const requested = options.workers ?? availableParallelism();
   if (!Number.isInteger(requested) || requested < 0) {
     throw new RangeError(`workers must be a non-negative integer, got ${requested}`);
@@ -63,7 +63,7 @@ export async function runAccuracy(options: AccuracyOptions): Promise<AccuracyRep
   const workers = options.runChunks !== undefined ? requested : capWorkers(requested);
   // Worker threads lose an error's class: bad specs are found here first (see checkAgentSpec).
   if (options.runChunks === undefined) {
-    for (const spec of specs) await checkAgentSpec(spec, { rules: set.rules });
+    for (const spec of parsed) await checkAgentSpec(spec, { rules: set.rules });
   }
   const chunks = splitIntoChunks(options, seed, Math.max(1, workers));
   const total = specs.length * set.positions.length;

@@ -1,6 +1,7 @@
-// The supervised probe of docs/results.md ("Networks shaped by the rules"): on the probe's exact
-// labels (make-positions.ts), three shapes of network trained alike (Adam 1e-3 decaying linearly,
-// minibatches of 512, policy towards the value-keeping moves, value towards the proven result),
+// The supervised probe of docs/experiments/2026-12-02-supervised-exact-label-probe.md (networks
+// shaped by the rules): on the probe's exact labels (make-positions.ts), three shapes of network
+// trained alike (Adam 1e-3 decaying linearly, minibatches of 512, policy towards the
+// value-keeping moves, value towards the proven result),
 // each scored every 5 epochs on the accuracy benchmark's main and hold-out sets:
 //   flat   the project's MLP over the 146 inputs (HIDDEN: its layers);
 //   tower  one small MLP shared by the six actions (HIDDEN: its layers), fed each action's 22

@@ -1,8 +1,9 @@
-// The supervised probe with inputs that look further ahead (docs/results.md, "Exact targets from
-// the solver"): the same exact labels and training as train-policy.ts (fit-labels.ts), on the observation with
-// lookahead, with or without six more inputs per position: for each action, the 3-ply minimax of
-// the store difference (the mover's move, every reply, every counter-reply; final scores where the
-// game ends), the value alpha-beta would see at depth 3. Prints the errors of the policy alone on
+// The supervised probe with inputs that look further ahead
+// (docs/experiments/2026-12-02-supervised-exact-label-probe.md): the same exact labels and
+// training as train-policy.ts (fit-labels.ts), on the observation with lookahead, with or without
+// six more inputs per position: for each action, the 3-ply minimax of the store difference (the
+// mover's move, every reply, every counter-reply; final scores where the game ends), the value
+// alpha-beta would see at depth 3. Prints the errors of the policy alone on
 // the accuracy sets, with the set's exact move values (the project's policy files cannot carry the
 // extra inputs, so the evaluation is here rather than in `ayoayo accuracy`):
 //   npx tsx scripts/exact-label-probe/deeper-lookahead.ts HIDDEN EPOCHS POSITIONS.jsonl...

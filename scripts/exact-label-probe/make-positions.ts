@@ -1,4 +1,4 @@
-// The supervised probe of docs/results.md ("Exact targets from the solver"): positions of
+// The supervised probe of docs/experiments/2026-12-02-supervised-exact-label-probe.md: positions of
 // minimax:3-7 games with 15% random moves and 0-8 random opening plies, each from ply 4 that the
 // solver proves in 50 000 nodes (endgame table of 16 seeds), one JSON line each (board, proven
 // value, mask of the value-keeping moves, whether the position is critical, ply):

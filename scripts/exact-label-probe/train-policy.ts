@@ -1,5 +1,5 @@
-// The supervised probe's training (docs/results.md, "Exact targets from the solver"), as in
-// fit-labels.ts; writes a policy file for `ayoayo accuracy --agents policy:OUT`:
+// The supervised probe's training (docs/experiments/2026-12-02-supervised-exact-label-probe.md),
+// as in fit-labels.ts; writes a policy file for `ayoayo accuracy --agents policy:OUT`:
 //   npx tsx scripts/exact-label-probe/train-policy.ts [--no-lookahead] OUT.json HIDDEN EPOCHS POSITIONS.jsonl...
 // (the probe: HIDDEN 128,128 and 256,256,256, 20 epochs; --no-lookahead: the 14 counts alone)
 import { writeFileSync } from 'node:fs';

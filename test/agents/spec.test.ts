@@ -5,10 +5,12 @@ import { MctsAgent } from '../../agents/mcts.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
 import { RandomAgent } from '../../agents/random.ts';
 import {
-  agentKindModules,
+  agentKindSources,
   agentSpecForms,
+  checkAgentSpec,
   createAgent,
   parseAgentSpec,
+  specFiles,
 } from '../../agents/spec.ts';
 
 describe('parseAgentSpec', () => {
@@ -23,7 +25,8 @@ describe('parseAgentSpec', () => {
     ['ext:python3 engine.py --level 3', { kind: 'ext', command: 'python3 engine.py --level 3' }],
     ['ext:a:b', { kind: 'ext', command: 'a:b' }],
   ])('%s', (spec, expected) => {
-    expect(parseAgentSpec(spec)).toEqual(expected);
+    // Named by the spec as given, trimmed.
+    expect(parseAgentSpec(spec)).toEqual({ ...expected, name: spec.trim() });
   });
 
   it.each([
@@ -63,6 +66,15 @@ describe('createAgent', () => {
     }
   });
 
+  it('makes, checks and reads the files of a spec parsed once', async () => {
+    const spec = parseAgentSpec(' minimax:3 ');
+    await expect(checkAgentSpec(spec)).resolves.toBeUndefined();
+    expect(specFiles(spec)).toEqual([]);
+    const agent = await createAgent(spec, { rules: { captureSeedStays: true } });
+    expect(agent).toBeInstanceOf(MinimaxAgent);
+    expect(agent.name).toBe('minimax:3');
+  });
+
   it('rejects bad rules and unknown specs', async () => {
     await expect(
       createAgent('random', { rules: { leftoverTo: 'nobody' as 'owner' } }),
@@ -75,7 +87,11 @@ describe('createAgent', () => {
     await expect(createAgent('policy:/nonexistent/policy')).rejects.toThrow(
       /policy agents are not available: import 'ayoayo\/models'/,
     );
-    expect(agentKindModules()).toEqual([]);
+    // Nor read the endgame tables of the solver-backed agents.
+    expect(() => parseAgentSpec('minimax:t=50ms,solve=1')).toThrow(
+      "invalid agent 'minimax:t=50ms,solve=1': solve=1 needs the solver's endgame tables, which ayoayo/models gives: import 'ayoayo/models' (models/index.ts) first;",
+    );
+    expect(agentKindSources()).toEqual([]);
     expect(agentSpecForms()).toEqual([
       'random',
       'greedy',
@@ -84,10 +100,17 @@ describe('createAgent', () => {
       'mcts:N',
       'ext:COMMAND',
     ]);
-    await import('../../models/policy-kind.ts');
+    // Registration is a call, not an import.
+    const { registerNetworkKinds } = await import('../../models/policy-kind.ts');
+    expect(agentSpecForms()).not.toContain('policy:PATH');
+    registerNetworkKinds();
     expect(agentSpecForms()).toContain('policy:PATH');
-    expect(agentKindModules()).toEqual([
-      new URL('../../models/policy-kind.ts', import.meta.url).href,
+    expect(agentSpecForms()).toContain('minimax:t=50ms,solve=1');
+    expect(agentKindSources()).toEqual([
+      {
+        module: new URL('../../models/policy-kind.ts', import.meta.url).href,
+        register: 'registerNetworkKinds',
+      },
     ]);
     await expect(createAgent('policy:/nonexistent/policy')).rejects.toThrow(/nonexistent/);
   });

@@ -6,9 +6,11 @@ import { RandomAgent } from '../../agents/random.ts';
 import { runChunk } from '../../eval/chunk.ts';
 import { type GameRecord, matchSettings, playMatch, scheduleGames } from '../../eval/match.ts';
 import { planPairings, runTournament } from '../../eval/tournament.ts';
-// Registers `policy:PATH` specs, here and (through agentKindModules) in the worker threads.
-import '../../models/policy-kind.ts';
+import { registerNetworkKinds } from '../../models/policy-kind.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
+
+// Registers `policy:PATH` specs, here and (through agentKindSources) in the worker threads.
+registerNetworkKinds();
 
 const withoutTimes = (games: readonly { seconds: number }[]) =>
   games.map(({ seconds: _, ...g }) => g);

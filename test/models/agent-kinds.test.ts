@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { agentSpecForms, parseAgentSpec, splitAgentList } from '../../agents/spec.ts';
-// Registers `policy:` and the network search kinds, as the command line does.
-import '../../models/policy-kind.ts';
+import { registerNetworkKinds } from '../../models/policy-kind.ts';
+
+// The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
+registerNetworkKinds();
 
 // The registry with every kind registered: agents/'s own, then those of models/.
 describe('the registry of agent kinds', () => {
@@ -18,9 +20,15 @@ describe('the registry of agent kinds', () => {
   });
 
   it('parses the kinds registered from models/', () => {
-    expect(parseAgentSpec('policy:runs/x/best')).toEqual({ kind: 'policy', path: 'runs/x/best' });
+    expect(parseAgentSpec('policy:runs/x/best')).toEqual({
+      kind: 'policy',
+      name: 'policy:runs/x/best',
+      path: 'runs/x/best',
+    });
+    // Options typed: numbers and durations as numbers, 0/1 switches as booleans.
     expect(parseAgentSpec('az:models/pretrained,t=50ms,c=1')).toEqual({
       kind: 'az',
+      name: 'az:models/pretrained,t=50ms,c=1',
       path: 'models/pretrained',
       options: {
         t: 50,
@@ -29,20 +37,27 @@ describe('the registry of agent kinds', () => {
         temp: 1,
         cache: 16,
         batch: 16,
-        reuse: '1',
-        gumbel: '0',
-        solve: '0',
+        reuse: true,
+        gumbel: false,
       },
+    });
+    expect(parseAgentSpec('az:p,sims=9,reuse=0,gumbel=1,solve=0')).toMatchObject({
+      options: { sims: 9, reuse: false, gumbel: true },
+    });
+    expect(parseAgentSpec('az:p,t=50ms,solve=1')).toMatchObject({
+      options: { t: 50 },
+      solver: { solveMs: 25, searchMs: 25 },
     });
     // One name, two kinds: the minimax with eval=PATH is the network's, the others agents/'s.
     expect(parseAgentSpec('minimax:t=2s,eval=models/pretrained,k=8')).toEqual({
       kind: 'minimax-eval',
+      name: 'minimax:t=2s,eval=models/pretrained,k=8',
       t: 2000,
       eval: 'models/pretrained',
       k: 8,
       cache: 16,
     });
-    expect(parseAgentSpec('minimax:4')).toEqual({ kind: 'minimax', depth: 4 });
+    expect(parseAgentSpec('minimax:4')).toEqual({ kind: 'minimax', name: 'minimax:4', depth: 4 });
     expect(() => parseAgentSpec('policy:')).toThrow(/policy needs a path/);
     expect(() => parseAgentSpec('az:,t=5ms')).toThrow(/az needs one policy path first/);
   });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AgentSpecError, checkAgentSpec } from '../../agents/spec.ts';
 import { PolicyFileError } from '../../models/errors.ts';
-// Registers `policy:` and the network search kinds, as the command line does.
-import '../../models/policy-kind.ts';
+import { registerNetworkKinds } from '../../models/policy-kind.ts';
+
+// The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
+registerNetworkKinds();
 
 // A tournament checks its specs in its own thread before its worker threads make
 // the agents (whose errors would arrive there without their class).

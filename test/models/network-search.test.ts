@@ -5,10 +5,12 @@ import { MinimaxSearch } from '../../agents/minimax-search.ts';
 import { createAgent } from '../../agents/spec.ts';
 import { DEFAULT_RULES, legalActions, maskToBytes, Random } from '../../env/index.ts';
 import { NetworkLeafEvaluator } from '../../models/network-leaf.ts';
-// Registers the network kinds (az:, minimax:...,eval=) with agents/spec.ts.
-import '../../models/policy-kind.ts';
+import { registerNetworkKinds } from '../../models/policy-kind.ts';
 import { networkEvaluator } from '../../models/search-agents.ts';
 import { randomPositions } from '../agents/positions.ts';
+
+// The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
+registerNetworkKinds();
 
 const rules = DEFAULT_RULES;
 const PRETRAINED = 'models/pretrained';

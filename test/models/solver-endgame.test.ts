@@ -12,9 +12,11 @@ import {
 } from '../../env/index.ts';
 import { cacheDir } from '../../eval/cache-dir.ts';
 import { endgamePath } from '../../eval/endgame-cache.ts';
+import { registerNetworkKinds } from '../../models/policy-kind.ts';
 import { endgameOffsets } from '../../solve/index.ts';
-// Registers the solver-backed kinds, as the command line does.
-import '../../models/policy-kind.ts';
+
+// The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
+registerNetworkKinds();
 
 // The solver-backed agents' table of 16 seeds takes a minute to build: here, 6.
 vi.mock('../../eval/endgame-cache.ts', async (original) => ({

@@ -5,6 +5,7 @@ import { type Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTournament } from '../../eval/tournament.ts';
+import { registerNetworkKinds } from '../../models/policy-kind.ts';
 import { ACCURACY_JOB, CHUNK_JOB, SHARD_JOB, TRAIN_JOB } from '../../queue/jobs.ts';
 import { sharePolicy, storePolicy } from '../../queue/policy-transport.ts';
 import { parseRedisUrl } from '../../queue/redis.ts';
@@ -14,10 +15,11 @@ import { ayoayoVersion } from '../../queue/version.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-// Registers the kinds that load files (policy:, az:, minimax:...,eval=).
-import '../../models/policy-kind.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
 import { startTestRedis, type TestRedis, THIS_QUEUE } from './redis-server.ts';
+
+// The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
+registerNetworkKinds();
 
 const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the hostile queue job tests');
 

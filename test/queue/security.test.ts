@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTournament, type TournamentOptions } from '../../eval/tournament.ts';
+import { registerNetworkKinds } from '../../models/policy-kind.ts';
 import { PolicyCache } from '../../queue/policy-transport.ts';
 import { checkRedis, parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
@@ -9,10 +10,11 @@ import { ayoayoVersion } from '../../queue/version.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-// Registers `policy:PATH` agents (models/ extends agents/spec.ts).
-import '../../models/policy-kind.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
 import { startTestRedis, type TestRedis, THIS_WORKER } from './redis-server.ts';
+
+// The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
+registerNetworkKinds();
 
 const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue security tests');
 

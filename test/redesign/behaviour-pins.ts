@@ -17,13 +17,16 @@ import { runAccuracy } from '../../eval/accuracy/benchmark.ts';
 import { sampleAccuracySet } from '../../eval/accuracy/sample.ts';
 import { runTournament } from '../../eval/tournament.ts';
 import { loadAccuracySet } from '../../models/accuracy-sets.ts';
-import '../../models/policy-kind.ts';
+import { registerNetworkKinds } from '../../models/policy-kind.ts';
 import { solve } from '../../solve/index.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
 import { randomPositions } from '../agents/positions.ts';
+
+// The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
+registerNetworkKinds();
 
 const POLICY = 'models/pretrained';
 const RULE_VARIANTS: readonly Rules[] = [

@@ -32,8 +32,7 @@ import { playMatch } from '../../eval/match.ts';
 import { runTournament } from '../../eval/tournament.ts';
 import { readShippedAccuracySet } from '../../models/accuracy-sets.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
-// Registers `policy:PATH` specs with agents/, as the command line does.
-import '../../models/policy-kind.ts';
+import { registerNetworkKinds } from '../../models/policy-kind.ts';
 import { createPolicyServer } from '../../serve/http-server.ts';
 import { close, listen } from '../../serve/listen.ts';
 import { PolicyService } from '../../serve/policy-service.ts';
@@ -44,6 +43,9 @@ import { train } from '../../train/trainer.ts';
 import { runAyoayo } from '../ayoayo-command.ts';
 import { MAIN_TEXT, plantedLine, setText, smallPositionLines } from '../eval/accuracy/set-texts.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
+
+// The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
+registerNetworkKinds();
 
 // Bad input, one row each: what is given, the error text it must get (one clear
 // line naming what is wrong) and the exit code or HTTP status. The README's
@@ -731,6 +733,19 @@ const libraryRows: LibraryRow[] = [
     call: () => readShippedAccuracySet('main', MAIN_PLANTED),
     error: 'AccuracySetError',
     message: `accuracy set 'main' (${MAIN_PLANTED}) was changed: its sha256 is `,
+  },
+  {
+    case: 'a solver-backed agent without its time, in every kind that may be solver-backed',
+    call: () => createAgent('az:models/pretrained,sims=50,solve=1'),
+    error: 'AgentSpecError',
+    message:
+      "invalid agent 'az:models/pretrained,sims=50,solve=1': solve=1 needs a time t=TIME (a positive time up to 600s, such as 50ms or 2s): the solver gets a share of it",
+  },
+  {
+    case: 'a solve= that is not 0 or 1',
+    call: () => createAgent('minimax:t=50ms,solve=yes'),
+    error: 'AgentSpecError',
+    message: "invalid agent 'minimax:t=50ms,solve=yes': solve must be 0 or 1",
   },
 ];
 

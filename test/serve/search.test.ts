@@ -18,7 +18,7 @@ import {
 } from '../../env/index.ts';
 import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
 import { NetworkEvaluator } from '../../models/network-evaluator.ts';
-import { PolicySearch } from '../../models/search-agents.ts';
+import { PolicySearch } from '../../models/policy-search.ts';
 import { type ActResponse, PolicyService } from '../../serve/policy-service.ts';
 import { buildEndgame, solve } from '../../solve/index.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';

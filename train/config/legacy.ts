@@ -44,7 +44,7 @@ interface RemovedSetting {
   readonly why: string;
 }
 
-/** Measured in docs/results.md: none bought anything, and no preset used any. */
+/** Measured in docs/experiments/ (2026-12-02): none bought anything, and no preset used any. */
 const REMOVED: readonly RemovedSetting[] = [
   {
     block: 'expertIteration',

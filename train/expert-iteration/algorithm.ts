@@ -62,7 +62,7 @@ export const expertIteration = defineAlgorithm({
      * 35% slower, so its tables differed from the README's; 9.3 minutes fits
      * all 240 at that speed, still within the 10 minutes. Each setting here beat
      * the one before it against minimax:4 on fresh openings and on the accuracy
-     * benchmark (docs/results.md): a learning rate of 0.003 rather than 0.001
+     * benchmark (docs/experiments/): a learning rate of 0.003 rather than 0.001
      * (with four epochs, 38.5% against 34.0%); the board as a thermometer (seeds
      * >= 1 .. >= 12 per pit) rather than seeds / 12 (45.1% against 41.4% over
      * three training seeds); two 256-wide layers with two epochs an update
@@ -92,7 +92,7 @@ export const expertIteration = defineAlgorithm({
      * time limit stops a slower machine before the hour. The board as a
      * thermometer, as in `quick`: at 2100 iterations it beat the counts network
      * 52.2% head to head and scored 51.1% against minimax:6 to its 49.0% over
-     * 12 000 games (docs/results.md).
+     * 12 000 games (docs/experiments/2026-12-03-pretrained-thermometer-board.md).
      */
     long: {
       help: 'the shipped pretrained policy, under an hour',

@@ -4,8 +4,7 @@ import { runAccuracy } from '../../eval/accuracy/benchmark.ts';
 import { sampleAccuracySet } from '../../eval/accuracy/sample.ts';
 import type { AgentAccuracy } from '../../eval/accuracy/score.ts';
 import { loadAccuracySet } from '../../models/accuracy-sets.ts';
-// The `policy:PATH` spec needs the kind registered (see models/policy-kind.ts).
-import '../../models/policy-kind.ts';
+import { registerNetworkKinds } from '../../models/policy-kind.ts';
 
 /** The seed of the positions a run's evaluations score the policy on: the same in every run. */
 const SAMPLE_SEED = 'training';
@@ -36,6 +35,8 @@ export async function policyAccuracy(
   policyPath: string,
   sample: AccuracySet,
 ): Promise<AgentAccuracy> {
+  // The `policy:PATH` spec needs the kind registered.
+  registerNetworkKinds();
   const report = await runAccuracy({ specs: [`policy:${policyPath}`], set: sample, workers: 0 });
   return report.agents[0] as AgentAccuracy;
 }

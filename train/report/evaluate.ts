@@ -5,8 +5,12 @@ import { gamesProgressBar } from '../../eval/progress.ts';
 import { table } from '../../eval/report.ts';
 import { runTournament } from '../../eval/tournament.ts';
 import { readPolicyText } from '../../models/load-policy.ts';
-// The gauntlet's `policy:PATH` spec needs the kind registered (see models/policy-kind.ts).
-import '../../models/policy-kind.ts';
+import { registerNetworkKinds } from '../../models/policy-kind.ts';
+
+// Training names agents by spec (the gauntlet's `policy:PATH`, the evaluation's
+// opponents and PPO's baselines, checked when a run starts): the kinds that load
+// a network are registered once training's evaluation is loaded.
+registerNetworkKinds();
 
 /** A gauntlet pairing from the policy's side (score = (wins + draws / 2) / games). */
 export type EvaluationRow = Pick<

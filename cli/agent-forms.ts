@@ -1,0 +1,12 @@
+import { agentSpecForms } from '../agents/spec.ts';
+import { registerNetworkKinds } from '../models/policy-kind.ts';
+
+/**
+ * Every agent spec form, those of the kinds that load a network included, for
+ * a command's help: yargs builds a command's help before its handler (which
+ * registers those kinds, main.ts) runs.
+ */
+export function agentFormsForHelp(): string {
+  registerNetworkKinds();
+  return agentSpecForms().join(', ');
+}
