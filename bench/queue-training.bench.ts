@@ -5,6 +5,7 @@ import { inferenceEngine } from '../models/inference/inference-engine.ts';
 import { QueueShardRunner } from '../queue/shard-runner.ts';
 import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
+import { expertIterationSettingsSchema } from '../train/expert-iteration/settings.ts';
 import type { ShardRunnerFactory } from '../train/expert-iteration/sharded-self-play.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
 import { forgetJobs, startWorkers, stopWorkers } from './queue-setup.ts';
@@ -37,8 +38,8 @@ export async function run(emit: Emit): Promise<void> {
   // What runs the networks here and on the workers (the same choice: AYOAYO_INFERENCE or auto).
   const inference = (await inferenceEngine()).backend;
   const config = buildConfig([PRESETS.quick, { seed: 1, expertIteration: { selfPlayShards: 4 } }]);
-  if (config.algorithm !== 'expert-iteration') throw new Error('quick is expert iteration');
-  const ei = config.expertIteration;
+  const blocks: Readonly<Record<string, unknown>> = config;
+  const ei = expertIterationSettingsSchema.parse(blocks.expertIteration);
   const base = {
     backend,
     inference,

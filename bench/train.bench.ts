@@ -84,6 +84,12 @@ export async function measureSelfPlay(
   const inference = (learner as { inference?: { backend: string } }).inference?.backend ?? 'tfjs';
   const gradients = (algorithm as { gradientBackend?: string }).gradientBackend ?? 'tfjs';
   await m.disposeLearner(learner);
+  // The run's block of settings, as any version's config holds it.
+  const fields: Readonly<Record<string, unknown>> = { ...config };
+  const setting = (block: string, field: string): number => {
+    const settings: Readonly<Record<string, unknown>> = { ...Object(fields[block]) };
+    return Number(settings[field]);
+  };
   return {
     name: 'self-play',
     preset,
@@ -92,14 +98,14 @@ export async function measureSelfPlay(
     algorithm: config.algorithm,
     hidden: config.hidden.join('x'),
     ...(config.algorithm === 'expert-iteration'
-      ? { gamesAtOnce: config.expertIteration.gamesAtOnce }
-      : { numEnvs: config.ppo.numEnvs }),
+      ? { gamesAtOnce: setting('expertIteration', 'gamesAtOnce') }
+      : { numEnvs: setting('ppo', 'numEnvs') }),
     selfPlayPliesPerSec: Math.round(plies / rolloutSeconds),
     selfPlayCpuPliesPerSec: Math.round(plies / rolloutCpuSeconds),
     ...(config.algorithm === 'expert-iteration'
       ? {
-          searchSimulations: config.expertIteration.simulations,
-          selfPlayShards: config.expertIteration.selfPlayShards,
+          searchSimulations: setting('expertIteration', 'simulations'),
+          selfPlayShards: setting('expertIteration', 'selfPlayShards'),
           workers,
           leafEvaluationsPerSec: Math.round(evaluations / rolloutSeconds),
         }

@@ -8,7 +8,7 @@ import {
   observationConfigSchema,
   resolveObservationConfig,
 } from '../env/gym/observation.ts';
-import { pickRules, type Rules, resolveRules, rulesSchema } from '../env/rules.ts';
+import { type Rules, resolveRules, rulesSchema } from '../env/rules.ts';
 import { describeIssues } from '../env/zod-issues.ts';
 import { BoundedReadError, readTextBounded } from '../eval/read-bounded.ts';
 import {
@@ -38,8 +38,9 @@ const checkpointPolicySchema = z.object({
     lookahead: z.boolean(),
     // Absent from the checkpoints of runs from before it existed: the observation's default then.
     lookaheadEncoding: observationConfigSchema.shape.lookaheadEncoding,
-    // The rule options, flat among the run's settings.
-    ...rulesSchema.shape,
+    // One setting in today's checkpoints; in earlier versions', each option a setting of its own.
+    rules: rulesSchema.optional(),
+    ...rulesSchema.partial().shape,
   }),
   iteration: z.number().int().nonnegative(),
   counters: z.object({ samples: z.number().nonnegative() }),
@@ -218,7 +219,7 @@ function fromCheckpoint(data: unknown, file: string): LoadedPolicy {
       lookahead: config.lookahead,
       lookaheadEncoding: config.lookaheadEncoding,
     }),
-    rules: pickRules(config),
+    rules: resolveRules(config.rules ?? z.object(rulesSchema.partial().shape).parse(config)),
     source: { run: config.name, iteration: payload.iteration, samples: payload.counters.samples },
     evaluation: payload.lastEvaluation ?? undefined,
     path: file,

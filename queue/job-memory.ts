@@ -1,6 +1,6 @@
 import { totalmem } from 'node:os';
-import type { ExpertIterationConfig, TrainConfig } from '../train/config/schema.ts';
-import { estimateRunMemory, estimateShardMemory } from '../train/memory-estimate.ts';
+import type { TrainConfig } from '../train/config/schema.ts';
+import { estimateRunMemory, type MemoryEstimate } from '../train/memory-estimate.ts';
 import { overMemoryLimit } from '../train/memory-limit.ts';
 import { QueueError } from './errors.ts';
 
@@ -23,17 +23,8 @@ export function checkJobMemory(config: TrainConfig, limit: number): void {
   if (why !== null) throw new QueueError(why);
 }
 
-/** Refuses a self-play shard of `moves` moves whose estimated memory is over `limit` bytes. */
-export function checkShardMemory(
-  config: ExpertIterationConfig,
-  moves: number,
-  limit: number,
-): void {
-  const why = overMemoryLimit(
-    estimateShardMemory(config, moves),
-    limit,
-    'this self-play shard',
-    WHERE,
-  );
+/** Refuses a self-play shard whose estimated memory (its algorithm's shards say it) is over `limit` bytes. */
+export function checkShardMemory(estimate: MemoryEstimate, limit: number): void {
+  const why = overMemoryLimit(estimate, limit, 'this self-play shard', WHERE);
   if (why !== null) throw new QueueError(why);
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { describeIssues } from '../env/gym/options.ts';
 import { rulesSchema } from '../env/rules.ts';
-import { folderNameSchema, trainConfigSchema } from '../train/config/schema.ts';
+import { trainConfigSchema } from '../train/config/build.ts';
+import { folderNameSchema } from '../train/config/schema.ts';
 import { QueueError } from './errors.ts';
 
 /**
@@ -140,7 +141,7 @@ export const trainJobSchema = z
     sweep: folderNameSchema,
     /** The config the run trains with; the worker sets runsDir to a folder of its own. */
     config: trainConfigSchema,
-    /** The files its baselines (evalOpponents, PPO's baselineOpponents) read. */
+    /** The files its baselines (evalOpponents, its algorithm's training opponents) read. */
     files: jobFilesSchema,
   })
   .strict();
@@ -204,10 +205,10 @@ export type EncodedPositions = z.infer<typeof encodedPositionsSchema>;
 
 /**
  * One iteration of one self-play shard of a training run. The worker builds
- * the shard's setup from the run's config (train/'s shardSetups, as the
- * trainer does) and takes the iteration's network from the queue's store by
- * its sha256; `version` is the coordinator's ayoayo (a worker of another
- * version refuses the job: its games could differ).
+ * the shard's setup from the run's config (the shards of the run's algorithm,
+ * as the trainer does) and takes the iteration's network from the queue's
+ * store by its sha256; `version` is the coordinator's ayoayo (a worker of
+ * another version refuses the job: its games could differ).
  */
 export const shardJobSchema = z
   .object({

@@ -2,8 +2,8 @@ import { UnrecoverableError } from 'bullmq';
 import { observationSize } from '../env/gym/observation.ts';
 import type { InferenceBackend } from '../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
-import { type ExpertIterationConfig, observationOf } from '../train/config/schema.ts';
-import { shardSetups } from '../train/expert-iteration/expert-iteration.ts';
+import { algorithmNamed } from '../train/algorithms.ts';
+import { observationOf, type TrainConfig } from '../train/config/schema.ts';
 import type { ShardThreads } from '../train/expert-iteration/sharded-self-play.ts';
 import { acceptJob } from './accept-job.ts';
 import { QueueError } from './errors.ts';
@@ -19,7 +19,7 @@ function refuse(message: string): never {
 }
 
 /** Refuses a network whose architecture is not the run's (a mixed-up or forged job). */
-function checkNetworkFits(weights: MlpWeights, config: ExpertIterationConfig, where: string): void {
+function checkNetworkFits(weights: MlpWeights, config: TrainConfig, where: string): void {
   const obsSize = observationSize(observationOf(config));
   const widths = weights.hidden.map((h) => h.outputSize);
   const activations = new Set(weights.hidden.map((h) => h.activation));
@@ -53,15 +53,15 @@ export async function playShardJob(
 ): Promise<EncodedShardResult> {
   const job: ShardJob = acceptJob(shardJobSchema, data, 'self-play shard job', worker, () => []);
   const where = `self-play shard ${job.shard} of iteration ${job.iteration} of run ${job.config.name}`;
-  if (job.config.algorithm !== 'expert-iteration') {
+  const shards = algorithmNamed(job.config.algorithm)?.shards;
+  if (shards === undefined || shards === null) {
     refuse(`${where}: the run's algorithm is ${job.config.algorithm}, which plays no shards`);
   }
-  const setup = shardSetups(job.config, inference)[job.shard];
-  if (setup === undefined) {
-    refuse(`${where}: the run has ${job.config.expertIteration.selfPlayShards} shards`);
-  }
+  const setups = await shards.setups(job.config, inference);
+  const setup = setups[job.shard];
+  if (setup === undefined) refuse(`${where}: the run has ${setups.length} shards`);
   try {
-    checkShardMemory(job.config, job.moves, worker.maxJobMemory);
+    checkShardMemory(shards.memory(job.config, job.moves), worker.maxJobMemory);
   } catch (err) {
     refuse(`${where}: ${(err as Error).message}`);
   }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { Queue } from 'bullmq';
 import type { MlpWeights } from '../models/mlp-runner.ts';
 import { makePolicyFile } from '../models/policy-file.ts';
-import { observationOf, rulesOf } from '../train/config/schema.ts';
+import { observationOf } from '../train/config/schema.ts';
 import type { ShardIteration, ShardResult, ShardSetup } from '../train/expert-iteration/shard.ts';
 import type {
   ShardRunner,
@@ -220,7 +220,7 @@ export class QueueShardRunner implements ShardRunner {
     const { config } = this.context;
     const file = makePolicyFile(weights, {
       observation: observationOf(config),
-      rules: rulesOf(config),
+      rules: config.rules,
       source: { run: config.name, iteration },
     });
     return sharePolicyFile(file, `the network of run ${config.name} at iteration ${iteration}`);

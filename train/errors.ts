@@ -32,8 +32,3 @@ export class TrainingDivergedError extends Error {
     super(message);
   }
 }
-
-/** Why `algorithm` cannot play its games on other machines (the queue): only expert iteration's self-play is sharded. */
-export function shardsOnlyMessage(algorithm: string): string {
-  return `only expert iteration's self-play is played in shards that other machines can take (the queue); ${algorithm}'s rollouts step all environments in lockstep with the learner's network in one process: train it without --queue, or spread whole runs with sweep --queue`;
-}

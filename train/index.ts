@@ -1,26 +1,44 @@
 /**
  * Training: expert iteration (self-play searched with the network), PPO or
- * REINFORCE, the checkpoints and metrics of a run, the policy's evaluation
- * against the baselines.
+ * REINFORCE, or an algorithm of one's own (defineAlgorithm,
+ * registerAlgorithm), the checkpoints and metrics of a run, the policy's
+ * evaluation against the baselines.
  */
 
 /** A run folder in use by another process: train() throws it, naming the holder. */
 export { FolderLockError } from '../eval/folder-lock.ts';
-export { buildConfig, parseTrainConfig } from './config/build.ts';
-export { type ConfigLayer, DEFAULT_CONFIG, PRESETS } from './config/presets.ts';
 export {
-  ALGORITHMS,
-  type ExpertIterationSettings,
-  type PpoSettings,
-  type SharedSettings,
-  type TrainConfig,
+  type AlgorithmDefinition,
+  type AlgorithmDescriptor,
+  type BuildOptions,
+  defineAlgorithm,
+} from './algorithm-descriptor.ts';
+export { algorithmNames, algorithms, registerAlgorithm } from './algorithms.ts';
+export {
+  buildConfig,
+  DEFAULT_CONFIG,
+  parseTrainConfig,
   trainConfigSchema,
-} from './config/schema.ts';
+} from './config/build.ts';
+export type { ConfigLayer } from './config/layer.ts';
+export { PRESETS } from './config/presets.ts';
+export { type ConfigOf, type SharedSettings, setting, type TrainConfig } from './config/schema.ts';
 export {
   RunFolderError,
   type RunFolderReason,
   TrainConfigError,
   TrainingDivergedError,
 } from './errors.ts';
+export type { ExpertIterationSettings } from './expert-iteration/settings.ts';
+export type { PpoSettings } from './ppo/settings.ts';
 export { type EvaluationResult, type EvaluationRow, evaluatePolicy } from './report/evaluate.ts';
 export { runPaths, type TrainOptions, type TrainResult, train } from './trainer.ts';
+export type {
+  LearnerParts,
+  OwnMetrics,
+  PolicySnapshots,
+  PositionWindow,
+  SelfPlayStats,
+  TrainingAlgorithm,
+  UpdateStats,
+} from './training-algorithm.ts';

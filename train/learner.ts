@@ -1,5 +1,4 @@
 import type * as tfType from '@tensorflow/tfjs';
-import type { JobFiles } from '../agents/spec.ts';
 import { observationSize } from '../env/gym/observation.ts';
 import type { Rules } from '../env/rules.ts';
 import type { Tf } from '../models/backend.ts';
@@ -7,10 +6,9 @@ import { inferenceChoice } from '../models/inference/choice.ts';
 import { inferenceEngine } from '../models/inference/inference-engine.ts';
 import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
-import { observationOf, rulesOf, type SharedSettings, type TrainConfig } from './config/schema.ts';
-import { buildExpertIteration } from './expert-iteration/expert-iteration.ts';
-import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
-import { buildPolicyGradient } from './ppo/ppo.ts';
+import type { BuildOptions } from './algorithm-descriptor.ts';
+import { algorithmOf } from './algorithms.ts';
+import { observationOf, type SharedSettings, type TrainConfig } from './config/schema.ts';
 import type { LearnerParts, TrainingAlgorithm } from './training-algorithm.ts';
 
 /** Everything that learns or plays in a run: the network, its optimiser, the algorithm's self-play and update. */
@@ -21,24 +19,18 @@ export interface Learner extends LearnerParts {
 /**
  * Builds a fresh learner for `config`: the network seeded with the run's seed,
  * Adam at the configured rate, the process's inference backend for
- * self-play (models/inference/), and the run's algorithm (ppo/ or
- * expert-iteration/, whose self-play shards play on up to `workers` threads,
- * or on `shardRunner`'s runner when given: the queue's; the update's
- * gradients use UPDATE_THREADS threads whatever the workers).
- * The trainer and the self-play benchmark both start from here;
- * disposeLearner ends it.
+ * self-play (models/inference/), and the run's algorithm, as its descriptor
+ * builds it (train/algorithms.ts: its self-play may use up to `workers`
+ * threads, or the queue's runner of its shards; the update's gradients use
+ * UPDATE_THREADS threads whatever the workers). The trainer and the
+ * self-play benchmark both start from here; disposeLearner ends it.
  */
 export async function buildLearner(
   tf: Tf,
   config: TrainConfig,
-  options: {
-    readonly workers?: number;
-    readonly shardRunner?: ShardRunnerFactory;
-    /** A queue job's files, the only ones PPO's baselines may read. */
-    readonly files?: JobFiles;
-  } = {},
+  options: Partial<BuildOptions> = {},
 ): Promise<Learner> {
-  const rules: Rules = rulesOf(config);
+  const { rules } = config;
   const obsSize = observationSize(observationOf(config));
   const model = createPolicyValueModel(
     tf,
@@ -49,10 +41,10 @@ export async function buildLearner(
   const optimizer = tf.train.adam(config.learningRate);
   const inference = await inferenceEngine(inferenceChoice(), { tfjsBackend: config.backend });
   const parts: LearnerParts = { tf, rules, obsSize, model, optimizer, inference };
-  const algorithm =
-    config.algorithm === 'expert-iteration'
-      ? buildExpertIteration(parts, config, options.workers ?? 0, options.shardRunner)
-      : await buildPolicyGradient(parts, config, options.files);
+  const algorithm = await algorithmOf(config).build(parts, config, {
+    ...options,
+    workers: options.workers ?? 0,
+  });
   return { ...parts, algorithm };
 }
 

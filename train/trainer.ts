@@ -1,20 +1,15 @@
-import { totalmem } from 'node:os';
 import type { JobFiles } from '../agents/spec.ts';
-import { lockFolder } from '../eval/folder-lock.ts';
-import { loadBackend } from '../models/backend.ts';
-import { checkEvalOpponents } from './config/eval-opponents.ts';
+import { loadBackend, wasmBackendNoteOnce } from '../models/backend.ts';
+import type { ConfigLayer } from './config/layer.ts';
 import type { TrainConfig } from './config/schema.ts';
-import { shardsOnlyMessage, TrainConfigError } from './errors.ts';
 import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
 import { UPDATE_THREADS } from './gradients/minibatch-updater.ts';
 import { buildLearner, disposeLearner } from './learner.ts';
-import { estimateRunMemory } from './memory-estimate.ts';
-import { overMemoryLimit } from './memory-limit.ts';
 import type { EvaluationResult } from './report/evaluate.ts';
 import { finishRun } from './report/final-evaluation.ts';
 import type { MetricsRow } from './report/metrics.ts';
-import { openRun } from './run/open-run.ts';
-import { checkRunLocation, runPaths } from './run/paths.ts';
+import { type OpenedRun, openRun } from './run/open-run.ts';
+import { runPaths } from './run/paths.ts';
 import { freshState, restoreRun } from './run/run-state.ts';
 import { RunClock, trainingLoop } from './training-loop.ts';
 import { capWorkers } from './worker-cap.ts';
@@ -24,7 +19,7 @@ export { runPaths };
 export interface TrainOptions {
   /**
    * Continue the run in runs/NAME from its newest complete checkpoint. The
-   * config must match the saved one except for the settings in
+   * settings given must match the saved ones except for those in
    * CHANGEABLE_ON_RESUME (train/run/resume.ts).
    */
   readonly resume: boolean;
@@ -35,12 +30,14 @@ export interface TrainOptions {
   readonly overwrite?: boolean;
   /** Lines for the user (backend, evaluation tables); defaults to stdout. */
   readonly log?: (line: string) => void;
+  /** Notes shown once per user (the wasm fallback's), on stderr in the CLI; none without it. */
+  readonly notes?: (line: string) => void;
   /** Stop after this many iterations of this process (tests simulate a kill with it). */
   readonly stopAfter?: number;
   /**
-   * Who plays expert iteration's self-play shards instead of this machine's
+   * Who plays the algorithm's self-play shards instead of this machine's
    * threads (the queue's runner, queue/shard-runner.ts). The run is the same
-   * as a local one. Expert iteration only: PPO's rollouts are not sharded.
+   * as a local one. Only for an algorithm that has shards.
    */
   readonly shardRunner?: ShardRunnerFactory;
   /**
@@ -48,6 +45,13 @@ export interface TrainOptions {
    * these, never this machine's disk.
    */
   readonly files?: JobFiles;
+  /** What the settings are called in messages (`config (my.json and flags)`; default `config`). */
+  readonly where?: string;
+  /**
+   * Called with the run's config once it is built, before anything is
+   * checked or written (the CLI checks its queue there).
+   */
+  readonly ready?: (config: TrainConfig) => Promise<void>;
 }
 
 export interface TrainResult {
@@ -58,12 +62,17 @@ export interface TrainResult {
   readonly policyPath: string;
 }
 
+const isLayers = (
+  settings: TrainConfig | readonly (ConfigLayer | undefined)[],
+): settings is readonly (ConfigLayer | undefined)[] => Array.isArray(settings);
+
 /**
- * Trains a run: opens its folder (resuming from its newest checkpoint if
- * asked), builds the learner (the network, Adam and the run's algorithm:
- * expert iteration, PPO or REINFORCE), runs the training loop (self-play,
- * update, evaluation against the baselines, metrics and atomic
- * checkpoints), then writes the policy and its final evaluation.
+ * Trains a run: opens its folder (train/run/open-run.ts: locked, resumed
+ * from its newest checkpoint if asked, the config built from `settings`, a
+ * whole config or the layers of a preset, a config file and flags), builds
+ * the learner (the network, Adam and the run's algorithm), runs the training
+ * loop (self-play, update, evaluation against the baselines, metrics and
+ * atomic checkpoints), then writes the policy and its final evaluation.
  *
  * Every checkpoint interval starts from fresh games, and the checkpoint holds
  * the weights, Adam's state, the counters and the random generator at that
@@ -73,38 +82,40 @@ export interface TrainResult {
  * run of the same folder, in this process or another, fails at once with a
  * FolderLockError naming the holder.
  */
-export async function train(requested: TrainConfig, options: TrainOptions): Promise<TrainResult> {
-  if (options.shardRunner !== undefined && requested.algorithm !== 'expert-iteration') {
-    throw new TrainConfigError(shardsOnlyMessage(requested.algorithm));
-  }
-  // Before the run folder is made or touched: a run too large for this machine would die
-  // out of memory, and a bad baseline fail only at the first evaluation.
-  const tooLarge = overMemoryLimit(
-    estimateRunMemory(requested),
-    totalmem(),
-    'this run',
-    "this machine's memory",
+export async function train(
+  settings: TrainConfig | readonly (ConfigLayer | undefined)[],
+  options: TrainOptions,
+): Promise<TrainResult> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const run = await openRun(
+    {
+      layers: isLayers(settings) ? settings : [settings],
+      resume: options.resume,
+      overwrite: options.overwrite === true && !options.resume,
+      where: options.where ?? 'config',
+    },
+    {
+      log,
+      shardsElsewhere: options.shardRunner !== undefined,
+      ...(options.files !== undefined ? { files: options.files } : {}),
+      ...(options.ready !== undefined ? { ready: options.ready } : {}),
+    },
   );
-  if (tooLarge !== null) throw new TrainConfigError(tooLarge);
-  await checkEvalOpponents(requested, options.files);
-  checkRunLocation(requested);
-  const lock = lockFolder(runPaths(requested).dir, 'run');
   try {
-    return await trainLocked(requested, options);
+    return await trainOpened(run, options, log);
   } finally {
-    lock.release();
+    run.release();
   }
 }
 
-async function trainLocked(requested: TrainConfig, options: TrainOptions): Promise<TrainResult> {
-  const log = options.log ?? ((line: string) => console.log(line));
-  const overwrite = options.overwrite === true && !options.resume;
-  const { paths, config, resumeFrom } = openRun(
-    requested,
-    { resume: options.resume, overwrite },
-    log,
-  );
+async function trainOpened(
+  { paths, config, resumeFrom }: OpenedRun,
+  options: TrainOptions,
+  log: (line: string) => void,
+): Promise<TrainResult> {
   const { tf, name: backend } = await loadBackend(config.backend);
+  const note = options.notes === undefined ? null : wasmBackendNoteOnce(backend, config.backend);
+  if (note !== null) options.notes?.(note);
   const workers = capWorkers(config.workers, log);
   const learner = await buildLearner(tf, config, {
     workers,

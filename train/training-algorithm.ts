@@ -3,8 +3,7 @@ import type { Random } from '../env/random.ts';
 import type { Rules } from '../env/rules.ts';
 import type { Tf } from '../models/backend.ts';
 import type { InferenceEngine } from '../models/inference/inference-engine.ts';
-import type { ReplayContents } from './expert-iteration/replay-buffer.ts';
-import type { OpponentPool } from './ppo/opponent-pool.ts';
+import type { MlpWeights } from '../models/mlp-runner.ts';
 
 /** What every algorithm's self-play reports of an iteration (metrics.csv's shared columns). */
 export interface SelfPlayStats {
@@ -29,34 +28,61 @@ export interface UpdateStats {
   seconds: number;
 }
 
-/** An algorithm's own metrics.csv columns for an iteration (the other algorithm's stay empty). */
+/** An algorithm's own metrics.csv columns for an iteration (those of other algorithms stay empty). */
 export type OwnMetrics = Readonly<Record<string, number | string>>;
 
 /**
- * What the training loop asks of an algorithm (PPO and REINFORCE in ppo/,
- * expert iteration in expert-iteration/): its games, then its gradient steps
- * on what they produced. Everything random is drawn from the run's generator,
- * in a fixed order, so that resume stays exact.
+ * Positions an algorithm trains on beyond one iteration (a replay window), as
+ * every checkpoint keeps them: game states, policy targets and value targets,
+ * rather than their larger, derived observations.
+ */
+export interface PositionWindow {
+  /** Rows added by each iteration in the window, oldest first. */
+  readonly iterationRows: readonly number[];
+  /** STATE_SIZE numbers per row. */
+  readonly states: Float32Array;
+  /** NUM_ACTIONS numbers per row. */
+  readonly policies: Float32Array;
+  readonly values: Float32Array;
+}
+
+/**
+ * Earlier snapshots of the policy that an algorithm plays against, kept with
+ * the run: each one's policy file in the run's pool/ folder, their list in
+ * every checkpoint.
+ */
+export interface PolicySnapshots {
+  /** The most snapshots kept (pool/ keeps those the kept checkpoints need). */
+  readonly capacity: number;
+  /** A snapshot of `iteration`, saved at `path` (relative to the run folder). */
+  add(iteration: number, path: string, weights: MlpWeights): void;
+  entries(): readonly { readonly iteration: number; readonly path: string }[];
+}
+
+/**
+ * What the training loop asks of an algorithm: its games, then its gradient
+ * steps on what they produced. Everything random is drawn from the run's
+ * generator, in a fixed order, so that resume stays exact.
  */
 export interface TrainingAlgorithm {
   /** What computes the update's gradients: `onnx` (onnxruntime-node) or `tfjs`. */
   readonly gradientBackend: 'onnx' | 'tfjs';
-  /** Earlier snapshots of the policy it plays against (PPO), saved with the run; null if none. */
-  readonly opponents: OpponentPool | null;
+  /** The snapshots it plays against, saved with the run; null if it plays none. */
+  readonly snapshots: PolicySnapshots | null;
   /** Starts fresh games (at run start and at each checkpoint boundary). */
   reset(seed: number, rng: Random): void;
   /** Plays this iteration's games (the run's `iteration`, from 1) and keeps what the update learns from. */
   collect(rng: Random, iteration: number): Promise<SelfPlayStats>;
   /** Gradient steps on what the last `collect` kept. */
   update(rng: Random): UpdateStats;
-  /** The columns of metrics.csv only this algorithm fills, for the last `collect` and `update`. */
+  /** The columns of metrics.csv only this algorithm fills (its descriptor's `metrics`), for the last `collect` and `update`. */
   ownMetrics(): OwnMetrics;
-  /** Whether a snapshot of the policy joins `opponents` after `iteration`. */
+  /** Whether a snapshot of the policy joins `snapshots` after `iteration`. */
   snapshotDue(iteration: number): boolean;
-  /** Training data that outlives an iteration (expert iteration's replay window), for checkpoints; null if none. */
-  replay(): ReplayContents | null;
+  /** The positions that outlive an iteration, for checkpoints; null if it keeps none. */
+  replay(): PositionWindow | null;
   /** Puts a checkpoint's `replay()` back (throws a RangeError naming a mismatch). */
-  restoreReplay(saved: ReplayContents | null): void;
+  restoreReplay(saved: PositionWindow | null): void;
   /** Stops what the algorithm runs besides tensors (self-play worker threads). */
   dispose(): Promise<void>;
 }
@@ -68,6 +94,6 @@ export interface LearnerParts {
   readonly obsSize: number;
   readonly model: tfType.LayersModel;
   readonly optimizer: tfType.AdamOptimizer;
-  /** What runs the network in self-play (models/inference/) and, with onnxruntime-node, expert iteration's gradients. */
+  /** What runs the network in self-play (models/inference/) and, with onnxruntime-node, the update's gradients. */
   readonly inference: InferenceEngine;
 }

@@ -128,10 +128,10 @@ function updatePolicy(run: Run, rollout: SelfPlayStats): UpdateStats {
   return update;
 }
 
-/** An earlier snapshot of the policy for the algorithm's opponent pool (PPO), when one is due. */
+/** A snapshot of the policy for the algorithm's pool of earlier ones, when one is due. */
 function snapshotToPool(run: Run): void {
   const { config, state, learner, paths } = run;
-  const pool = learner.algorithm.opponents;
+  const pool = learner.algorithm.snapshots;
   if (pool === null || !learner.algorithm.snapshotDue(state.iteration)) return;
   const relative = `pool/iter-${String(state.iteration).padStart(6, '0')}.json`;
   const at = { iteration: state.iteration, samples: state.counters.samples };
@@ -247,7 +247,7 @@ async function checkpoint(run: Run): Promise<void> {
   writeCheckpoint(join(paths.checkpoints, name), payload);
   writeCheckpoint(paths.latest, payload);
   // Only once the new `latest` is complete may older checkpoints and pool files go.
-  const poolSize = run.learner.algorithm.opponents?.capacity ?? 0;
+  const poolSize = run.learner.algorithm.snapshots?.capacity ?? 0;
   pruneRun(paths, { keepCheckpoints: run.config.keepCheckpoints, poolSize });
 }
 

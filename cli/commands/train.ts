@@ -1,12 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { checkFolderUnlocked } from '../../eval/folder-lock.ts';
-import { buildConfig, runLocation } from '../../train/config/build.ts';
-import { configFlags, configFromFlags } from '../../train/config/flags.ts';
-import { PRESETS } from '../../train/config/presets.ts';
-import { shardsOnlyMessage } from '../../train/errors.ts';
-import { runPaths } from '../../train/run/paths.ts';
-import { buildResumeConfig } from '../../train/run/resume.ts';
+import { algorithmOf, noShardsMessage } from '../../train/algorithms.ts';
+import { configFlags, layerFromArgv } from '../../train/config/flags.ts';
+import { PRESETS, presetsHelp } from '../../train/config/presets.ts';
+import type { TrainConfig } from '../../train/config/schema.ts';
 import { CliError, defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
 import {
@@ -51,8 +48,7 @@ export const trainCommand = defineCommand<TrainArgs>({
       .option('preset', {
         type: 'string',
         choices: Object.keys(PRESETS),
-        describe:
-          'start from a named configuration (quick: npm start, expert iteration; long: the pretrained policy; quick-ppo, long-ppo: the same by PPO; smoke: seconds, for tests)',
+        describe: `start from a named configuration (${presetsHelp()})`,
       })
       .option('config', {
         type: 'string',
@@ -70,7 +66,11 @@ export const trainCommand = defineCommand<TrainArgs>({
         default: false,
         describe: 'delete an existing run of the same name first',
       })
-      .options(queueOptions("play expert iteration's self-play shards on `ayoayo worker`s"))
+      .options(
+        queueOptions(
+          'play the self-play shards of the algorithms that have them on `ayoayo worker`s',
+        ),
+      )
       .option('queue-timeout', {
         type: 'number',
         describe:
@@ -102,27 +102,27 @@ export const trainCommand = defineCommand<TrainArgs>({
     const preset = argv.preset !== undefined ? PRESETS[argv.preset] : undefined;
     const fromFile = argv.config !== undefined ? readConfigFile(argv.config) : undefined;
     const where = argv.config !== undefined ? `config (${argv.config} and flags)` : 'config';
-    const layers = [preset, fromFile, configFromFlags(argv)];
-    // A run in use by another process is reported at once, before its files are read and
-    // before tfjs loads (train itself locks the run).
-    checkFolderUnlocked(runPaths(runLocation(layers, where)).dir, 'run');
-    // On resume the run's saved settings are the base, so only settings given here can differ.
-    const config = argv.resume ? buildResumeConfig(layers, where) : buildConfig(layers, where);
-    if (queue !== undefined && config.algorithm !== 'expert-iteration') {
-      throw new UsageError(shardsOnlyMessage(config.algorithm));
-    }
-    // An unusable queue is reported before anything loads or trains.
-    if (queue !== undefined) await (await import('../../queue/redis.ts')).checkRedis(queue);
+    const layers = [preset, fromFile, layerFromArgv(argv)];
     // Loaded here, not at the top, so that other commands start without tfjs and vega.
-    const { loadBackend, wasmBackendNoteOnce } = await import('../../models/backend.ts');
-    const note = wasmBackendNoteOnce((await loadBackend(config.backend)).name, config.backend);
-    if (note !== null) process.stderr.write(`${note}\n`);
     const { train } = await import('../../train/trainer.ts');
+    const options = {
+      resume: argv.resume,
+      overwrite: argv.overwrite,
+      where,
+      notes: (line: string) => process.stderr.write(`${line}\n`),
+    };
     if (queue === undefined) {
-      await train(config, { resume: argv.resume, overwrite: argv.overwrite });
+      await train(layers, options);
       return;
     }
     const { queueShardRunner } = await import('../../queue/shard-runner.ts');
+    // Before the run folder is written: a usage mistake, then an unusable queue.
+    const ready = async (config: TrainConfig): Promise<void> => {
+      if (algorithmOf(config).shards === null) {
+        throw new UsageError(noShardsMessage(config.algorithm));
+      }
+      await (await import('../../queue/redis.ts')).checkRedis(queue);
+    };
     const stop = stopOnSignals();
     try {
       const shardRunner = queueShardRunner(queue, {
@@ -130,7 +130,7 @@ export const trainCommand = defineCommand<TrainArgs>({
         signal: stop.signal,
         ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
       });
-      await train(config, { resume: argv.resume, overwrite: argv.overwrite, shardRunner });
+      await train(layers, { ...options, shardRunner, ready });
     } finally {
       stop.dispose();
     }

@@ -3,36 +3,49 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { buildConfig } from '../../train/config/build.ts';
-import { configFlags, configFromFlags, SETTING_FLAGS } from '../../train/config/flags.ts';
-import { DEFAULT_BLOCKS, DEFAULT_CONFIG } from '../../train/config/presets.ts';
-import {
-  expertIterationSettingsSchema,
-  ppoSettingsSchema,
-  sharedSettingsSchema,
-} from '../../train/config/schema.ts';
+import { configFlags, layerFromArgv, settingFlags } from '../../train/config/flags.ts';
+import { DEFAULT_SHARED, sharedSettingsSchema } from '../../train/config/schema.ts';
+import { expertIterationSettingsSchema } from '../../train/expert-iteration/settings.ts';
+import { ppoSettingsSchema } from '../../train/ppo/settings.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The layer the flags give. */
+async function layerOf(args: string[]) {
+  const argv = await yargs(args)
+    .options(configFlags())
+    .strict()
+    .exitProcess(false)
+    .fail((message) => {
+      throw new Error(message);
+    })
+    .parseAsync();
+  return layerFromArgv(argv);
+}
+
+/** The layer the flags give, as plain data. */
 async function parse(args: string[]): Promise<Record<string, unknown>> {
-  const argv = await yargs(args).options(configFlags()).strict().parseAsync();
-  return configFromFlags(argv);
+  return JSON.parse(JSON.stringify(await layerOf(args)));
 }
 
 async function configOf(args: string[]) {
-  return buildConfig([await parse(args)]);
+  return buildConfig([await layerOf(args)]);
 }
 
 describe('train settings on the command line', () => {
   it('are named in kebab-case, and the camelCase spelling still works', async () => {
     expect(Object.keys(configFlags())).toContain('num-envs');
     expect(Object.keys(configFlags()).filter((f) => /[A-Z]/.test(f))).toEqual([]);
+    // A flag of several algorithms' blocks sets each; the run takes its own algorithm's.
     expect(await parse(['--num-envs', '8', '--time-limit-minutes', 'none'])).toEqual({
-      numEnvs: 8,
       timeLimitMinutes: null,
+      ppo: { numEnvs: 8 },
+      expertIteration: { gamesAtOnce: 8 },
     });
     expect(await parse(['--numEnvs', '8', '--hidden', '32,16'])).toEqual({
-      numEnvs: 8,
       hidden: [32, 16],
+      ppo: { numEnvs: 8 },
+      expertIteration: { gamesAtOnce: 8 },
     });
     // An empty list is 'none', as the help shows its default.
     expect(await parse(['--extra-eval-opening-plies', 'none'])).toEqual({
@@ -43,13 +56,16 @@ describe('train settings on the command line', () => {
   });
 
   it('every field of every block has a flag, and each flag sets the field of the run’s algorithm', async () => {
-    const targets = (block: 'ppo' | 'expertIteration') =>
-      SETTING_FLAGS.flatMap((f) => (f[block] === undefined ? [] : [f[block]]));
-    expect(new Set(targets('ppo'))).toEqual(new Set(Object.keys(ppoSettingsSchema.shape)));
-    expect(new Set(targets('expertIteration'))).toEqual(
+    const targets = (block: string | null) =>
+      settingFlags().flatMap((f) =>
+        f.targets.filter((t) => (t.algorithm?.block ?? null) === block && !t.alias),
+      );
+    const fields = (block: string) => new Set(targets(block).map((t) => t.field));
+    expect(fields('ppo')).toEqual(new Set(Object.keys(ppoSettingsSchema.shape)));
+    expect(fields('expertIteration')).toEqual(
       new Set(Object.keys(expertIterationSettingsSchema.shape)),
     );
-    expect(SETTING_FLAGS.flatMap((f) => (f.shared === undefined ? [] : [f.shared]))).toEqual([
+    expect(targets(null).map((t) => t.field)).toEqual([
       'name',
       'runsDir',
       'seed',
@@ -94,6 +110,28 @@ describe('train settings on the command line', () => {
     );
   });
 
+  it('the rules are one setting: --rules gives the options, the others keep their defaults', async () => {
+    expect(await configOf(['--rules', 'leftoverTo=owner'])).toMatchObject({
+      rules: { captureSeedStays: false, leftoverTo: 'owner' },
+    });
+    expect(
+      await configOf(['--rules', 'captureSeedStays=true,leftoverTo=owner', '--iterations', '3']),
+    ).toMatchObject({ iterations: 3, rules: { captureSeedStays: true, leftoverTo: 'owner' } });
+    await expect(configOf(['--rules', 'leftoverTo=moon'])).rejects.toThrow(
+      /^--rules: invalid rules: leftoverTo: Invalid option/,
+    );
+    // A layer gives some of the options; the others stay as the layers under it set them.
+    expect(
+      buildConfig([{ rules: { captureSeedStays: true } }, { rules: { leftoverTo: 'owner' } }])
+        .rules,
+    ).toEqual({ captureSeedStays: true, leftoverTo: 'owner' });
+    expect(() => buildConfig([{ rules: { leftoverTo: 'moon' } }])).toThrow(
+      /^invalid config: rules.leftoverTo: Invalid option/,
+    );
+    // The two rule flags of before are gone: one spelling of the rules on every command.
+    await expect(parse(['--capture-seed-stays'])).rejects.toThrow(/Unknown argument/);
+  });
+
   it('`ayoayo train --help` shows every setting in kebab-case with its default and unit, grouped by algorithm', () => {
     const run = spawnSync(process.execPath, ['bin/ayoayo.js', 'train', '--help'], {
       cwd: root,
@@ -101,14 +139,27 @@ describe('train settings on the command line', () => {
     });
     expect(run.status).toBe(0);
     const help = run.stdout.replace(/\s+/g, ' ');
-    for (const { flag } of SETTING_FLAGS) expect(help).toContain(`--${flag} `);
+    for (const { flag } of settingFlags()) expect(help).toContain(`--${flag} `);
     expect(help).not.toMatch(/--[a-z]+[A-Z]/);
-    expect(help).toContain(`[default: ${DEFAULT_CONFIG.ppo.numEnvs} games at once]`);
-    expect(help).toContain(`[default: ${DEFAULT_BLOCKS.expertIteration.movesPerIteration} moves]`);
-    expect(help).toContain(`[default: ${DEFAULT_CONFIG.evalGames} games]`);
+    expect(help).toContain(`[default: ${ppoSettingsSchema.parse({}).numEnvs} games at once]`);
+    expect(help).toContain(
+      `[default: ${expertIterationSettingsSchema.parse({}).movesPerIteration} moves]`,
+    );
+    expect(help).toContain(`[default: ${DEFAULT_SHARED.evalGames} games]`);
     expect(help).toContain('--time-limit-minutes');
     expect(help).toContain('[default: none]');
-    expect(help).toContain(`[default: ${DEFAULT_CONFIG.hidden.join(',')} units per layer]`);
+    expect(help).toContain(`[default: ${DEFAULT_SHARED.hidden.join(',')} units per layer]`);
+    // Each setting's range, from its schema.
+    expect(help).toMatch(
+      /--num-envs +ppo, reinforce: environments stepped in lockstep; an integer from 1 to 8192/,
+    );
+    expect(help).toContain('Adam learning rate; a number above 0, at most 1');
+    expect(help).toContain('hidden layer widths (comma-separated); each an integer from 1 to 4096');
+    expect(help).toContain('[default: captureSeedStays=false,leftoverTo=opponent]');
+    // Every preset, with its line.
+    for (const preset of ['quick', 'long', 'quick-ppo', 'long-ppo', 'smoke']) {
+      expect(help).toMatch(new RegExp(`[(;] ?${preset}: `));
+    }
     expect(help).toContain('[choices: "ppo", "reinforce", "expert-iteration"]');
     const ppoGroup = help.indexOf('PPO and REINFORCE settings');
     const eiGroup = help.indexOf('Expert iteration settings');

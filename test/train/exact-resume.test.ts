@@ -113,14 +113,6 @@ describe('resume is exact with expert iteration', () => {
       solverNodes: 2000,
       solverEndgameSeeds: 0,
     },
-    // The alpha-beta teacher's share is drawn from the shard's generator; its searches have a fixed depth.
-    {
-      replayIterations: 2,
-      searchValueWeight: 0,
-      selfPlayShards: 2,
-      alphaBetaDepth: 3,
-      alphaBetaShare: 0.5,
-    },
   ])(
     'an expert-iteration run (%o) stopped and resumed ends identical to an uninterrupted one',
     async (targets) => {

@@ -11,12 +11,14 @@ import { NUM_ACTIONS, plainForward } from '../../models/mlp-runner.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../../models/policy-value-model.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { buildConfig } from '../../train/config/build.ts';
-import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
-import type { ExpertIterationSettings, TrainConfig } from '../../train/config/schema.ts';
+import type { ConfigLayer } from '../../train/config/layer.ts';
+import { PRESETS } from '../../train/config/presets.ts';
+import type { TrainConfig } from '../../train/config/schema.ts';
 import { TrainConfigError } from '../../train/errors.ts';
 import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
 import { SearchSelfPlay } from '../../train/expert-iteration/search-self-play.ts';
 import { SearchTargetUpdater } from '../../train/expert-iteration/search-update.ts';
+import type { ExpertIterationSettings } from '../../train/expert-iteration/settings.ts';
 import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
 import { buildLearner, disposeLearner } from '../../train/learner.ts';
 import { CheckpointError, readCheckpoint } from '../../train/run/checkpoint.ts';
@@ -243,9 +245,7 @@ describe('training openings', () => {
       /balancedOpenings \(--balanced-openings\): applies to --algorithm expert-iteration only \(the run's algorithm is reinforce\)/,
     );
     const config = buildConfig([{ algorithm: 'expert-iteration', openingPliesMax: 8 }]);
-    expect(config.algorithm === 'expert-iteration' && config.expertIteration.openingPliesMax).toBe(
-      8,
-    );
+    expect(config).toMatchObject({ expertIteration: { openingPliesMax: 8 } });
     // `--opening-plies` is each algorithm's own.
     expect(buildConfig([{ openingPlies: 2 }])).toMatchObject({ ppo: { openingPlies: 2 } });
   });

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,14 +6,13 @@ import { loadBackend } from '../../models/backend.ts';
 import { setInferenceChoice } from '../../models/inference/choice.ts';
 import { parseSweepConfig, planSweep } from '../../queue/sweep-plan.ts';
 import { isRunFinished, RUN_DONE_FILE } from '../../queue/sweep-store.ts';
-import { buildConfig, parseTrainConfig } from '../../train/config/build.ts';
+import { buildConfig, parseTrainConfig, trainConfigSchema } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import { trainConfigSchema } from '../../train/config/schema.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
-import { buildResumeConfig } from '../../train/run/resume.ts';
 import { train } from '../../train/trainer.ts';
 import { runAyoayo } from '../ayoayo-command.ts';
+import { ending, readJson, savedRuns } from './saved-runs.ts';
 
 /**
  * Run folders saved before the settings were grouped by algorithm
@@ -22,46 +20,7 @@ import { runAyoayo } from '../ayoayo-command.ts';
  * stopped after iteration 2 of 4, and what the uninterrupted run held after
  * iteration 4.
  */
-const fixtures = new URL('../fixtures/train/flat-config-runs/', import.meta.url);
-const fixture = (path: string): string => new URL(path, fixtures).pathname;
-const readJson = (path: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-
-interface Expected {
-  readonly backend: string;
-  readonly iteration: number;
-  readonly weights: string;
-  readonly optimizer: string;
-  readonly rngState: number[];
-  readonly replay: string | null;
-  readonly pool: number[];
-  readonly samples: number;
-}
-
-const sha = (value: unknown): string =>
-  createHash('sha256').update(JSON.stringify(value)).digest('hex');
-
-/** A fresh copy of a fixture run in a runs folder of its own. */
-function copyRun(name: string): string {
-  const runsDir = mkdtempSync(join(tmpdir(), 'ayoayo-flat-'));
-  cpSync(fixture(name), join(runsDir, name), { recursive: true });
-  return runsDir;
-}
-
-/** What a resumed run ends with, as the fixture's expected.json records it. */
-function ending(runsDir: string, name: string, backend: string): Expected {
-  const end = readCheckpoint(runPaths({ runsDir, name }).latest);
-  return {
-    backend,
-    iteration: end.iteration,
-    weights: sha(end.weights),
-    optimizer: sha(end.optimizer),
-    rngState: end.rngState,
-    replay: end.replay === null ? null : sha(end.replay),
-    pool: end.pool.map((p) => p.iteration),
-    samples: end.counters.samples,
-  };
-}
+const { fixture, copyRun, expected } = savedRuns('flat-config-runs');
 
 /** The saved config.json is in the grouped form, the one the run trains with. */
 function expectGroupedConfigJson(runsDir: string, name: string, algorithm: string): void {
@@ -83,15 +42,13 @@ describe('a run saved with the flat config of earlier versions', () => {
     ['ppo', 'ppo'],
   ])('%s: resumes as the same run and saves its config grouped', async (name, algorithm) => {
     const runsDir = copyRun(name);
-    // As `ayoayo train --resume --name NAME` builds it: the saved settings come from the checkpoint.
-    const config = buildResumeConfig([{ name, runsDir }]);
-    expect(config.algorithm).toBe(algorithm);
-    const result = await train(config, { resume: true, log: () => {} });
+    // As `ayoayo train --resume --name NAME` gives it: the saved settings come from the checkpoint.
+    const result = await train([{ name, runsDir }], { resume: true, log: () => {} });
     expect(result.iteration).toBe(4);
     expectGroupedConfigJson(runsDir, name, algorithm);
-    const expected = readJson(fixture(`${name}.expected.json`)) as unknown as Expected;
+    const end = expected(name);
     // The uninterrupted run was trained on the fixture's backend; floating point differs elsewhere.
-    if (backend === expected.backend) expect(ending(runsDir, name, backend)).toEqual(expected);
+    if (backend === end.backend) expect(ending(runsDir, name, backend)).toEqual(end);
   });
 
   it('resumes from the command line, which may still extend it', async () => {
@@ -228,14 +185,12 @@ describe('settings keyed by their flags (flat layers: flat config files, sweeps)
         grid: { searchSimulations: [8, 32], replayIterations: [1, 3] },
       }),
     );
-    expect(
-      runs.map((r) => r.config.algorithm === 'expert-iteration' && r.config.expertIteration),
-    ).toEqual([
-      expect.objectContaining({ simulations: 8, replayIterations: 1 }),
-      expect.objectContaining({ simulations: 8, replayIterations: 3 }),
-      expect.objectContaining({ simulations: 32, replayIterations: 1 }),
-      expect.objectContaining({ simulations: 32, replayIterations: 3 }),
-    ]);
+    const run = (simulations: number, replayIterations: number) =>
+      expect.objectContaining({
+        algorithm: 'expert-iteration',
+        expertIteration: expect.objectContaining({ simulations, replayIterations }),
+      });
+    expect(runs.map((r) => r.config)).toEqual([run(8, 1), run(8, 3), run(32, 1), run(32, 3)]);
     expect(() =>
       planSweep(parseSweepConfig({ name: 'old', preset: 'quick', grid: { rolloutSteps: [16] } })),
     ).toThrow(

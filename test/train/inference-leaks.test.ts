@@ -5,7 +5,8 @@ import { setInferenceChoice } from '../../models/inference/choice.ts';
 import { OnnxForward } from '../../models/inference/onnx-forward.ts';
 import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { buildConfig } from '../../train/config/build.ts';
-import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
+import type { ConfigLayer } from '../../train/config/layer.ts';
+import { PRESETS } from '../../train/config/presets.ts';
 import { OnnxGradients } from '../../train/gradients/onnx-gradients.ts';
 import { buildLearner, disposeLearner } from '../../train/learner.ts';
 
@@ -39,15 +40,10 @@ async function liveAfterIterations(layer: ConfigLayer, iterations: number) {
 const algorithms: [string, ConfigLayer][] = [
   ['expert iteration', { algorithm: 'expert-iteration' }],
   [
-    'expert iteration with exact targets and playout cap randomization',
+    'expert iteration with exact targets',
     {
       algorithm: 'expert-iteration',
-      expertIteration: {
-        solverNodes: 500,
-        solverEndgameSeeds: 0,
-        fullSearchShare: 0.5,
-        cheapSimulations: 4,
-      },
+      expertIteration: { solverNodes: 500, solverEndgameSeeds: 0 },
     },
   ],
   ['PPO', { algorithm: 'ppo', ppo: { poolShare: 0.5, snapshotEvery: 1 } }],

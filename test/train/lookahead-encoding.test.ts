@@ -11,7 +11,6 @@ import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
-import { buildResumeConfig } from '../../train/run/resume.ts';
 import { train } from '../../train/trainer.ts';
 
 describe('lookaheadEncoding: the boards after the moves in another encoding', () => {
@@ -59,10 +58,12 @@ describe('lookaheadEncoding: the boards after the moves in another encoding', ()
     writeFileSync(paths.latest, encodeCheckpoint(payload));
 
     expect(loadPolicy(paths.latest).observation.lookaheadEncoding).toBe('counts');
-    const resumed = buildResumeConfig([{ runsDir: dir, name: 'old', iterations: 2 }]);
-    expect(resumed.lookaheadEncoding).toBe('counts');
-    const result = await train(resumed, { resume: true, log: () => {} });
+    const result = await train([{ runsDir: dir, name: 'old', iterations: 2 }], {
+      resume: true,
+      log: () => {},
+    });
     expect(result.iteration).toBe(2);
+    expect(readCheckpoint(paths.latest).config.lookaheadEncoding).toBe('counts');
   });
 
   it('refuses an unknown encoding by name', () => {

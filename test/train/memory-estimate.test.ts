@@ -3,7 +3,6 @@ import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { DEFAULT_RULES } from '../../env/index.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import type { ExpertIterationConfig } from '../../train/config/schema.ts';
 import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
 import { SearchSelfPlay } from '../../train/expert-iteration/search-self-play.ts';
 import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
@@ -30,7 +29,7 @@ const config = buildConfig([
     maxPlies: 2000,
     expertIteration: { gamesAtOnce: 512, simulations: 64, movesPerIteration: 50_000 },
   },
-]) as ExpertIterationConfig;
+]);
 const estimate = estimateRunMemory(config);
 
 describe('the memory a run is estimated to need, before it allocates', () => {

@@ -6,11 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { INFERENCE_ENV, setInferenceChoice } from '../../models/inference/choice.ts';
 import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { buildConfig } from '../../train/config/build.ts';
-import { type ConfigLayer, PRESETS } from '../../train/config/presets.ts';
+import type { ConfigLayer } from '../../train/config/layer.ts';
+import { PRESETS } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/config/schema.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
-import { buildResumeConfig, findResumePoint } from '../../train/run/resume.ts';
+import { findResumePoint } from '../../train/run/resume.ts';
 import { train } from '../../train/trainer.ts';
 
 function smoke(runsDir: string, overrides: ConfigLayer = {}): TrainConfig {
@@ -37,13 +38,13 @@ describe('resume', () => {
     cpSync(join(dir, 'orig'), join(dir, 'copy'), { recursive: true });
     const before = snapshot(join(dir, 'orig'));
 
-    // As the CLI builds it: the saved settings, then what the command line gives.
-    const config = buildResumeConfig([{ runsDir: dir, name: 'copy', iterations: 2, evalGames: 2 }]);
-    expect(config.hidden).toEqual(PRESETS.smoke?.hidden);
-    const result = await train(config, { resume: true, log });
+    // As the CLI gives it: the saved settings, then what the command line gives.
+    const given = { runsDir: dir, name: 'copy', iterations: 2, evalGames: 2 };
+    const result = await train([given], { resume: true, log });
     expect(result.runDir).toBe(join(dir, 'copy'));
     expect(snapshot(join(dir, 'orig'))).toEqual(before);
-    const copy = runPaths(config);
+    const copy = runPaths(given);
+    expect(readCheckpoint(copy.latest).config.hidden).toEqual(PRESETS.smoke?.hidden);
     expect(readCheckpoint(copy.latest).iteration).toBe(2);
     expect(readCheckpoint(copy.latest).config.name).toBe('copy');
     expect(readFileSync(copy.metrics, 'utf8').trim().split('\n')).toHaveLength(3);
@@ -57,12 +58,13 @@ describe('resume', () => {
     });
     const message =
       '--resume cannot change algorithm (run: "ppo", given: "expert-iteration"); a resumed run may change only iterations,';
-    expect(() =>
-      buildResumeConfig([{ runsDir: dir, name: 'p', algorithm: 'expert-iteration' }]),
-    ).toThrow(message);
-    expect(() =>
-      buildResumeConfig([PRESETS.quick, { runsDir: dir, name: 'p', iterations: 2 }]),
-    ).toThrow(message);
+    const resume = { resume: true, log: () => {} };
+    await expect(
+      train([{ runsDir: dir, name: 'p', algorithm: 'expert-iteration' }], resume),
+    ).rejects.toThrow(message);
+    await expect(
+      train([PRESETS.quick, { runsDir: dir, name: 'p', iterations: 2 }], resume),
+    ).rejects.toThrow(message);
   });
 
   it('refuses setting flags that differ from the saved run, naming each', async () => {
@@ -73,7 +75,7 @@ describe('resume', () => {
     });
     const given = { runsDir: dir, name: 'r', iterations: 3 };
     const attempt = (extra: Record<string, unknown>) =>
-      train(buildResumeConfig([{ ...given, ...extra }]), { resume: true, log: () => {} });
+      train([{ ...given, ...extra }], { resume: true, log: () => {} });
     await expect(attempt({ hidden: [32], learningRate: 0.01, encoding: 'onehot' })).rejects.toThrow(
       /--resume cannot change hidden \(run: \[16\], given: \[32\]\), encoding \(run: "counts", given: "onehot"\), learningRate .*may change only iterations/,
     );
@@ -121,11 +123,9 @@ describe('resume with other evaluation baselines', () => {
       progress: false,
     });
     await train(first, { resume: false, log: () => {} });
-    const config = buildResumeConfig([
-      { runsDir: dir, name: 'eo', iterations: 3, evalOpponents: ['greedy'] },
-    ]);
-    await train(config, { resume: true, log: () => {} });
-    const [header, ...rows] = readFileSync(runPaths(config).metrics, 'utf8').trim().split('\n');
+    const given = { runsDir: dir, name: 'eo', iterations: 3, evalOpponents: ['greedy'] };
+    await train([given], { resume: true, log: () => {} });
+    const [header, ...rows] = readFileSync(runPaths(given).metrics, 'utf8').trim().split('\n');
     const columns = (header ?? '').split(',');
     const random = columns.indexOf('eval/score_vs_random');
     const greedy = columns.indexOf('eval/score_vs_greedy');
@@ -159,8 +159,8 @@ describe('resume where the gradients are computed elsewhere', () => {
       });
       expect(lines.some((l) => l.includes('computed their gradients on'))).toBe(false);
       setInferenceChoice('tfjs');
-      const config = buildResumeConfig([{ runsDir: dir, name: 'g', iterations: 3 }]);
-      await train(config, { resume: true, log });
+      const config = { runsDir: dir, name: 'g', iterations: 3 };
+      await train([config], { resume: true, log });
       expect(lines.filter((l) => l.includes('computed their gradients on'))).toEqual([
         'ayoayo train: the updates computed their gradients on onnx up to iteration 2 and on tfjs from here: from here the run differs from an uninterrupted one in float rounding',
       ]);

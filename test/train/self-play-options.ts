@@ -7,11 +7,12 @@ import { plainForward } from '../../models/mlp-runner.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../../models/policy-value-model.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import type { ExpertIterationSettings, TrainConfig } from '../../train/config/schema.ts';
+import type { TrainConfig } from '../../train/config/schema.ts';
 import {
   SearchSelfPlay,
   type SearchSelfPlayOptions,
 } from '../../train/expert-iteration/search-self-play.ts';
+import type { ExpertIterationSettings } from '../../train/expert-iteration/settings.ts';
 import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
 
 /**
@@ -28,15 +29,10 @@ export function selfPlayOptions(
     observation: { encoding: 'counts', lookahead: true, lookaheadEncoding: 'counts' },
     maxPlies: 200,
     simulations: 6,
-    fullSearchShare: 1,
-    cheapSimulations: 2,
     policyTarget: 'completed-q',
     completedQScale: 0.1,
     searchValueWeight: 0,
     solverNodes: 0,
-    solverPlaysProven: false,
-    alphaBetaDepth: 0,
-    alphaBetaShare: 1,
     ...overrides,
   };
 }

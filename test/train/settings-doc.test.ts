@@ -1,18 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { flagOfField, kebabCase } from '../../train/config/flags.ts';
-import {
-  DEFAULT_ALGORITHM,
-  DEFAULT_BLOCKS,
-  DEFAULT_SHARED,
-  PRESETS,
-} from '../../train/config/presets.ts';
-import {
-  algorithmSchema,
-  expertIterationSettingsSchema,
-  ppoSettingsSchema,
-  sharedSettingsSchema,
-} from '../../train/config/schema.ts';
+import { formatRules, rulesSchema } from '../../env/rules.ts';
+import { algorithms } from '../../train/algorithms.ts';
+import { flagOfField, kebabCase, settingFlags } from '../../train/config/flags.ts';
+import { PRESETS } from '../../train/config/presets.ts';
+import { DEFAULT_SHARED, sharedSettingsSchema } from '../../train/config/schema.ts';
 
 const doc = readFileSync(new URL('../../docs/training.md', import.meta.url), 'utf8');
 
@@ -30,9 +22,11 @@ function settingsTable(): string[][] {
     );
 }
 
-/** A value as the table shows it: code, lists comma-separated, empty when not set. */
+/** A value as the table shows it: code, lists comma-separated, the rules as --rules takes them, empty when not set. */
 function cell(value: unknown): string {
   if (value === undefined) return '';
+  const rules = rulesSchema.safeParse(value);
+  if (rules.success) return `\`${formatRules(rules.data)}\``;
   return `\`${Array.isArray(value) ? value.join(',') : String(value)}\``;
 }
 
@@ -44,44 +38,45 @@ interface Setting {
   readonly description: string | undefined;
 }
 
-/** Every setting in the schema's order: the shared ones (the algorithm after the backend), then PPO's, then expert iteration's. */
+const defaultOf = (schema: { safeParse(value: unknown): { data?: unknown } }): unknown =>
+  schema.safeParse(undefined).data;
+
+/** Every setting in the schema's order: the shared ones (the algorithm after the backend), then each algorithm's. */
 function settings(): Setting[] {
+  const defaults: Readonly<Record<string, unknown>> = DEFAULT_SHARED;
+  const algorithm = settingFlags().find((f) => f.flag === 'algorithm')?.targets[0]?.schema;
   const shared = Object.entries(sharedSettingsSchema.shape).flatMap(([key, schema]): Setting[] => {
     const row: Setting = {
       path: key,
       flag: kebabCase(key),
-      defaultValue: DEFAULT_SHARED[key as keyof typeof DEFAULT_SHARED],
+      defaultValue: defaults[key],
       get: (preset) => preset?.[key],
       description: schema.description,
     };
-    if (key !== 'backend') return [row];
-    const algorithm: Setting = {
-      path: 'algorithm',
-      flag: 'algorithm',
-      defaultValue: DEFAULT_ALGORITHM,
-      get: (preset) => preset?.algorithm,
-      description: algorithmSchema.description,
-    };
-    return [row, algorithm];
+    if (key !== 'backend' || algorithm === undefined) return [row];
+    return [
+      row,
+      {
+        path: 'algorithm',
+        flag: 'algorithm',
+        defaultValue: defaultOf(algorithm),
+        get: (preset) => preset?.algorithm,
+        description: algorithm.description,
+      },
+    ];
   });
-  const block = (
-    name: 'ppo' | 'expertIteration',
-    shape: Record<string, { description?: string }>,
-  ) =>
-    Object.entries(shape).map(
-      ([field, schema]): Setting => ({
-        path: `${name}.${field}`,
-        flag: flagOfField(name, field),
-        defaultValue: (DEFAULT_BLOCKS[name] as Record<string, unknown>)[field],
-        get: (preset) => (preset?.[name] as Record<string, unknown> | undefined)?.[field],
-        description: schema.description,
+  const blocks = algorithms().flatMap(({ block, settings: schema }) =>
+    Object.entries(schema.shape).map(
+      ([field, fieldSchema]): Setting => ({
+        path: `${block}.${field}`,
+        flag: flagOfField(block, field),
+        defaultValue: defaultOf(fieldSchema),
+        get: (preset) => (preset?.[block] as Record<string, unknown> | undefined)?.[field],
+        description: fieldSchema.description,
       }),
-    );
-  return [
-    ...shared,
-    ...block('ppo', ppoSettingsSchema.shape),
-    ...block('expertIteration', expertIterationSettingsSchema.shape),
-  ];
+    ),
+  );
+  return [...shared, ...blocks];
 }
 
 describe("docs/training.md's settings table", () => {

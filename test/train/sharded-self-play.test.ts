@@ -3,8 +3,9 @@ import { Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import type { ExpertIterationSettings, TrainConfig } from '../../train/config/schema.ts';
+import type { TrainConfig } from '../../train/config/schema.ts';
 import type { ExpertIteration } from '../../train/expert-iteration/expert-iteration.ts';
+import type { ExpertIterationSettings } from '../../train/expert-iteration/settings.ts';
 import { buildLearner, disposeLearner } from '../../train/learner.ts';
 
 let tf: Tf;

@@ -111,15 +111,8 @@ describe('the rescoring solver', () => {
 });
 
 /** One shard's self-play of 300 moves with the solver's budget (0: none), seed 11. */
-function play(
-  solverNodes: number,
-  solverPlaysProven = false,
-): { log: LoggedPositions; proven: number; evaluations: number } {
-  const selfPlay = untrainedSelfPlay(tf, 3, {
-    searchValueWeight: 0.5,
-    solverNodes,
-    solverPlaysProven,
-  });
+function play(solverNodes: number): { log: LoggedPositions; proven: number; evaluations: number } {
+  const selfPlay = untrainedSelfPlay(tf, 3, { searchValueWeight: 0.5, solverNodes });
   const rng = Random.fromSeed(11);
   selfPlay.reset(rng);
   const log = new PositionLog();
@@ -180,26 +173,22 @@ describe('a training run with the rescoring solver', () => {
     else process.env.XDG_CACHE_HOME = before;
   });
 
-  it.each([false, true])(
-    'builds its endgame table into the cache once, reports the share it proved and trains (the solver moves: %s)',
-    async (solverPlaysProven) => {
-      const config = tinyExpertIterationRun('rescored', {
-        selfPlayShards: 2,
-        solverNodes: 1000,
-        solverPlaysProven,
-        solverEndgameSeeds: 8,
-      });
-      await train(config, { resume: false, log: () => {} });
-      expect(existsSync(endgamePath(join(cache, 'ayoayo'), 8, rules))).toBe(true);
-      const { metrics } = readCheckpoint(runPaths(config).latest);
-      const shares = metrics.map((row) => Number(row['self_play/proven_share']));
-      expect(shares.length).toBe(2);
-      for (const share of shares) {
-        expect(share).toBeGreaterThan(0);
-        expect(share).toBeLessThanOrEqual(1);
-      }
-    },
-  );
+  it('builds its endgame table into the cache once, reports the share it proved and trains', async () => {
+    const config = tinyExpertIterationRun('rescored', {
+      selfPlayShards: 2,
+      solverNodes: 1000,
+      solverEndgameSeeds: 8,
+    });
+    await train(config, { resume: false, log: () => {} });
+    expect(existsSync(endgamePath(join(cache, 'ayoayo'), 8, rules))).toBe(true);
+    const { metrics } = readCheckpoint(runPaths(config).latest);
+    const shares = metrics.map((row) => Number(row['self_play/proven_share']));
+    expect(shares.length).toBe(2);
+    for (const share of shares) {
+      expect(share).toBeGreaterThan(0);
+      expect(share).toBeLessThanOrEqual(1);
+    }
+  });
 
   it('refuses a negative budget or a table larger than it builds, naming the setting', () => {
     const bad = (ei: Record<string, number>) => () =>
@@ -210,30 +199,5 @@ describe('a training run with the rescoring solver', () => {
     expect(bad({ solverEndgameSeeds: 30 })).toThrow(
       /expertIteration.solverEndgameSeeds \(--solver-endgame-seeds\): Too big/,
     );
-  });
-});
-
-describe('self-play where the solver moves in the positions it proves', () => {
-  it('spends no network evaluation there: the targets are the proven value and a uniform policy over value-keeping moves', () => {
-    const plain = play(0);
-    const solved = play(5000, true);
-    expect(solved.proven).toBeGreaterThan(0);
-    expect(solved.evaluations).toBeLessThan(plain.evaluations);
-    let uniformRows = 0;
-    for (let row = 0; row < solved.log.count; row++) {
-      const policy = solved.log.policies.subarray(row * NUM_ACTIONS, (row + 1) * NUM_ACTIONS);
-      const support = policy.filter((p) => p > 0);
-      const uniform = support.every((p) => Math.abs(p - 1 / support.length) < 1e-6);
-      const value = solved.log.values[row] as number;
-      if (!uniform || ![-1, 0, 1].includes(value)) continue;
-      uniformRows++;
-      const truth = reference(solved.log.states.subarray(row * STATE_SIZE, (row + 1) * STATE_SIZE));
-      expect(truth.lo).toBe(truth.hi);
-      expect(value).toBe(truth.lo);
-      policy.forEach((p, a) => {
-        if (p > 0) expect((truth.bestMask >> a) & 1).toBe(1);
-      });
-    }
-    expect(uniformRows).toBeGreaterThan(0);
   });
 });

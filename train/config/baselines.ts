@@ -1,11 +1,12 @@
+import { algorithmOf } from '../algorithms.ts';
 import type { TrainConfig } from './schema.ts';
 
 /**
- * Every agent spec a run plays against: the evaluation's baselines and PPO's
- * training opponents. A queue job of the run carries the files these read,
- * and a worker refuses the external engines among them unless allowed.
+ * Every agent spec a run plays against: the evaluation's baselines and its
+ * algorithm's training opponents. A queue job of the run carries the files
+ * these read, and a worker refuses the external engines among them unless
+ * allowed.
  */
 export function baselineSpecs(config: TrainConfig): string[] {
-  const training = config.algorithm === 'expert-iteration' ? [] : config.ppo.baselineOpponents;
-  return [...new Set([...config.evalOpponents, ...training])];
+  return [...new Set([...config.evalOpponents, ...algorithmOf(config).opponents(config)])];
 }

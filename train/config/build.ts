@@ -1,36 +1,42 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { describeIssues, type IssueList } from '../../env/zod-issues.ts';
-import { TrainConfigError } from '../errors.ts';
-import { flagOfField, flagOfKey } from './flags.ts';
-import { flatConfigIssues, isFlatConfig, upgradeFlatConfig } from './flat-config.ts';
-import { DEFAULT_ALGORITHM, DEFAULT_BLOCKS, DEFAULT_SHARED, isPreset } from './presets.ts';
+import type { AlgorithmDescriptor } from '../algorithm-descriptor.ts';
 import {
-  type Algorithm,
-  algorithmSchema,
-  BLOCK_ALGORITHMS,
-  type BlockName,
-  blockOf,
-  sharedSettingsSchema,
-  type TrainConfig,
-  trainConfigSchema,
-} from './schema.ts';
+  algorithmNamed,
+  algorithmNames,
+  algorithmOf,
+  algorithms,
+  defaultAlgorithm,
+} from '../algorithms.ts';
+import { TrainConfigError } from '../errors.ts';
+import { answersTo, flagOfField, layerFromFlags } from './flags.ts';
+import { asPreset, type ConfigLayer, flagFieldsOf, isPreset, withFlagFields } from './layer.ts';
+import { upgradeLegacy } from './legacy.ts';
+import { DEFAULT_SHARED, RUN_SETTINGS, sharedSettingsSchema, type TrainConfig } from './schema.ts';
 
 type Issue = IssueList['issues'][number];
 type Fields = Record<string, unknown>;
 
-const BLOCKS = Object.keys(BLOCK_ALGORITHMS) as BlockName[];
-
-const isBlock = (key: string): key is BlockName => (BLOCKS as string[]).includes(key);
+const DEFAULTS: Readonly<Fields> = DEFAULT_SHARED;
 
 const isFields = (value: unknown): value is Fields =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** How a setting is named in messages: its path, and its flag where the flag is spelled otherwise. */
+/** The algorithm whose block of settings is `key`, if any. */
+const blockOwner = (key: string): AlgorithmDescriptor | undefined =>
+  algorithms().find((d) => d.block === key);
+
+const namesOf = (descriptor: AlgorithmDescriptor): string =>
+  Object.keys(descriptor.names).join(' or ');
+
+/** How a setting is named in messages: its path, and its flag where it is a block's field. */
 function settingName(path: readonly PropertyKey[]): string {
   const [block, field] = path;
   const name = path.map(String).join('.');
-  if (typeof block !== 'string' || !isBlock(block) || typeof field !== 'string') return name;
+  if (typeof block !== 'string' || blockOwner(block) === undefined || typeof field !== 'string') {
+    return name;
+  }
   return `${name} (--${flagOfField(block, field)})`;
 }
 
@@ -42,144 +48,184 @@ function configError(where: string, issues: readonly Issue[]): TrainConfigError 
   return new TrainConfigError(`invalid ${where}: ${describeIssues({ issues: named }, '(root)')}`);
 }
 
-function otherAlgorithmIssue(block: BlockName, field: string, algorithm: Algorithm): Issue {
+/** A field of `owner`'s block given to a run of `algorithm` (with what that one does instead, if it says). */
+function otherAlgorithmIssue(owner: AlgorithmDescriptor, field: string, algorithm: string): Issue {
   const hint =
-    block === 'ppo' && field === 'rolloutSteps'
-      ? '; expert iteration plays --moves-per-iteration moves per iteration'
-      : '';
+    field === '' ? undefined : algorithmNamed(algorithm)?.hints[flagOfField(owner.block, field)];
   return {
-    path: [block, field],
-    message: `applies to --algorithm ${BLOCK_ALGORITHMS[block].join(' or ')} only (the run's algorithm is ${algorithm})${hint}`,
+    path: field === '' ? [owner.block] : [owner.block, field],
+    message: `applies to --algorithm ${namesOf(owner)} only (the run's algorithm is ${algorithm})${hint === undefined ? '' : `; ${hint}`}`,
   };
 }
 
-/** Settings of another algorithm's block than `config.algorithm`'s, each named. */
+/** Blocks of other algorithms than `config.algorithm`'s in a whole config, each field named. */
 function otherAlgorithmIssues(config: Fields): Issue[] {
-  const parsed = algorithmSchema.safeParse(config.algorithm);
-  if (!parsed.success) return [];
-  const own = blockOf(parsed.data);
-  return BLOCKS.filter((b) => b !== own && config[b] !== undefined).flatMap((b) => {
-    const fields = isFields(config[b]) ? Object.keys(config[b]) : [];
-    if (fields.length > 0) return fields.map((f) => otherAlgorithmIssue(b, f, parsed.data));
-    const { message } = otherAlgorithmIssue(b, '', parsed.data);
-    return [{ path: [b], message }];
-  });
+  const { algorithm } = config;
+  const own = typeof algorithm === 'string' ? algorithmNamed(algorithm) : undefined;
+  if (own === undefined || typeof algorithm !== 'string') return [];
+  return algorithms()
+    .filter((d) => d !== own && config[d.block] !== undefined)
+    .flatMap((d) => {
+      const block = config[d.block];
+      const fields = isFields(block) ? Object.keys(block) : [];
+      if (fields.length > 0) return fields.map((f) => otherAlgorithmIssue(d, f, algorithm));
+      return [otherAlgorithmIssue(d, '', algorithm)];
+    });
+}
+
+/**
+ * The schema of a whole config of `descriptor`'s algorithm: the shared
+ * settings with `algorithm` after the run's own, then its block.
+ */
+const schemas = new WeakMap<AlgorithmDescriptor, z.ZodType>();
+function schemaOf(descriptor: AlgorithmDescriptor): z.ZodType {
+  const known = schemas.get(descriptor);
+  if (known !== undefined) return known;
+  const [first, ...rest] = Object.keys(descriptor.names) as [string, ...string[]];
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, schema] of Object.entries(sharedSettingsSchema.shape)) {
+    shape[key] = schema;
+    if (key === RUN_SETTINGS.at(-1)) shape.algorithm = z.enum([first, ...rest]);
+  }
+  shape[descriptor.block] = descriptor.settings;
+  const schema = z.object(shape).strict();
+  schemas.set(descriptor, schema);
+  return schema;
+}
+
+/** A config checked against its algorithm's schema: the config, or the problems. */
+function checkConfig(input: unknown): { config: TrainConfig } | { issues: readonly Issue[] } {
+  const [first, ...rest] = algorithmNames() as [string, ...string[]];
+  const named = z.looseObject({ algorithm: z.enum([first, ...rest]) }).safeParse(input);
+  if (!named.success) return { issues: named.error.issues };
+  const descriptor = algorithmOf(named.data);
+  const parsed = schemaOf(descriptor).safeParse(input);
+  if (!parsed.success) return { issues: parsed.error.issues };
+  const fields: Readonly<Fields> = isFields(parsed.data) ? parsed.data : {};
+  // The shared settings typed (they are valid: this cannot throw), in the order config.json keeps.
+  const { name, runsDir, seed, backend, ...common } = sharedSettingsSchema.parse(
+    Object.fromEntries(Object.keys(sharedSettingsSchema.shape).map((key) => [key, fields[key]])),
+  );
+  const config: TrainConfig = {
+    name,
+    runsDir,
+    seed,
+    backend,
+    algorithm: named.data.algorithm,
+    ...common,
+  };
+  return { config: { ...config, [descriptor.block]: fields[descriptor.block] } };
 }
 
 /**
  * Validates a whole config, naming every bad or unknown field. A config in
- * the flat form of earlier versions (a run's config.json or checkpoint from
- * before the settings were grouped by algorithm) is read as the grouped
- * config that trains the same run.
+ * a form of earlier versions (config/legacy.ts: a run's config.json or
+ * checkpoint from before) is read as the config that trains the same run.
  */
 export function parseTrainConfig(input: unknown, where = 'config'): TrainConfig {
-  if (isFlatConfig(input)) {
-    const upgraded = upgradeFlatConfig(input);
-    if (upgraded !== null) return parseTrainConfig(upgraded, where);
-    const flat = `${where} (flat, as saved before the settings were grouped by algorithm)`;
-    throw configError(flat, flatConfigIssues(input));
-  }
-  if (isFields(input)) {
-    const misplaced = otherAlgorithmIssues(input);
+  const upgraded = upgradeLegacy(input, where);
+  if (isFields(upgraded)) {
+    const misplaced = otherAlgorithmIssues(upgraded);
     if (misplaced.length > 0) throw configError(where, misplaced);
   }
-  const parsed = trainConfigSchema.safeParse(input);
-  if (!parsed.success) throw configError(where, parsed.error.issues);
-  return parsed.data;
+  const checked = checkConfig(upgraded);
+  if ('issues' in checked) throw configError(where, checked.issues);
+  return checked.config;
 }
 
-/** A stored config (checkpoint, job): the grouped form, or the flat one of earlier versions, read as grouped. */
+/** A training config of today's form, checked against the schema of its algorithm (queue jobs carry one). */
+export const trainConfigSchema = z.unknown().transform((value, ctx): TrainConfig => {
+  const checked = checkConfig(value);
+  if ('config' in checked) return checked.config;
+  for (const { path, message } of checked.issues) {
+    ctx.addIssue({ code: 'custom', path: [...path], message, input: value });
+  }
+  return z.NEVER;
+});
+
+/** A stored config (checkpoint, sweep record): today's form, or one of earlier versions, upgraded. */
 export const savedTrainConfigSchema = z.preprocess(
-  (value) => upgradeFlatConfig(value) ?? value,
+  (value) => upgradeLegacy(value),
   trainConfigSchema,
 );
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-function checkKeys(layer: Fields, where: string): void {
+function checkKeys(layer: object, where: string): void {
   for (const [key, value] of Object.entries(layer)) {
     // `merged.__proto__ = x` would replace the prototype instead of adding a field.
     if (FORBIDDEN_KEYS.has(key)) {
       throw new TrainConfigError(`invalid ${where}: key ${JSON.stringify(key)} is not allowed`);
     }
-    if (isBlock(key) && isFields(value)) checkKeys(value, where);
+    if (isFields(value)) checkKeys(value, where);
   }
 }
 
 /**
- * A layer as buildConfig reads it: a whole flat config grouped; a layer that
- * names expert iteration `alphazero`, as configs and sweeps did before, with
- * that name's meaning of `numEnvs` and `rolloutSteps` given together (moves
- * per iteration `numEnvs * rolloutSteps`).
+ * A layer as buildConfig reads it: in today's form (config/legacy.ts), its
+ * settings keyed by their flags nested where they go (config/flags.ts),
+ * still a preset if it was one.
  */
-function readLayer(layer: Fields, where: string): Fields {
+function readLayer(layer: object, where: string): ConfigLayer {
   checkKeys(layer, where);
-  const upgraded = upgradeFlatConfig(layer);
-  if (upgraded !== null) return upgraded;
-  if (layer.algorithm !== 'alphazero') return layer;
-  const { numEnvs, rolloutSteps, ...rest } = layer;
-  const both = typeof numEnvs === 'number' && typeof rolloutSteps === 'number';
-  return {
-    ...rest,
-    algorithm: 'expert-iteration',
-    ...(numEnvs === undefined ? {} : { numEnvs }),
-    ...(both ? { movesPerIteration: numEnvs * rolloutSteps } : { rolloutSteps }),
-  };
+  const upgraded = upgradeLegacy(layer, where);
+  const nested = layerFromFlags(isFields(upgraded) ? upgraded : {});
+  const flagFields = new Map([...flagFieldsOf(layer), ...flagFieldsOf(nested)]);
+  const read = flagFields.size > 0 ? withFlagFields(nested, flagFields) : nested;
+  return isPreset(layer) ? asPreset(read) : read;
 }
 
 /**
  * Defaults, then a preset, then a config file's fields, then command-line
- * flags (later layers win). A layer holds shared settings, `algorithm`, and
- * the settings of the run's algorithm either as its block (`expertIteration:
- * { simulations: 32 }`) or flat, keyed by their flags in camelCase
- * (`searchSimulations: 32`, as flags, flat config files and sweeps give
- * them); a flag that both algorithms have (`epochs`) sets the run's
- * algorithm's field. Settings of the other algorithm are an error naming
- * each, except in a preset, which may hold blocks for both.
+ * flags (later layers win), each a ConfigLayer: shared settings, `algorithm`,
+ * and the settings of the run's algorithm as its block (`expertIteration:
+ * { simulations: 32 }`), or keyed by their flags in camelCase
+ * (`searchSimulations: 32`, as flat config files and sweeps give them). An
+ * object setting (`rules`) is laid over its value option by option. Settings
+ * of another algorithm are an error naming each, except in a preset, which
+ * may hold blocks for several, and for a flag that the run's algorithm has
+ * too (`--epochs`).
  */
 export function buildConfig(
   layers: readonly (object | undefined)[],
   where = 'config',
 ): TrainConfig {
-  const given = layers.filter((l) => l !== undefined);
-  const read = given.map((l) => readLayer(l as Fields, where));
-  const algorithm = read.findLast((l) => l.algorithm !== undefined)?.algorithm ?? DEFAULT_ALGORITHM;
+  const read = layers.filter((l) => l !== undefined).map((l) => readLayer(l, where));
+  const algorithm =
+    read.findLast((l) => l.algorithm !== undefined)?.algorithm ?? defaultAlgorithm();
   // An unknown algorithm is reported by the schema; its settings are read as the default's meanwhile.
-  const chosen = algorithmSchema.safeParse(algorithm);
-  const known = chosen.success ? chosen.data : DEFAULT_ALGORITHM;
-  const own = blockOf(known);
-  const other: BlockName = own === 'ppo' ? 'expertIteration' : 'ppo';
-  const shared: Fields = { ...DEFAULT_SHARED };
-  const block: Fields = { ...DEFAULT_BLOCKS[own] };
+  const chosen = algorithmNamed(algorithm);
+  const own = chosen ?? algorithmOf({ algorithm: defaultAlgorithm() });
+  const shared: Fields = {};
+  const block: Fields = {};
   const problems: Issue[] = [];
-  const set = (to: Fields, key: string, value: unknown) => {
-    if (value !== undefined) to[key] = value;
-  };
-  for (const [i, layer] of read.entries()) {
-    const preset = isPreset(given[i] as object);
+  for (const layer of read) {
+    const flagFields = flagFieldsOf(layer);
     for (const [key, value] of Object.entries(layer)) {
-      const flag = flagOfKey(key);
       if (key === 'algorithm' || value === undefined) continue;
-      if (isBlock(key) && !isFields(value)) {
+      const owner = blockOwner(key);
+      if (owner === undefined) {
+        const before = shared[key] ?? DEFAULTS[key];
+        shared[key] = isFields(value) && isFields(before) ? { ...before, ...value } : value;
+      } else if (!isFields(value)) {
         problems.push({ path: [key], message: `must be an object of ${key} settings` });
-      } else if (key === own && isFields(value)) {
-        for (const [field, v] of Object.entries(value)) set(block, field, v);
-      } else if (key === other && isFields(value)) {
-        if (preset) continue;
-        for (const field of Object.keys(value))
-          problems.push(otherAlgorithmIssue(other, field, known));
-      } else if (flag !== undefined && flag.shared === undefined) {
-        const field = flag[own];
-        if (field !== undefined) set(block, field, value);
-        else problems.push(otherAlgorithmIssue(other, flag[other] as string, known));
-      } else {
-        set(shared, key, value);
+      } else if (owner === own) {
+        for (const [field, v] of Object.entries(value)) if (v !== undefined) block[field] = v;
+      } else if (!isPreset(layer)) {
+        for (const field of Object.keys(value)) {
+          const flag = flagFields.get(`${key}.${field}`);
+          if (flag !== undefined && answersTo(own, flag)) continue;
+          problems.push(otherAlgorithmIssue(owner, field, algorithm));
+        }
       }
     }
   }
-  if (problems.length > 0 && chosen.success) throw configError(where, problems);
-  return parseTrainConfig({ ...shared, algorithm, [own]: block }, where);
+  if (problems.length > 0 && chosen !== undefined) throw configError(where, problems);
+  return parseTrainConfig({ ...shared, algorithm, [own.block]: block }, where);
 }
+
+/** The config of a run that sets nothing. */
+export const DEFAULT_CONFIG: TrainConfig = buildConfig([]);
 
 /**
  * The run folder layers name (`name`, `runsDir`, defaults under them),
@@ -193,10 +239,10 @@ export function runLocation(
   const location: Fields = { name: DEFAULT_SHARED.name, runsDir: DEFAULT_SHARED.runsDir };
   for (const layer of layers) {
     if (layer === undefined) continue;
-    checkKeys(layer as Fields, where);
+    checkKeys(layer, where);
+    const fields: Readonly<Fields> = { ...layer };
     for (const key of ['name', 'runsDir'] as const) {
-      const value = (layer as Fields)[key];
-      if (value !== undefined) location[key] = value;
+      if (fields[key] !== undefined) location[key] = fields[key];
     }
   }
   const parsed = sharedSettingsSchema.pick({ name: true, runsDir: true }).safeParse(location);
@@ -206,8 +252,8 @@ export function runLocation(
 
 /**
  * The settings in which two configs differ, by path (`hidden`,
- * `expertIteration.simulations`), leaving out `ignore`; of two algorithms,
- * only `algorithm` itself.
+ * `expertIteration.simulations (--search-simulations)`), leaving out
+ * `ignore`; of two algorithms, only `algorithm` itself.
  */
 export function differingSettings(
   a: TrainConfig,
@@ -215,15 +261,15 @@ export function differingSettings(
   ignore: ReadonlySet<string>,
 ): { readonly path: string; readonly a: unknown; readonly b: unknown }[] {
   const out: { path: string; a: unknown; b: unknown }[] = [];
-  const fa = a as unknown as Fields;
-  const fb = b as unknown as Fields;
-  const sameBlock = blockOf(a.algorithm) === blockOf(b.algorithm);
+  const fa: Readonly<Fields> = a;
+  const fb: Readonly<Fields> = b;
+  const sameBlock = algorithmNamed(a.algorithm)?.block === algorithmNamed(b.algorithm)?.block;
   for (const key of Object.keys(fa)) {
     if (ignore.has(key)) continue;
-    if (isBlock(key)) {
-      if (!sameBlock) continue;
-      const ba = fa[key] as Fields;
-      const bb = fb[key] as Fields;
+    if (blockOwner(key) !== undefined) {
+      const ba = fa[key];
+      const bb = fb[key];
+      if (!sameBlock || !isFields(ba) || !isFields(bb)) continue;
       for (const field of Object.keys(ba)) {
         if (!isDeepStrictEqual(ba[field], bb[field])) {
           out.push({ path: settingName([key, field]), a: ba[field], b: bb[field] });

@@ -1,6 +1,6 @@
 import { checkAgentSpec, type JobFiles, parseAgentList } from '../../agents/spec.ts';
 import { TrainConfigError } from '../errors.ts';
-import { rulesOf, type TrainConfig } from './schema.ts';
+import type { TrainConfig } from './schema.ts';
 
 /**
  * Checks the evaluation's baselines before the first iteration: a bad or
@@ -12,7 +12,7 @@ export async function checkEvalOpponents(config: TrainConfig, files?: JobFiles):
     parseAgentList(config.evalOpponents);
     for (const spec of config.evalOpponents) {
       await checkAgentSpec(spec, {
-        rules: rulesOf(config),
+        rules: config.rules,
         ...(files !== undefined ? { files } : {}),
       });
     }

@@ -1,32 +1,21 @@
 import type { Options } from 'yargs';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { formatRules, parseRulesText, RulesError, rulesSchema } from '../../env/rules.ts';
+import type { AlgorithmDescriptor } from '../algorithm-descriptor.ts';
+import { algorithmNames, algorithms, defaultAlgorithm } from '../algorithms.ts';
 import { TrainConfigError } from '../errors.ts';
-import { DEFAULT_ALGORITHM, DEFAULT_BLOCKS, DEFAULT_SHARED } from './presets.ts';
-import {
-  algorithmSchema,
-  type BlockName,
-  type ExpertIterationSettings,
-  expertIterationSettingsSchema,
-  type PpoSettings,
-  ppoSettingsSchema,
-  type SharedSettings,
-  sharedSettingsSchema,
-} from './schema.ts';
+import { type ConfigLayer, withFlagFields } from './layer.ts';
+import { RUN_SETTINGS, type SettingMeta, settingMeta, sharedSettingsSchema } from './schema.ts';
 
 /**
- * The flags of `ayoayo train`, flat and in kebab-case, and where each goes in
- * the nested config: a shared setting, or a field of the `ppo` block, of the
- * `expertIteration` block, or of both (`--epochs` is each algorithm's own).
- * The same names in camelCase (`numEnvs`) are the keys of a flat config
- * file's or a sweep's settings.
+ * The flags of `ayoayo train`, derived from the schemas alone (the shared
+ * settings', and each registered algorithm's block's): a setting's flag is
+ * the kebab-case of its name unless its meta names another, its help is its
+ * description with its type's range, its default and that default's unit.
+ * Flags are flat: a flag that several algorithms' blocks have (`--epochs`)
+ * sets the field of the run's algorithm. The same names in camelCase
+ * (`numEnvs`) are the keys of a flat config file's or a sweep's settings.
  */
-export interface SettingFlag {
-  /** Without the dashes: `num-envs`. */
-  readonly flag: string;
-  readonly shared?: keyof SharedSettings | 'algorithm';
-  readonly ppo?: keyof PpoSettings;
-  readonly expertIteration?: keyof ExpertIterationSettings;
-}
 
 /** `numEnvs` -> `num-envs`, the spelling of every other flag of the CLI. */
 export function kebabCase(name: string): string {
@@ -38,289 +27,316 @@ export function camelCase(flag: string): string {
   return flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Each PPO setting's flag. */
-const PPO_FLAGS: Record<keyof PpoSettings, string> = {
-  numEnvs: 'num-envs',
-  rolloutSteps: 'rollout-steps',
-  epochs: 'epochs',
-  clip: 'clip',
-  gamma: 'gamma',
-  gaeLambda: 'gae-lambda',
-  entropyCoef: 'entropy-coef',
-  openingPlies: 'opening-plies',
-  poolShare: 'pool-share',
-  poolSize: 'pool-size',
-  snapshotEvery: 'snapshot-every',
-  baselineShare: 'baseline-share',
-  baselineOpponents: 'baseline-opponents',
-};
-
-/** Each expert-iteration setting's flag; `--num-envs`, its name before, still sets `gamesAtOnce`. */
-const EXPERT_ITERATION_FLAGS: Record<keyof ExpertIterationSettings, string> = {
-  gamesAtOnce: 'games-at-once',
-  movesPerIteration: 'moves-per-iteration',
-  selfPlayShards: 'self-play-shards',
-  simulations: 'search-simulations',
-  fullSearchShare: 'full-search-share',
-  cheapSimulations: 'cheap-simulations',
-  policyTarget: 'policy-target',
-  completedQScale: 'completed-q-scale',
-  searchValueWeight: 'search-value-weight',
-  solverNodes: 'solver-nodes',
-  solverPlaysProven: 'solver-plays-proven',
-  alphaBetaDepth: 'alpha-beta-depth',
-  alphaBetaShare: 'alpha-beta-share',
-  solverEndgameSeeds: 'solver-endgame-seeds',
-  replayIterations: 'replay-iterations',
-  epochs: 'epochs',
-  openingPlies: 'opening-plies',
-  openingPliesMax: 'opening-plies-max',
-  balancedOpenings: 'balanced-openings',
-};
-const EXPERT_ITERATION_ALIASES = { 'num-envs': 'gamesAtOnce' } as const;
-
-function settingFlags(): SettingFlag[] {
-  const byFlag = new Map<string, SettingFlag>();
-  const add = (flag: string, target: Omit<SettingFlag, 'flag'>) =>
-    byFlag.set(flag, { ...byFlag.get(flag), flag, ...target });
-  for (const key of Object.keys(sharedSettingsSchema.shape) as (keyof SharedSettings)[]) {
-    add(kebabCase(key), { shared: key });
-    if (key === 'backend') add('algorithm', { shared: 'algorithm' });
-  }
-  for (const [key, flag] of Object.entries(PPO_FLAGS)) add(flag, { ppo: key as keyof PpoSettings });
-  for (const [key, flag] of [
-    ...Object.entries(EXPERT_ITERATION_FLAGS),
-    ...Object.entries(EXPERT_ITERATION_ALIASES).map(([flag, key]) => [key, flag]),
-  ]) {
-    add(flag as string, { expertIteration: key as keyof ExpertIterationSettings });
-  }
-  return [...byFlag.values()];
+/** A setting a flag sets: a shared one or `algorithm` (no algorithm), or a field of an algorithm's block. */
+export interface FlagTarget {
+  readonly algorithm: AlgorithmDescriptor | null;
+  readonly field: string;
+  readonly schema: z.ZodType;
+  /** Set by an earlier name of its flag (`--num-envs` for `gamesAtOnce`). */
+  readonly alias: boolean;
 }
 
-/** Every flag, shared settings first (in the schema's order), then PPO's, then expert iteration's. */
-export const SETTING_FLAGS: readonly SettingFlag[] = settingFlags();
+export interface SettingFlag {
+  /** Without the dashes: `num-envs`. */
+  readonly flag: string;
+  /** Its own setting first. */
+  readonly targets: readonly FlagTarget[];
+}
 
-const byKey = new Map(SETTING_FLAGS.map((f) => [camelCase(f.flag), f]));
-
-/** The flag whose camelCase spelling is `key` (`numEnvs`), if any. */
-export function flagOfKey(key: string): SettingFlag | undefined {
-  return byKey.get(key);
+/** The flag of a setting: its meta's, else its name in kebab-case. */
+function flagOfSetting(field: string, schema: z.ZodType): string {
+  return settingMeta(schema).flag ?? kebabCase(field);
 }
 
 /** The flag that sets a block's field (`expertIteration`, `simulations` -> `search-simulations`). */
-export function flagOfField(block: BlockName, field: string): string {
-  const flags = block === 'ppo' ? PPO_FLAGS : EXPERT_ITERATION_FLAGS;
-  return (flags as Record<string, string>)[field] ?? kebabCase(field);
+export function flagOfField(block: string, field: string): string {
+  const descriptor = algorithms().find((d) => d.block === block);
+  const schema = descriptor?.settings.shape[field];
+  return schema === undefined ? kebabCase(field) : flagOfSetting(field, schema);
 }
 
-type FieldKind = 'number' | 'boolean' | 'string' | 'numbers' | 'strings';
+/** Whether a field of `descriptor`'s block answers to `flag` (its own flag, or an alias). */
+export function answersTo(descriptor: AlgorithmDescriptor, flag: string): boolean {
+  if (Object.hasOwn(descriptor.aliases, flag)) return true;
+  return Object.entries(descriptor.settings.shape).some(
+    ([field, schema]) => flagOfSetting(field, schema) === flag,
+  );
+}
 
-interface FieldInfo {
+/** `algorithm` as a setting: the registered names, the first one the default. */
+function algorithmSetting(): z.ZodType {
+  const names = algorithms().flatMap((d) => Object.values(d.names));
+  const help = names.length > 1 ? `${names.slice(0, -1).join(', ')}, or ${names.at(-1)}` : names[0];
+  const [first, ...rest] = algorithmNames() as [string, ...string[]];
+  return z
+    .enum([first, ...rest])
+    .default(defaultAlgorithm())
+    .meta({ description: help ?? '' });
+}
+
+/** Every flag: the shared settings in the schema's order (`--algorithm` after the run's own), then each algorithm's. */
+export function settingFlags(): SettingFlag[] {
+  const byFlag = new Map<string, FlagTarget[]>();
+  const add = (flag: string, target: FlagTarget) =>
+    byFlag.set(flag, [...(byFlag.get(flag) ?? []), target]);
+  for (const [field, schema] of Object.entries(sharedSettingsSchema.shape)) {
+    add(kebabCase(field), { algorithm: null, field, schema, alias: false });
+    if (field === RUN_SETTINGS.at(-1)) {
+      const schema = algorithmSetting();
+      add('algorithm', { algorithm: null, field: 'algorithm', schema, alias: false });
+    }
+  }
+  for (const descriptor of algorithms()) {
+    for (const [field, schema] of Object.entries(descriptor.settings.shape)) {
+      add(flagOfSetting(field, schema), { algorithm: descriptor, field, schema, alias: false });
+    }
+  }
+  for (const descriptor of algorithms()) {
+    for (const [flag, field] of Object.entries(descriptor.aliases)) {
+      const schema = descriptor.settings.shape[field];
+      if (schema === undefined) throw new Error(`--${flag} is an alias of ${field}, no setting`);
+      add(flag, { algorithm: descriptor, field, schema, alias: true });
+    }
+  }
+  return [...byFlag].map(([flag, targets]) => ({ flag, targets }));
+}
+
+type FieldKind = 'number' | 'boolean' | 'string' | 'numbers' | 'strings' | 'rules';
+
+/** What the help and the command line need of a setting's schema. */
+interface FieldInfo extends SettingMeta {
   readonly kind: FieldKind;
   readonly choices?: readonly string[];
   readonly nullable: boolean;
-  readonly description: string;
+  /** The values it takes, in words ("an integer from 1 to 8192"), where its type bounds them. */
+  readonly range: string | null;
+  readonly defaultValue: unknown;
+}
+
+/** The schema inside the defaults and nullables around it. */
+function unwrap(schema: z.ZodType): { inner: z.ZodType; nullable: boolean } {
+  if (schema instanceof z.ZodDefault || schema instanceof z.ZodOptional) {
+    return unwrap(schema.unwrap() as z.ZodType);
+  }
+  if (schema instanceof z.ZodNullable) {
+    return { inner: unwrap(schema.unwrap() as z.ZodType).inner, nullable: true };
+  }
+  return { inner: schema, nullable: false };
+}
+
+/** A number's bounds in words: "an integer from 1 to 8192", "a number above 0, up to 1". */
+function numberRange(schema: z.ZodNumber): string {
+  const what = schema.isInt ? 'an integer' : 'a number';
+  const bound = (value: number | null): value is number =>
+    value !== null && Math.abs(value) < Number.MAX_SAFE_INTEGER;
+  // A bound the schema itself refuses is exclusive (`.positive()`: above 0).
+  const { minValue: min, maxValue: max } = schema;
+  const low = !bound(min)
+    ? null
+    : schema.safeParse(min).success
+      ? `${min}`
+      : schema.isInt
+        ? `${min + 1}`
+        : `above ${min}`;
+  const high = !bound(max)
+    ? null
+    : schema.safeParse(max).success
+      ? `${max}`
+      : schema.isInt
+        ? `${max - 1}`
+        : `below ${max}`;
+  if (low === null) return high === null ? what : `${what}, at most ${high}`;
+  if (low.startsWith('above'))
+    return high === null ? `${what} ${low}` : `${what} ${low}, at most ${high}`;
+  return high === null ? `${what}, at least ${low}` : `${what} from ${low} to ${high}`;
 }
 
 function describeField(schema: z.ZodType): FieldInfo {
-  let inner = schema as z.ZodType & {
-    def: { type: string; innerType?: z.ZodType; element?: z.ZodType };
-  };
-  let nullable = false;
-  const description = schema.description ?? '';
-  while (
-    inner.def.type === 'nullable' ||
-    inner.def.type === 'optional' ||
-    inner.def.type === 'default'
-  ) {
-    nullable = nullable || inner.def.type === 'nullable';
-    inner = inner.def.innerType as typeof inner;
+  const meta = settingMeta(schema);
+  const parsed = schema.safeParse(undefined);
+  const base = { ...meta, defaultValue: parsed.success ? parsed.data : undefined };
+  const { inner, nullable } = unwrap(schema);
+  if (inner instanceof z.ZodNumber) {
+    return { ...base, kind: 'number', nullable, range: numberRange(inner) };
   }
-  const type = inner.def.type;
-  if (type === 'number') return { kind: 'number', nullable, description };
-  if (type === 'boolean') return { kind: 'boolean', nullable, description };
-  if (type === 'enum') {
-    const choices = (inner as unknown as { options: string[] }).options;
-    return { kind: 'string', choices, nullable, description };
+  if (inner instanceof z.ZodBoolean) return { ...base, kind: 'boolean', nullable, range: null };
+  if (inner instanceof z.ZodEnum) {
+    const choices = inner.options.map(String);
+    return { ...base, kind: 'string', choices, nullable, range: null };
   }
-  if (type === 'array') {
-    const element = inner.def.element as z.ZodType & { def: { type: string } };
-    return { kind: element.def.type === 'number' ? 'numbers' : 'strings', nullable, description };
+  if (inner instanceof z.ZodArray) {
+    const element = unwrap(inner.element as z.ZodType).inner;
+    return element instanceof z.ZodNumber
+      ? { ...base, kind: 'numbers', nullable, range: `each ${numberRange(element)}` }
+      : { ...base, kind: 'strings', nullable, range: null };
   }
-  return { kind: 'string', nullable, description };
+  if (inner instanceof z.ZodObject) return { ...base, kind: 'rules', nullable, range: null };
+  return { ...base, kind: 'string', nullable, range: null };
 }
-
-/** One field a flag sets: its schema, its default and which algorithms read it. */
-interface Target {
-  readonly schema: z.ZodType;
-  readonly defaultValue: unknown;
-  readonly algorithms: string | null;
-  readonly field: string;
-}
-
-function targetsOf(f: SettingFlag): Target[] {
-  const out: Target[] = [];
-  if (f.shared === 'algorithm') {
-    out.push({
-      schema: algorithmSchema,
-      defaultValue: DEFAULT_ALGORITHM,
-      algorithms: null,
-      field: 'algorithm',
-    });
-  } else if (f.shared !== undefined) {
-    const schema = sharedSettingsSchema.shape[f.shared] as z.ZodType;
-    out.push({ schema, defaultValue: DEFAULT_SHARED[f.shared], algorithms: null, field: f.shared });
-  }
-  if (f.ppo !== undefined) {
-    const schema = ppoSettingsSchema.shape[f.ppo] as z.ZodType;
-    const defaultValue = DEFAULT_BLOCKS.ppo[f.ppo];
-    out.push({ schema, defaultValue, algorithms: 'ppo, reinforce', field: f.ppo });
-  }
-  if (f.expertIteration !== undefined) {
-    const schema = expertIterationSettingsSchema.shape[f.expertIteration] as z.ZodType;
-    const defaultValue = DEFAULT_BLOCKS.expertIteration[f.expertIteration];
-    out.push({ schema, defaultValue, algorithms: 'expert-iteration', field: f.expertIteration });
-  }
-  return out;
-}
-
-/** What a setting counts, shown after its default in the help. */
-const UNITS: Record<string, string> = {
-  iterations: 'iterations',
-  'time-limit-minutes': 'minutes',
-  'num-envs': 'games at once',
-  'games-at-once': 'games',
-  'moves-per-iteration': 'moves',
-  'rollout-steps': 'steps',
-  hidden: 'units per layer',
-  'opening-plies': 'plies',
-  'opening-plies-max': 'plies',
-  'search-simulations': 'simulations',
-  'replay-iterations': 'iterations',
-  'self-play-shards': 'shards',
-  'max-plies': 'plies',
-  'learning-rate': 'per step',
-  epochs: 'passes',
-  'minibatch-size': 'samples',
-  'pool-share': 'of games',
-  'pool-size': 'snapshots',
-  'snapshot-every': 'iterations',
-  'baseline-share': 'of games',
-  'checkpoint-every': 'iterations',
-  'keep-checkpoints': 'checkpoints',
-  'eval-every': 'iterations',
-  'eval-games': 'games',
-  'eval-opening-plies': 'plies',
-  'extra-eval-opening-plies': 'plies',
-  'eval-accuracy-positions': 'positions',
-  'final-eval-games': 'games',
-  workers: 'threads',
-};
 
 function describeText(info: FieldInfo): string {
   const list = info.kind === 'numbers' || info.kind === 'strings' ? ' (comma-separated)' : '';
-  if (!info.nullable) return `${info.description}${list}`;
+  const rules =
+    info.kind === 'rules'
+      ? ' (option=value pairs, comma-separated, as every command takes them; options not given keep their defaults)'
+      : '';
+  const range = info.range === null ? '' : `; ${info.range}`;
+  const text = `${info.description}${list}${rules}${range}`;
+  if (!info.nullable) return text;
   // On the command line null is spelled 'none'.
   return info.description.includes('(null:')
-    ? `${info.description.replace('(null:', "('none':")}${list}`
-    : `${info.description}${list} ('none' for no limit)`;
+    ? text.replace('(null:', "('none':")
+    : `${text} ('none' for no limit)`;
 }
 
 function valueText(value: unknown, unit: string | undefined): string {
+  const rules = rulesSchema.safeParse(value);
+  if (rules.success) return formatRules(rules.data);
   const empty = value === null || (Array.isArray(value) && value.length === 0);
   const shown = empty ? 'none' : Array.isArray(value) ? value.join(',') : String(value);
   return unit !== undefined && !empty ? `${shown} ${unit}` : shown;
 }
 
-const GROUPS = {
-  shared: 'Training settings (override the preset and --config):',
-  ppo: 'PPO and REINFORCE settings (--algorithm ppo or reinforce):',
-  expertIteration: 'Expert iteration settings (--algorithm expert-iteration):',
-} as const;
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** A flag's help: the field's description, or each algorithm's when it sets a field of both. */
-function flagHelp(f: SettingFlag, targets: readonly Target[]): Options {
+const SHARED_GROUP = 'Training settings (override the preset and --config):';
+
+function groupOf(descriptor: AlgorithmDescriptor): string {
+  const names = Object.keys(descriptor.names).join(' or ');
+  return `${capitalized(descriptor.title)} settings (--algorithm ${names}):`;
+}
+
+const namesOf = (target: FlagTarget): string =>
+  target.algorithm === null ? '' : Object.keys(target.algorithm.names).join(', ');
+
+/** A flag's help: its setting's description and range, or each algorithm's when it sets a field of several. */
+function flagHelp({ targets }: SettingFlag): Options {
   const infos = targets.map((t) => describeField(t.schema));
   const info = infos[0] as FieldInfo;
-  const unit = UNITS[f.flag];
-  const alias = (t: Target) =>
-    f.flag !== flagOfField('expertIteration', t.field) && t.algorithms === 'expert-iteration';
+  const primary = targets[0] as FlagTarget;
+  const unit = info.unit;
   const describe =
     targets.length === 1
       ? describeText(info)
       : targets
           .map((t, i) =>
-            alias(t)
-              ? `${t.algorithms}: the same as --${flagOfField('expertIteration', t.field)}`
-              : `${t.algorithms}: ${describeText(infos[i] as FieldInfo)}`,
+            t.alias
+              ? `${namesOf(t)}: the same as --${flagOfField(t.algorithm?.block ?? '', t.field)}`
+              : `${namesOf(t)}: ${describeText(infos[i] as FieldInfo)}`,
           )
           .join('; ');
-  const defaults = [...new Set(targets.map((t) => valueText(t.defaultValue, unit)))];
-  const group =
-    targets.length > 1 && !targets.some(alias)
-      ? GROUPS.shared
-      : f.shared !== undefined
-        ? GROUPS.shared
-        : f.ppo !== undefined
-          ? GROUPS.ppo
-          : GROUPS.expertIteration;
+  const defaults = [...new Set(infos.map((i) => valueText(i.defaultValue, unit)))];
+  const spansAlgorithms = targets.length > 1 && !targets.some((t) => t.alias);
   return {
     describe,
     defaultDescription:
       defaults.length === 1
         ? (defaults[0] as string)
-        : targets.map((t) => `${t.algorithms} ${valueText(t.defaultValue, unit)}`).join('; '),
+        : targets
+            .map((t, i) => `${namesOf(t)} ${valueText(infos[i]?.defaultValue, unit)}`)
+            .join('; '),
     type:
       info.kind === 'number' && !info.nullable
         ? 'number'
         : info.kind === 'boolean'
           ? 'boolean'
           : 'string',
-    group,
+    group:
+      primary.algorithm === null || spansAlgorithms ? SHARED_GROUP : groupOf(primary.algorithm),
     ...(info.choices ? { choices: [...info.choices] } : {}),
   };
 }
 
 /**
- * yargs options for every flag, with the schema's descriptions, defaults and
- * units as help, grouped by the algorithm they apply to. No yargs default is
- * set, so that a flag overrides the preset and --config only when it is
- * given; yargs also accepts the camelCase spelling and fills in the
- * camelCase key.
+ * yargs options for every flag, with the schemas' descriptions, ranges,
+ * defaults and units as help, grouped by the algorithm they apply to. No
+ * yargs default is set, so that a flag overrides the preset and --config
+ * only when it is given; yargs also accepts the camelCase spelling and fills
+ * in the camelCase key.
  */
 export function configFlags(): Record<string, Options> {
-  const out: Record<string, Options> = {};
-  for (const f of SETTING_FLAGS) out[f.flag] = flagHelp(f, targetsOf(f));
-  return out;
+  return Object.fromEntries(settingFlags().map((f) => [f.flag, flagHelp(f)]));
 }
 
-/**
- * The settings given on the command line, converted to their schema types,
- * keyed by their flags in camelCase (a flat layer: buildConfig puts each into
- * the block of the run's algorithm).
- */
-export function configFromFlags(argv: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of SETTING_FLAGS) {
-    const key = camelCase(f.flag);
-    const value = argv[key];
-    if (value === undefined) continue;
-    const info = describeField((targetsOf(f)[0] as Target).schema);
-    if (info.kind === 'numbers' || info.kind === 'strings') {
-      const text = String(value).trim();
-      // An empty list is spelled 'none', as the help shows it.
-      const parts = text === 'none' ? [] : text.split(',').map((p) => p.trim());
-      if (parts.some((p) => p.length === 0)) {
-        throw new TrainConfigError(
-          `--${f.flag} '${text}' has an empty item: give a comma-separated list${text === '' ? ", or 'none' for an empty one" : ''}`,
-        );
-      }
-      out[key] = info.kind === 'numbers' ? parts.map(Number) : parts;
-    } else if (info.kind === 'number' && info.nullable) {
-      out[key] = value === 'none' || value === 'null' ? null : Number(value);
-    } else {
-      out[key] = value;
+/** A flag's text as its setting's value: lists comma-separated ('none': empty), 'none' for null, the rules. */
+function fromText(flag: string, info: FieldInfo, value: string): unknown {
+  const text = value.trim();
+  if (info.kind === 'numbers' || info.kind === 'strings') {
+    // An empty list is spelled 'none', as the help shows it.
+    const parts = text === 'none' ? [] : text.split(',').map((p) => p.trim());
+    if (parts.some((p) => p.length === 0)) {
+      throw new TrainConfigError(
+        `--${flag} '${text}' has an empty item: give a comma-separated list${text === '' ? ", or 'none' for an empty one" : ''}`,
+      );
+    }
+    return info.kind === 'numbers' ? parts.map(Number) : parts;
+  }
+  if (info.kind === 'number' && info.nullable) {
+    return text === 'none' || text === 'null' ? null : Number(text);
+  }
+  if (info.kind === 'rules') {
+    try {
+      return parseRulesText(text);
+    } catch (error) {
+      if (error instanceof RulesError) throw new TrainConfigError(`--${flag}: ${error.message}`);
+      throw error;
     }
   }
-  return out;
+  return value;
+}
+
+type Fields = Record<string, unknown>;
+
+const byKey = (): Map<string, SettingFlag> =>
+  new Map(settingFlags().map((f) => [camelCase(f.flag), f]));
+
+/**
+ * Settings keyed by their flags in camelCase (`searchSimulations`, as yargs,
+ * flat config files and sweeps give them) as a layer of the nested shape:
+ * a flag of algorithms' blocks sets its field in each of them, for
+ * buildConfig to take the run's. A string where the setting is a list, a
+ * nullable number or the rules is read as the flag's text. Keys that are no
+ * flag (blocks, unknown keys) stay as they are.
+ */
+export function layerFromFlags(values: Readonly<Fields>): ConfigLayer {
+  const flags = byKey();
+  const out: Fields = {};
+  const blocks: Record<string, Fields> = {};
+  const flagFields = new Map<string, string>();
+  for (const [key, given] of Object.entries(values)) {
+    const flag = flags.get(key);
+    if (flag === undefined || given === undefined) {
+      if (given !== undefined) out[key] = given;
+      continue;
+    }
+    const info = describeField((flag.targets[0] as FlagTarget).schema);
+    const value = typeof given === 'string' ? fromText(flag.flag, info, given) : given;
+    for (const target of flag.targets) {
+      if (target.algorithm === null) {
+        out[target.field] = value;
+        continue;
+      }
+      const block = target.algorithm.block;
+      const fields = blocks[block] ?? {};
+      // The setting's own flag wins over an earlier name of it given too.
+      if (!(target.alias && target.field in fields)) fields[target.field] = value;
+      blocks[block] = fields;
+      flagFields.set(`${block}.${target.field}`, flag.flag);
+    }
+  }
+  for (const [block, fields] of Object.entries(blocks)) {
+    const nested = out[block];
+    out[block] = { ...(isFields(nested) ? nested : {}), ...fields };
+  }
+  return flagFields.size > 0 ? withFlagFields(out, flagFields) : out;
+}
+
+const isFields = (value: unknown): value is Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The settings given on the command line (yargs' parsed arguments) as a layer. */
+export function layerFromArgv(argv: Readonly<Fields>): ConfigLayer {
+  const given: Fields = {};
+  for (const key of byKey().keys()) if (argv[key] !== undefined) given[key] = argv[key];
+  return layerFromFlags(given);
 }

@@ -1,11 +1,39 @@
 import { z } from 'zod';
 import { type ObservationConfig, observationConfigSchema } from '../../env/gym/observation.ts';
-import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
+import { DEFAULT_RULES, rulesSchema } from '../../env/rules.ts';
 import { BACKEND_CHOICES } from '../../models/backend.ts';
 import { networkConfigSchema } from '../../models/policy-value-model.ts';
 
 const network = networkConfigSchema.shape;
 const observation = observationConfigSchema.shape;
+
+/**
+ * What `ayoayo train --help` shows of a setting besides its type, range and
+ * default: its description, the unit of its default, and its flag where that
+ * is not the kebab-case of the setting's name. Every setting of the shared
+ * schema and of each algorithm's block carries it (config/flags.ts derives
+ * the flags and their help from the schemas alone).
+ */
+export interface SettingMeta {
+  readonly description: string;
+  readonly unit?: string;
+  readonly flag?: string;
+}
+
+/** A setting's schema with its help (the meta zod keeps for it). */
+export function setting<T extends z.ZodType>(schema: T, meta: SettingMeta): T {
+  return schema.meta({ ...meta });
+}
+
+/** The help a setting's schema carries. */
+export function settingMeta(schema: z.ZodType): SettingMeta {
+  const meta = schema.meta();
+  return {
+    description: typeof meta?.description === 'string' ? meta.description : '',
+    ...(typeof meta?.unit === 'string' ? { unit: meta.unit } : {}),
+    ...(typeof meta?.flag === 'string' ? { flag: meta.flag } : {}),
+  };
+}
 
 /**
  * A name that is one plain folder inside its parent: never `.`, `..` or a
@@ -16,120 +44,145 @@ export const folderNameSchema = z
   .regex(/^[\w.-]+$/, 'letters, digits, _ . - only')
   .refine((n) => n !== '.' && n !== '..', 'must be a folder name, not . or ..');
 
-/**
- * A training config: the settings every run has, the algorithm, and the
- * block of settings of that algorithm (`ppo` for PPO and REINFORCE,
- * `expertIteration` for expert iteration). Every `.describe()` text is the
- * `ayoayo train --help` text of its flag (config/flags.ts maps the flat,
- * kebab-case flags into this nesting), and the parsed config is saved with
- * the run as its config.json.
- */
-
-export const ALGORITHMS = ['ppo', 'reinforce', 'expert-iteration'] as const;
-export type Algorithm = (typeof ALGORITHMS)[number];
-
-export const algorithmSchema = z
-  .enum(ALGORITHMS)
-  .describe(
-    'PPO (clipped), REINFORCE with a value baseline, or expert iteration (AlphaZero-style: every self-play move by a Gumbel search with the network, which learns the search’s improved policy and the outcome)',
-  );
-
 /** Where the run lives and what it runs on: first in a config, before the algorithm. */
 const runShape = {
-  name: folderNameSchema.describe('run name: the run lives in runs/NAME/'),
-  runsDir: z.string().min(1).describe('folder that holds the runs'),
-  seed: z.number().int().nonnegative().describe('seed for everything random in the run'),
-  backend: z.enum(BACKEND_CHOICES).describe('tfjs backend (auto: tfjs-node, else wasm, else cpu)'),
+  name: setting(folderNameSchema.default('default'), {
+    description: 'run name: the run lives in runs/NAME/',
+  }),
+  runsDir: setting(z.string().min(1).default('runs'), {
+    description: 'folder that holds the runs',
+  }),
+  seed: setting(z.number().int().nonnegative().default(1), {
+    description: 'seed for everything random in the run',
+  }),
+  backend: setting(z.enum(BACKEND_CHOICES).default('auto'), {
+    description: 'tfjs backend (auto: tfjs-node, else wasm, else cpu)',
+  }),
 };
 
 /** The settings of every algorithm, after `algorithm`. */
 const commonShape = {
-  iterations: z
-    .number()
-    .int()
-    .positive()
-    .describe('training iterations (self-play games, then an update, each)'),
-  timeLimitMinutes: z
-    .number()
-    .positive()
-    .nullable()
-    .describe('stop after this many minutes of training (null: no limit)'),
+  iterations: setting(z.number().int().positive().default(60), {
+    description: 'training iterations (self-play games, then an update, each)',
+    unit: 'iterations',
+  }),
+  timeLimitMinutes: setting(z.number().positive().nullable().default(null), {
+    description: 'stop after this many minutes of training (null: no limit)',
+    unit: 'minutes',
+  }),
   // The network and the observation keep the rules of the schemas that own them.
-  hidden: network.hidden.describe('hidden layer widths'),
-  activation: network.activation.describe('hidden activation'),
-  encoding: observation.encoding.unwrap().describe('board encoding of the observation'),
-  lookahead: observation.lookahead
-    .unwrap()
-    .describe('add engine-computed features of each action’s result'),
-  // Optional in a saved config.json: runs from before it existed saw counts there.
-  lookaheadEncoding: observation.lookaheadEncoding.describe(
-    'encoding of the board after each action in the lookahead features (counts, onehot or thermometer)',
+  hidden: setting(network.hidden.default([128, 128]), {
+    description: 'hidden layer widths',
+    unit: 'units per layer',
+  }),
+  activation: setting(network.activation.default('relu'), { description: 'hidden activation' }),
+  encoding: setting(observation.encoding.unwrap().default('counts'), {
+    description: 'board encoding of the observation',
+  }),
+  lookahead: setting(observation.lookahead.unwrap().default(true), {
+    description: 'add engine-computed features of each action’s result',
+  }),
+  lookaheadEncoding: setting(observation.lookaheadEncoding.unwrap().default('counts'), {
+    description:
+      'encoding of the board after each action in the lookahead features (counts, onehot or thermometer)',
+  }),
+  // One value: a layer that gives some of its options keeps the others (docs/rules.md).
+  rules: setting(rulesSchema.default(DEFAULT_RULES), {
+    description: 'the rule options the run trains under (docs/rules.md)',
+  }),
+  maxPlies: setting(z.number().int().min(10).max(10000).default(200), {
+    description: 'move cap; a capped game is a draw (reward 0)',
+    unit: 'plies',
+  }),
+  learningRate: setting(z.number().positive().max(1).default(3e-4), {
+    description: 'Adam learning rate',
+    unit: 'per step',
+  }),
+  learningRateDecay: setting(z.boolean().default(false), {
+    description: 'anneal the learning rate linearly to 10% over the run',
+  }),
+  minibatchSize: setting(z.number().int().min(16).max(65536).default(1024), {
+    description: 'samples per gradient step',
+    unit: 'samples',
+  }),
+  valueCoef: setting(z.number().min(0).default(0.5), { description: 'value loss weight' }),
+  maxGradNorm: setting(z.number().positive().default(0.5), {
+    description: 'gradient clipping by global norm',
+  }),
+  checkpointEvery: setting(z.number().int().min(1).default(5), {
+    description: 'iterations between checkpoints',
+    unit: 'iterations',
+  }),
+  keepCheckpoints: setting(z.number().int().min(1).default(3), {
+    description: 'newest checkpoints kept on disk (plus the best and the latest)',
+    unit: 'checkpoints',
+  }),
+  evalEvery: setting(z.number().int().min(1).default(10), {
+    description: 'iterations between evaluations against the baselines',
+    unit: 'iterations',
+  }),
+  evalGames: setting(z.number().int().min(2).default(100), {
+    description: 'games per baseline at each evaluation (half from each seat)',
+    unit: 'games',
+  }),
+  evalOpponents: setting(
+    z.array(z.string()).min(1).default(['random', 'greedy', 'minimax:1', 'minimax:2']),
+    { description: 'baselines the policy is evaluated against' },
   ),
-  captureSeedStays: z.boolean().describe('rule option: the capturing seed stays in its pit'),
-  leftoverTo: z.enum(['opponent', 'owner']).describe('rule option: who takes the leftover seeds'),
-  maxPlies: z
-    .number()
-    .int()
-    .min(10)
-    .max(10000)
-    .describe('move cap; a capped game is a draw (reward 0)'),
-  learningRate: z.number().positive().max(1).describe('Adam learning rate'),
-  learningRateDecay: z.boolean().describe('anneal the learning rate linearly to 10% over the run'),
-  minibatchSize: z.number().int().min(16).max(65536).describe('samples per gradient step'),
-  valueCoef: z.number().min(0).describe('value loss weight'),
-  maxGradNorm: z.number().positive().describe('gradient clipping by global norm'),
-  checkpointEvery: z.number().int().min(1).describe('iterations between checkpoints'),
-  keepCheckpoints: z
-    .number()
-    .int()
-    .min(1)
-    .describe('newest checkpoints kept on disk (plus the best and the latest)'),
-  evalEvery: z
-    .number()
-    .int()
-    .min(1)
-    .describe('iterations between evaluations against the baselines'),
-  evalGames: z
-    .number()
-    .int()
-    .min(2)
-    .describe('games per baseline at each evaluation (half from each seat)'),
-  evalOpponents: z.array(z.string()).min(1).describe('baselines the policy is evaluated against'),
-  evalOpeningPlies: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .describe('random opening plies of evaluation games'),
-  extraEvalOpeningPlies: z
-    .array(z.number().int().min(0).max(20))
-    .describe('more opening depths of the final evaluation, one table each'),
-  evalAccuracyPositions: z
-    .number()
-    .int()
-    .min(0)
-    .default(1001)
-    .describe(
+  evalOpeningPlies: setting(z.number().int().min(0).max(20).default(4), {
+    description: 'random opening plies of evaluation games',
+    unit: 'plies',
+  }),
+  extraEvalOpeningPlies: setting(z.array(z.number().int().min(0).max(20)).default([]), {
+    description: 'more opening depths of the final evaluation, one table each',
+    unit: 'plies',
+  }),
+  // The whole main set: a fraction of a second for the policy alone, and intervals of +-2.5 points
+  // rather than +-5.5 on a sample of 200, which hid any trend in a run's curve.
+  evalAccuracyPositions: setting(z.number().int().min(0).default(1001), {
+    description:
       "positions of the accuracy benchmark's main set (docs/accuracy.md) the policy's moves are scored on at each evaluation, the same ones each time (1001: all of them; 0: none)",
-    ),
-  finalEvalGames: z
-    .number()
-    .int()
-    .min(2)
-    .describe('games per baseline in the evaluation at the end'),
-  workers: z
-    .number()
-    .int()
-    .min(0)
-    .describe(
-      "worker threads for evaluation games and expert iteration's self-play shards (0: in-process)",
-    ),
-  progress: z.boolean().describe('show a progress bar'),
+    unit: 'positions',
+  }),
+  finalEvalGames: setting(z.number().int().min(2).default(400), {
+    description: 'games per baseline in the evaluation at the end',
+    unit: 'games',
+  }),
+  workers: setting(z.number().int().min(0).default(2), {
+    description:
+      'worker threads for evaluation games and self-play shards of the algorithms that have them (0: in-process)',
+    unit: 'threads',
+  }),
+  progress: setting(z.boolean().default(true), { description: 'show a progress bar' }),
 };
 
-/** The settings every run has, whatever its algorithm. */
+/**
+ * The settings every run has, whatever its algorithm, each with its
+ * default: a training config is these, `algorithm`, and the block of that
+ * algorithm's own settings (train/algorithm-descriptor.ts), in that order,
+ * and is saved with the run as its config.json.
+ */
 export const sharedSettingsSchema = z.object({ ...runShape, ...commonShape }).strict();
-export type SharedSettings = z.infer<typeof sharedSettingsSchema>;
+export type SharedSettings = z.output<typeof sharedSettingsSchema>;
+
+/** Where `algorithm` goes among the shared settings: after the run's own (name, folder, seed, backend). */
+export const RUN_SETTINGS = Object.keys(runShape) as (keyof typeof runShape)[];
+
+/** The shared settings of a run that sets none. */
+export const DEFAULT_SHARED: SharedSettings = sharedSettingsSchema.parse({});
+
+/**
+ * A validated training config as code that serves every algorithm sees it:
+ * the shared settings and the algorithm's name. The block of the
+ * algorithm's settings is there too, typed by that algorithm's own code
+ * (`ConfigOf`).
+ */
+export type TrainConfig = SharedSettings & { readonly algorithm: string };
+
+/** The config of a run of an algorithm named one of `N`, whose block `K` holds settings `S`. */
+export type ConfigOf<N extends string, K extends string, S> = SharedSettings & {
+  readonly algorithm: N;
+} & { readonly [key in K]: S };
 
 /** The observation a run's network sees, from its settings. */
 export function observationOf(
@@ -140,262 +193,4 @@ export function observationOf(
     lookahead: settings.lookahead,
     lookaheadEncoding: settings.lookaheadEncoding,
   };
-}
-
-const openingPlies = z.number().int().min(0).max(20);
-
-/** PPO's and REINFORCE's settings: rollouts of the sampled policy against itself, pool snapshots and baselines. */
-export const ppoSettingsSchema = z
-  .object({
-    numEnvs: z.number().int().min(1).max(8192).describe('environments stepped in lockstep'),
-    rolloutSteps: z.number().int().min(1).max(4096).describe('steps per environment per iteration'),
-    epochs: z
-      .number()
-      .int()
-      .min(1)
-      .max(50)
-      .describe('passes over each rollout (REINFORCE: always 1)'),
-    clip: z.number().positive().max(1).describe('PPO clip range'),
-    gamma: z.number().min(0).max(1).describe('discount per own move'),
-    gaeLambda: z.number().min(0).max(1).describe('GAE lambda (REINFORCE: 1, Monte Carlo returns)'),
-    entropyCoef: z.number().min(0).describe('entropy bonus weight'),
-    openingPlies: openingPlies.describe('random plies at the start of each training game'),
-    poolShare: z
-      .number()
-      .min(0)
-      .max(1)
-      .describe('share of games against earlier snapshots of the policy'),
-    poolSize: z.number().int().min(1).max(100).describe('snapshots kept in the opponent pool'),
-    snapshotEvery: z
-      .number()
-      .int()
-      .min(1)
-      .describe('iterations between snapshots added to the pool'),
-    baselineShare: z.number().min(0).max(1).describe('share of games against baseline agents'),
-    baselineOpponents: z
-      .array(z.string())
-      .describe('baseline agent specs used as training opponents'),
-  })
-  .strict()
-  .superRefine((ppo, ctx) => {
-    if (ppo.baselineShare > 0 && ppo.baselineOpponents.length === 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['baselineShare'],
-        message: `is ${ppo.baselineShare} but baselineOpponents is empty: name baseline opponents or set baselineShare to 0`,
-      });
-    }
-  });
-export type PpoSettings = z.infer<typeof ppoSettingsSchema>;
-
-/** mctx's c_scale of the completed-Q target. */
-export const DEFAULT_COMPLETED_Q_SCALE = 0.1;
-
-/** Expert iteration's settings: searched self-play, its replay window and its update. */
-export const expertIterationSettingsSchema = z
-  .object({
-    gamesAtOnce: z
-      .number()
-      .int()
-      .min(1)
-      .max(8192)
-      .describe('self-play games played at once, the leaves of their searches batched'),
-    movesPerIteration: z
-      .number()
-      .int()
-      .min(1)
-      .max(1 << 25)
-      .describe('searched moves per iteration over all games (played on until one game has ended)'),
-    selfPlayShards: z
-      .number()
-      .int()
-      .min(1)
-      .max(64)
-      .describe(
-        'the self-play games are split into this many shards, each with its own random generator, played at once on up to `workers` threads (the run is the same for any number of workers)',
-      ),
-    simulations: z
-      .number()
-      .int()
-      .min(1)
-      .max(1024)
-      .describe('simulations of the search behind each self-play move'),
-    fullSearchShare: z
-      .number()
-      .gt(0)
-      .max(1)
-      .default(1)
-      .describe(
-        'playout cap randomization (KataGo): the share of self-play moves searched with `simulations`, drawn move by move; only their positions are trained on, the other moves get a cheap search of cheapSimulations (1: every move in full)',
-      ),
-    cheapSimulations: z
-      .number()
-      .int()
-      .min(1)
-      .max(1024)
-      .default(4)
-      .describe(
-        'simulations of the cheap searches of playout cap randomization (fullSearchShare below 1)',
-      ),
-    policyTarget: z
-      .enum(['completed-q', 'visits'])
-      .describe(
-        "the policy target, Gumbel MuZero's completed-Q improved policy or AlphaZero's visit counts",
-      ),
-    completedQScale: z
-      .number()
-      .gt(0)
-      .max(10)
-      .default(DEFAULT_COMPLETED_Q_SCALE)
-      .describe(
-        "c_scale of the completed-Q policy target (Gumbel MuZero's sigma): how far the search's values sharpen the target beyond the network's prior; lower is softer (policyTarget completed-q only)",
-      ),
-    searchValueWeight: z
-      .number()
-      .min(0)
-      .max(1)
-      .describe(
-        "weight of the search's root value in the value target, the rest being the game's outcome",
-      ),
-    solverNodes: z
-      .number()
-      .int()
-      .min(0)
-      .max(1 << 24)
-      .default(0)
-      .describe(
-        'nodes of the exact solver on each searched position: where it proves the value, the value target is the proven result, and moves proven to lose it leave the policy target (0: no solver)',
-      ),
-    solverPlaysProven: z
-      .boolean()
-      .default(false)
-      .describe(
-        'where the solver proves the value, it moves instead of the search (a value-keeping move at random, the policy target uniform over them), saving the network for the positions it cannot prove; with solverNodes only',
-      ),
-    alphaBetaDepth: z
-      .number()
-      .int()
-      .min(0)
-      .max(16)
-      .default(0)
-      .describe(
-        "plies of the alpha-beta teacher: on a trained position the solver did not prove, the policy target is uniform over the moves a fixed-depth alpha-beta search on the store difference rates best, instead of the search's (0: no teacher)",
-      ),
-    alphaBetaShare: z
-      .number()
-      .gt(0)
-      .max(1)
-      .default(1)
-      .describe(
-        'the share of those positions the alpha-beta teacher takes, drawn position by position; with alphaBetaDepth only',
-      ),
-    solverEndgameSeeds: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_ENDGAME_SEEDS)
-      .default(DEFAULT_ENDGAME_SEEDS)
-      .describe(
-        "the solver looks every board of up to this many seeds up in an endgame table, built once into the user's cache (16: about a minute); with solverNodes only",
-      ),
-    replayIterations: z
-      .number()
-      .int()
-      .min(1)
-      .max(64)
-      .describe(
-        'each update trains on the positions of the games that ended in the last N iterations',
-      ),
-    epochs: z
-      .number()
-      .int()
-      .min(1)
-      .max(50)
-      .describe('passes over the replay window at each update'),
-    openingPlies: openingPlies.describe('fewest random plies at the start of each training game'),
-    openingPliesMax: openingPlies
-      .nullable()
-      .describe(
-        "with a number, each training game's random opening plies are drawn uniformly from openingPlies..openingPliesMax (null: always openingPlies)",
-      ),
-    balancedOpenings: z
-      .boolean()
-      .describe(
-        'redraw a training opening until a depth-4 search rates it within 4 seeds, as the tournament does',
-      ),
-  })
-  .strict()
-  .superRefine((ei, ctx) => {
-    if (ei.selfPlayShards > ei.gamesAtOnce) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['selfPlayShards'],
-        message: `is ${ei.selfPlayShards}, more than gamesAtOnce (${ei.gamesAtOnce}): every shard needs a game`,
-      });
-    }
-    if (ei.fullSearchShare < 1 && ei.cheapSimulations >= ei.simulations) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['cheapSimulations'],
-        message: `is ${ei.cheapSimulations}, not fewer than simulations (${ei.simulations}): a cheap search must be cheaper than a full one`,
-      });
-    }
-    if (ei.policyTarget === 'visits' && ei.completedQScale !== DEFAULT_COMPLETED_Q_SCALE) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['completedQScale'],
-        message: `is ${ei.completedQScale}, but policyTarget is visits: it scales the completed-q target only`,
-      });
-    }
-    if (ei.openingPliesMax !== null && ei.openingPliesMax < ei.openingPlies) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['openingPliesMax'],
-        message: `is ${ei.openingPliesMax}, below openingPlies (${ei.openingPlies})`,
-      });
-    }
-  });
-export type ExpertIterationSettings = z.infer<typeof expertIterationSettingsSchema>;
-
-/** The algorithms whose settings each block holds. */
-export const BLOCK_ALGORITHMS = {
-  ppo: ['ppo', 'reinforce'],
-  expertIteration: ['expert-iteration'],
-} as const satisfies Record<string, readonly Algorithm[]>;
-export type BlockName = keyof typeof BLOCK_ALGORITHMS;
-
-/** The block that holds `algorithm`'s settings. */
-export function blockOf(algorithm: Algorithm): BlockName {
-  return algorithm === 'expert-iteration' ? 'expertIteration' : 'ppo';
-}
-
-/** Every training setting: the shared ones, the algorithm, and that algorithm's block. */
-export const trainConfigSchema = z.discriminatedUnion('algorithm', [
-  z
-    .object({
-      ...runShape,
-      algorithm: z.enum(BLOCK_ALGORITHMS.ppo),
-      ...commonShape,
-      ppo: ppoSettingsSchema,
-    })
-    .strict(),
-  z
-    .object({
-      ...runShape,
-      algorithm: z.enum(BLOCK_ALGORITHMS.expertIteration),
-      ...commonShape,
-      expertIteration: expertIterationSettingsSchema,
-    })
-    .strict(),
-]);
-
-export type TrainConfig = z.infer<typeof trainConfigSchema>;
-export type PpoConfig = Extract<TrainConfig, { algorithm: 'ppo' | 'reinforce' }>;
-export type ExpertIterationConfig = Extract<TrainConfig, { algorithm: 'expert-iteration' }>;
-
-export function rulesOf(config: SharedSettings): {
-  captureSeedStays: boolean;
-  leftoverTo: 'opponent' | 'owner';
-} {
-  return { captureSeedStays: config.captureSeedStays, leftoverTo: config.leftoverTo };
 }

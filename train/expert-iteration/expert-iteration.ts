@@ -3,7 +3,7 @@ import type { Random } from '../../env/random.ts';
 import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
 import { cachedEndgame } from '../../models/solver-endgame.ts';
-import { type ExpertIterationConfig, observationOf, rulesOf } from '../config/schema.ts';
+import { observationOf } from '../config/schema.ts';
 import type {
   LearnerParts,
   OwnMetrics,
@@ -13,6 +13,7 @@ import type {
 import { ReplayBuffer, type ReplayContents } from './replay-buffer.ts';
 import type { SearchSelfPlayStats } from './search-self-play.ts';
 import { SearchTargetUpdater } from './search-update.ts';
+import type { ExpertIterationConfig } from './settings.ts';
 import type { ShardSetup } from './shard.ts';
 import {
   localShardRunner,
@@ -41,7 +42,7 @@ import {
  * The replay window goes into every checkpoint, so that resume stays exact.
  */
 export class ExpertIteration implements TrainingAlgorithm {
-  readonly opponents = null;
+  readonly snapshots = null;
 
   constructor(
     private readonly config: ExpertIterationConfig,
@@ -119,7 +120,7 @@ export function shardSetups(
 ): ShardSetup[] {
   const ei = config.expertIteration;
   const observation = observationOf(config);
-  const rules = rulesOf(config);
+  const { rules } = config;
   const shards = ei.selfPlayShards;
   return Array.from({ length: shards }, (_, i) => ({
     // What runs the network where the shard plays (a queue worker names its own), tfjs on the run's backend.
@@ -131,15 +132,10 @@ export function shardSetups(
       observation,
       maxPlies: config.maxPlies,
       simulations: ei.simulations,
-      fullSearchShare: ei.fullSearchShare,
-      cheapSimulations: ei.cheapSimulations,
       policyTarget: ei.policyTarget,
       completedQScale: ei.completedQScale,
       searchValueWeight: ei.searchValueWeight,
       solverNodes: ei.solverNodes,
-      solverPlaysProven: ei.solverPlaysProven,
-      alphaBetaDepth: ei.alphaBetaDepth,
-      alphaBetaShare: ei.alphaBetaShare,
     },
     openings: {
       minPlies: ei.openingPlies,

@@ -1,20 +1,13 @@
 import type { ObservationEncoder } from '../../env/gym/observation.ts';
 import { core, maskToBytes } from '../../env/index.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import type { PositionWindow } from '../training-algorithm.ts';
 import type { PositionSink } from './position-log.ts';
 
 const { STATE_SIZE } = core;
 
 /** A replay window's rows as a checkpoint keeps them: positions, not their (larger, derived) observations. */
-export interface ReplayContents {
-  /** Rows added by each iteration in the window, oldest first. */
-  readonly iterationRows: readonly number[];
-  /** STATE_SIZE numbers per row. */
-  readonly states: Float32Array;
-  /** NUM_ACTIONS numbers per row. */
-  readonly policies: Float32Array;
-  readonly values: Float32Array;
-}
+export type ReplayContents = PositionWindow;
 
 /**
  * What expert iteration learns from: positions of finished self-play games

@@ -7,7 +7,6 @@ import { type ForwardPass, NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { EndgameValues } from '../../solve/index.ts';
 import type { SelfPlayStats } from '../training-algorithm.ts';
 import type { PositionSink } from './position-log.ts';
-import { AlphaBetaTeacher } from './targets/alpha-beta-teacher.ts';
 import { type SearchTarget, type SearchTargetKind, searchTarget } from './targets/index.ts';
 import {
   type ProvenMoves,
@@ -18,12 +17,11 @@ import {
 } from './targets/solver-rescoring.ts';
 import type { TrainingOpenings } from './training-openings.ts';
 
-const { STATE_SIZE, TO_MOVE, POPCOUNT, finalScores, legalMask, nthAction, playInPlace } = core;
+const { STATE_SIZE, TO_MOVE, finalScores, legalMask, playInPlace } = core;
 
-/** A game's state in `#searching`: no search running, a search running, the solver moves. */
+/** A game's state in `#searching`: no search running, or a search running. */
 const IDLE = 0;
 const SEARCHING = 1;
-const SOLVED = 2;
 
 /** The searches here are stepped by the driver, which evaluates their leaves itself. */
 const DRIVER_EVALUATES: Evaluator = {
@@ -39,15 +37,8 @@ export interface SearchSelfPlayOptions {
   readonly observation: ObservationConfig;
   /** Searched moves after which a game is stopped and scored as a draw (the random opening not counted). */
   readonly maxPlies: number;
-  /** Simulations after the root's expansion, of a full search. */
+  /** Simulations after the root's expansion. */
   readonly simulations: number;
-  /**
-   * Playout cap randomization (KataGo): the share of moves searched in full,
-   * drawn move by move; only those positions are trained on. The other moves
-   * get a cheap search of `cheapSimulations`, to play on. 1: every move full.
-   */
-  readonly fullSearchShare: number;
-  readonly cheapSimulations: number;
   /** How each move is searched and what the network learns from it (targets/). */
   readonly policyTarget: SearchTargetKind;
   /** c_scale of the completed-Q target: lower keeps more of the network's prior in it. */
@@ -63,20 +54,6 @@ export interface SearchSelfPlayOptions {
    * rescore its targets (targets/solver-rescoring.ts); 0: none.
    */
   readonly solverNodes: number;
-  /**
-   * Where the solver proves the value, it moves instead of the search (a
-   * value-keeping move at random, the policy target uniform over them), so
-   * that the network's evaluations go to the positions it cannot prove.
-   */
-  readonly solverPlaysProven: boolean;
-  /**
-   * Plies of the alpha-beta teacher (targets/alpha-beta-teacher.ts), whose
-   * best moves replace the search's policy target on a full search's
-   * position the solver did not prove; 0: no teacher.
-   */
-  readonly alphaBetaDepth: number;
-  /** The share of those positions the teacher takes, drawn position by position. */
-  readonly alphaBetaShare: number;
 }
 
 /** What a SearchSelfPlay reports of a `collect`: plies are searched moves. */
@@ -108,9 +85,9 @@ export function emptySearchStats(): SearchSelfPlayStats {
 export interface GamesInProgress {
   /** STATE_SIZE bytes per game: its current position. */
   readonly states: Uint8Array;
-  /** Searched moves logged per game (its full searches). */
+  /** Searched moves logged per game. */
   readonly logCount: Int32Array;
-  /** Searched moves played per game (full and cheap). */
+  /** Searched moves played per game (each one logged). */
   readonly plies: Int32Array;
   /**
    * Per game, `maxPlies` slots of: the searched position, its policy target,
@@ -134,9 +111,7 @@ export interface GamesInProgress {
  * counts). A position and its targets go to the sink when its game ends, the
  * value target mixing the outcome for the player who moved there with the
  * search's value. With `solverNodes`, the exact solver rescores each
- * searched position's targets where it proves something within that budget;
- * with `alphaBetaDepth`, a fixed-depth alpha-beta search sets the policy
- * target of a share of the positions it did not prove.
+ * searched position's targets where it proves something within that budget.
  */
 export class SearchSelfPlay {
   readonly #n: number;
@@ -145,12 +120,9 @@ export class SearchSelfPlay {
   readonly #searches: PuctSearch[];
   /** Each search's first waiting leaf (a view made once: the searches step one leaf at a time). */
   readonly #leafStates: Uint8Array[];
-  /** Per game: IDLE, SEARCHING or SOLVED, and the simulations a search runs after the root's expansion. */
+  /** Per game: IDLE or SEARCHING. */
   readonly #searching: Uint8Array;
-  readonly #budget: Int32Array;
-  /** Per game: 1 when the search running is a full one (its position is trained on). */
-  readonly #full: Uint8Array;
-  /** Per game: searched moves played (full and cheap). */
+  /** Per game: searched moves played. */
   readonly #plies: Int32Array;
   readonly #states: Uint8Array;
   // Each game's searched positions so far (its searched moves): state, target policy (the mover is in the state).
@@ -160,7 +132,6 @@ export class SearchSelfPlay {
   readonly #logBounds: Int8Array;
   readonly #logCount: Int32Array;
   readonly #rescoring: SolverRescoring | null;
-  readonly #teacher: AlphaBetaTeacher | null;
   /** Per game, what the solver proved of the position being searched. */
   readonly #proven: ProvenMoves[];
   // The batch of leaves: which game each row is, the observations, the network's outputs.
@@ -200,8 +171,6 @@ export class SearchSelfPlay {
     );
     this.#leafStates = this.#searches.map((search) => search.leafStates.subarray(0, STATE_SIZE));
     this.#searching = new Uint8Array(n);
-    this.#budget = new Int32Array(n);
-    this.#full = new Uint8Array(n);
     this.#plies = new Int32Array(n);
     this.#states = new Uint8Array(n * STATE_SIZE);
     this.#logStates = new Uint8Array(n * options.maxPlies * STATE_SIZE);
@@ -211,10 +180,6 @@ export class SearchSelfPlay {
     this.#rescoring =
       options.solverNodes > 0
         ? new SolverRescoring(options.rules, endgame, options.solverNodes)
-        : null;
-    this.#teacher =
-      options.alphaBetaDepth > 0
-        ? new AlphaBetaTeacher(options.rules, options.alphaBetaDepth)
         : null;
     this.#proven = Array.from({ length: n }, () => unknownMoves(0));
     this.#logCount = new Int32Array(n);
@@ -313,9 +278,9 @@ export class SearchSelfPlay {
   }
 
   /**
-   * Begins searches where none runs (the solver first, if any, which may
-   * take the move over), then one simulation's leaf per game; returns the
-   * rows to evaluate.
+   * Begins searches where none runs (the solver first, if any, proving what
+   * it can of the position), then one simulation's leaf per game; returns
+   * the rows to evaluate.
    */
   #selectLeaves(rng: Random): number {
     let rows = 0;
@@ -323,22 +288,8 @@ export class SearchSelfPlay {
       const search = this.#searches[g] as PuctSearch;
       if (this.#searching[g] === IDLE) {
         const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
-        const { fullSearchShare, solverPlaysProven } = this.options;
-        // Drawn only when some moves are cheap, so that runs without them draw as before.
-        const full = fullSearchShare >= 1 || rng.next() < fullSearchShare;
-        this.#full[g] = full ? 1 : 0;
-        const proven = this.#proven[g] as ProvenMoves;
-        // A cheap search's position is not trained on: the solver is only asked to move there.
-        const exact =
-          full || solverPlaysProven ? (this.#rescoring?.prove(state, proven) ?? false) : false;
-        if (exact && solverPlaysProven && proven.best !== 0) {
-          this.#full[g] = 1;
-          this.#searching[g] = SOLVED;
-          continue;
-        }
-        const simulations = full ? this.options.simulations : this.options.cheapSimulations;
-        this.#target.begin(g, search, state, simulations, rng);
-        this.#budget[g] = simulations;
+        this.#rescoring?.prove(state, this.#proven[g] as ProvenMoves);
+        this.#target.begin(g, search, state, this.options.simulations, rng);
         this.#searching[g] = SEARCHING;
       }
       if (this.#searchDone(g)) continue;
@@ -373,48 +324,27 @@ export class SearchSelfPlay {
 
   /** Whether game g's search has run its simulations (one is enough once the root is proven). */
   #searchDone(g: number): boolean {
-    if (this.#searching[g] === SOLVED) return true;
     const search = this.#searches[g] as PuctSearch;
     if (search.rootSolved) return search.simulationsDone > 0;
-    return search.simulationsDone >= (this.#budget[g] as number) + 1;
+    return search.simulationsDone >= this.options.simulations + 1;
   }
 
   /**
-   * Plays game g's move; a full search's position is logged first with the
-   * target's policy and value (rescored by what the solver proved, if it
-   * ran). Returns whether a logged position's value was proven.
+   * Plays game g's move; its position is logged first with the target's
+   * policy and value (rescored by what the solver proved, if it ran).
+   * Returns whether the position's value was proven.
    */
   #move(g: number, search: PuctSearch, rng: Random): boolean {
     const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
-    if (this.#full[g] === 0) {
-      const move = this.#target.finish(g, search.result(), this.#plies[g] as number, rng);
-      this.#plies[g] = (this.#plies[g] as number) + 1;
-      playInPlace(state, move.action, this.#ruleCode);
-      return false;
-    }
     const k = g * this.options.maxPlies + (this.#logCount[g] as number);
     this.#logStates.set(state, k * STATE_SIZE);
     const at = k * NUM_ACTIONS;
     const proven = this.#proven[g] as ProvenMoves;
-    let action: number;
-    if (this.#searching[g] === SOLVED) {
-      // Every value-keeping move is as good as another: the target is uniform over them.
-      const best = proven.best;
-      const count = POPCOUNT[best] as number;
-      for (let a = 0; a < NUM_ACTIONS; a++)
-        this.#logPolicies[at + a] = (best & (1 << a)) !== 0 ? 1 / count : 0;
-      this.#logValues[k] = proven.lo;
-      action = nthAction(best, rng.int(count));
-    } else {
-      const move = this.#target.finish(g, search.result(), this.#plies[g] as number, rng);
-      for (let a = 0; a < NUM_ACTIONS; a++) this.#logPolicies[at + a] = move.policy[a] as number;
-      this.#logValues[k] = move.value;
-      const teacher = this.#teacher;
-      if (teacher !== null && this.#teaches(proven, rng))
-        teacher.teach(state, this.#logPolicies, at);
-      if (this.#rescoring !== null) rescorePolicy(this.#logPolicies, at, proven);
-      action = move.action;
-    }
+    const move = this.#target.finish(g, search.result(), this.#plies[g] as number, rng);
+    for (let a = 0; a < NUM_ACTIONS; a++) this.#logPolicies[at + a] = move.policy[a] as number;
+    this.#logValues[k] = move.value;
+    if (this.#rescoring !== null) rescorePolicy(this.#logPolicies, at, proven);
+    const action = move.action;
     const known = this.#rescoring !== null;
     this.#logBounds[2 * k] = known ? proven.lo : -1;
     this.#logBounds[2 * k + 1] = known ? proven.hi : 1;
@@ -422,18 +352,6 @@ export class SearchSelfPlay {
     this.#plies[g] = (this.#plies[g] as number) + 1;
     playInPlace(state, action, this.#ruleCode);
     return known && proven.lo === proven.hi;
-  }
-
-  /**
-   * Whether the alpha-beta teacher (if any) sets this position's policy
-   * target: not where the solver proved the value (its value-keeping moves
-   * are exact), else on a share drawn only when it is below 1 (so that runs
-   * with the teacher everywhere draw as runs without it).
-   */
-  #teaches(proven: ProvenMoves, rng: Random): boolean {
-    const share = this.options.alphaBetaShare;
-    const drawn = share >= 1 || rng.next() < share;
-    return drawn && !(this.#rescoring !== null && proven.lo === proven.hi);
   }
 
   /** Player 0's result (+1, 0, -1) if game `g` is over (a capped game is a draw), else null. */

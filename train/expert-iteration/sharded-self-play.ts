@@ -10,7 +10,7 @@ import {
 } from '../../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../../models/mlp-runner.ts';
 import { extractMlpWeights, type NetworkConfig } from '../../models/policy-value-model.ts';
-import type { ExpertIterationConfig } from '../config/schema.ts';
+import type { TrainConfig } from '../config/schema.ts';
 import { addPositions, type PositionSink } from './position-log.ts';
 import {
   emptySearchStats,
@@ -50,7 +50,7 @@ export interface ShardRunner {
 
 /** What a shard runner is made for: the run's config and its shards' setups. */
 export interface ShardRunnerContext {
-  readonly config: ExpertIterationConfig;
+  readonly config: TrainConfig;
   readonly setups: readonly ShardSetup[];
 }
 

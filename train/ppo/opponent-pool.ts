@@ -1,6 +1,7 @@
 import type { Random } from '../../env/random.ts';
 import type { InferenceEngine, NetworkInference } from '../../models/inference/inference-engine.ts';
 import { type ForwardPass, type MlpWeights, plainForward } from '../../models/mlp-runner.ts';
+import type { PolicySnapshots } from '../training-algorithm.ts';
 
 export interface Snapshot {
   readonly iteration: number;
@@ -16,7 +17,7 @@ export interface Snapshot {
  * keeps beating the strategies it has already left behind (a simple league).
  * Oldest snapshots drop out first.
  */
-export class OpponentPool {
+export class OpponentPool implements PolicySnapshots {
   private readonly snapshots: Snapshot[] = [];
 
   /**

@@ -1,14 +1,19 @@
 import type { Agent } from '../../agents/agent.ts';
 import { createAgent, type JobFiles } from '../../agents/spec.ts';
 import type { Random } from '../../env/random.ts';
-import { observationOf, type PpoConfig } from '../config/schema.ts';
-import type { ReplayContents } from '../expert-iteration/replay-buffer.ts';
-import type { LearnerParts, OwnMetrics, TrainingAlgorithm } from '../training-algorithm.ts';
+import { observationOf } from '../config/schema.ts';
+import type {
+  LearnerParts,
+  OwnMetrics,
+  PositionWindow,
+  TrainingAlgorithm,
+} from '../training-algorithm.ts';
 import { estimateAdvantages } from './advantages.ts';
 import { OpponentPool } from './opponent-pool.ts';
 import { PolicyUpdater, type PolicyUpdateStats } from './policy-update.ts';
 import { RolloutBuffer } from './rollout-buffer.ts';
 import { PolicyRollouts, type RolloutStats } from './rollouts.ts';
+import type { PpoConfig } from './settings.ts';
 
 /**
  * PPO (clipped) or REINFORCE with the value as baseline, one iteration at a
@@ -34,7 +39,7 @@ export class PolicyGradient implements TrainingAlgorithm {
     readonly rollouts: PolicyRollouts,
     readonly buffer: RolloutBuffer,
     readonly updater: PolicyUpdater,
-    readonly opponents: OpponentPool,
+    readonly snapshots: OpponentPool,
   ) {}
 
   reset(seed: number, rng: Random): void {
@@ -81,7 +86,7 @@ export class PolicyGradient implements TrainingAlgorithm {
     return null;
   }
 
-  restoreReplay(saved: ReplayContents | null): void {
+  restoreReplay(saved: PositionWindow | null): void {
     if (saved !== null)
       throw new RangeError('holds a replay window, which PPO and REINFORCE never keep');
   }
@@ -94,7 +99,7 @@ export class PolicyGradient implements TrainingAlgorithm {
   dispose(): Promise<void> {
     this.updater.dispose();
     this.rollouts.dispose();
-    this.opponents.dispose();
+    this.snapshots.dispose();
     return Promise.resolve();
   }
 }

@@ -1,7 +1,12 @@
 import { createObjectCsvStringifier } from 'csv-writer';
 import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import { algorithms } from '../algorithms.ts';
 
-/** The columns of metrics.csv, one row per iteration; docs/training.md lists them too. */
+/**
+ * The columns of metrics.csv that every run fills, one row per iteration;
+ * docs/training.md lists them too. Each algorithm adds its own (its
+ * descriptor's `metrics`), which runs of other algorithms leave empty.
+ */
 export const METRIC_COLUMNS = [
   ['iteration', 'iterations completed'],
   ['elapsed_s', 'training time so far, seconds (evaluation included)'],
@@ -23,26 +28,8 @@ export const METRIC_COLUMNS = [
     "value loss (mean squared error against the GAE returns, or expert iteration's value targets)",
   ],
   ['losses/entropy', 'mean policy entropy over legal actions, nats'],
-  ['losses/approx_kl', 'approximate KL divergence between old and new policy (PPO)'],
-  ['losses/clip_fraction', 'share of samples whose probability ratio was clipped (PPO)'],
   ['charts/learning_rate', 'learning rate in this iteration'],
   ['charts/mean_game_plies', 'mean length of the self-play games finished in this iteration'],
-  [
-    'charts/score_vs_pool',
-    'learner score against pool snapshots in this iteration (win 1, draw 0.5; PPO)',
-  ],
-  [
-    'charts/score_vs_baselines',
-    'learner score against baseline training opponents in this iteration (PPO)',
-  ],
-  [
-    'self_play/backend',
-    "inference of this iteration's self-play shards (expert iteration): `onnx`, `tfjs-wasm` (tfjs and its backend) or `plain`, or each shard's in the shards' order when the workers differed (`onnx onnx tfjs-wasm`)",
-  ],
-  [
-    'self_play/proven_share',
-    "share of this iteration's searched positions whose value the rescoring solver proved (expert iteration with solverNodes; 0 without)",
-  ],
   [
     'eval/errors_vs_perfect_play',
     "share of the accuracy benchmark's positions (evalAccuracyPositions of them) where the policy's move loses value against perfect play (latest evaluation)",
@@ -53,6 +40,25 @@ export const METRIC_COLUMNS = [
   ],
 ] as const;
 
+const groupOf = (id: string): string => id.split('/')[0] as string;
+
+/**
+ * Every column: the shared ones, and each registered algorithm's own placed
+ * after the last column of its group (`losses/`, `charts/`), or before the
+ * evaluation's when its group is new, so that all runs share one header.
+ */
+export function metricColumns(): readonly string[] {
+  const ids: string[] = METRIC_COLUMNS.map(([id]) => id);
+  for (const descriptor of algorithms()) {
+    for (const [id] of descriptor.metrics) {
+      const last = ids.findLastIndex((known) => groupOf(known) === groupOf(id));
+      const at = last >= 0 ? last + 1 : ids.findIndex((known) => groupOf(known) === 'eval');
+      ids.splice(at, 0, id);
+    }
+  }
+  return ids;
+}
+
 /** Evaluation columns are added per baseline: `eval/score_vs_<spec>` (latest evaluation). */
 export function evalColumn(spec: string): string {
   return `eval/score_vs_${spec}`;
@@ -62,7 +68,7 @@ export type MetricsRow = Record<string, number | string>;
 
 /** A row with every column empty: the columns an algorithm does not fill stay so. */
 export function emptyMetricsRow(): MetricsRow {
-  return Object.fromEntries(METRIC_COLUMNS.map(([id]) => [id, '']));
+  return Object.fromEntries(metricColumns().map((id) => [id, '']));
 }
 
 /**
@@ -80,7 +86,7 @@ export function writeMetricsCsv(
   for (const row of rows) {
     for (const id of Object.keys(row)) if (id.startsWith(prefix)) evalIds.add(id);
   }
-  const ids = [...METRIC_COLUMNS.map(([id]) => id), ...evalIds];
+  const ids = [...metricColumns(), ...evalIds];
   const csv = createObjectCsvStringifier({ header: ids.map((id) => ({ id, title: id })) });
   const formatted = rows.map((row) => {
     const out: Record<string, string> = {};

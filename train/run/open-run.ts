@@ -1,53 +1,106 @@
 import { mkdirSync } from 'node:fs';
+import { totalmem } from 'node:os';
+import type { JobFiles } from '../../agents/spec.ts';
 import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import { lockFolder } from '../../eval/folder-lock.ts';
+import { algorithmOf, noShardsMessage } from '../algorithms.ts';
+import { buildConfig, runLocation } from '../config/build.ts';
+import { checkEvalOpponents } from '../config/eval-opponents.ts';
 import type { TrainConfig } from '../config/schema.ts';
-import { RunFolderError } from '../errors.ts';
+import { RunFolderError, TrainConfigError } from '../errors.ts';
+import { estimateRunMemory } from '../memory-estimate.ts';
+import { overMemoryLimit } from '../memory-limit.ts';
 import type { CheckpointPayload } from './checkpoint.ts';
-import { type RunPaths, removeRun, runPaths } from './paths.ts';
-import {
-  findResumePoint,
-  hasCheckpoints,
-  removeOrphanTempFiles,
-  resumedConfig,
-  savedRunConfig,
-} from './resume.ts';
+import { checkRunLocation, type RunPaths, removeRun, runPaths } from './paths.ts';
+import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
 
-/** A run folder ready to train in, and the checkpoint to continue from (on resume). */
+/** What a run is opened from: its settings as layers, and whether to resume or start over. */
+export interface RunRequest {
+  /** A preset, a config file, flags (later ones win), or one whole config. */
+  readonly layers: readonly (object | undefined)[];
+  /** Continue the run from its newest checkpoint (the layers may change only CHANGEABLE_ON_RESUME). */
+  readonly resume: boolean;
+  /** Delete an existing run of the same name first (not with resume). */
+  readonly overwrite: boolean;
+  /** What the layers are called in messages (`config (my.json and flags)`). */
+  readonly where: string;
+}
+
+/** What is checked of the run before its folder is touched. */
+export interface RunChecks {
+  readonly log: (line: string) => void;
+  /** Its self-play shards are played elsewhere (the queue): its algorithm must have them. */
+  readonly shardsElsewhere: boolean;
+  /** A queue job's files, the only ones its baselines may read. */
+  readonly files?: JobFiles;
+  /** Called with the config before anything else is checked or written (the CLI checks its queue). */
+  readonly ready?: (config: TrainConfig) => Promise<void>;
+}
+
+/** A run folder ready to train in, locked, and the checkpoint to continue from (on resume). */
 export interface OpenedRun {
   readonly paths: RunPaths;
   readonly config: TrainConfig;
   readonly resumeFrom: { readonly path: string; readonly payload: CheckpointPayload } | null;
+  /** Releases the run folder's lock, held from the opening. */
+  release(): void;
+}
+
+/** Refuses a run this process cannot train: shards it has not, memory this machine lacks, bad baselines. */
+async function checkRun(config: TrainConfig, checks: RunChecks): Promise<void> {
+  if (checks.shardsElsewhere && algorithmOf(config).shards === null) {
+    throw new TrainConfigError(noShardsMessage(config.algorithm));
+  }
+  // A run too large for this machine would die out of memory, and a bad
+  // baseline fail only at the first evaluation.
+  const tooLarge = overMemoryLimit(
+    estimateRunMemory(config),
+    totalmem(),
+    'this run',
+    "this machine's memory",
+  );
+  if (tooLarge !== null) throw new TrainConfigError(tooLarge);
+  await checkEvalOpponents(config, checks.files);
 }
 
 /**
- * Opens the run folder the caller names (a copied run resumes in its copy),
- * which the caller has locked: deletes an old run first for `overwrite`, finds
- * the checkpoint to resume from and the config to train with, refuses to start
- * over a run that has checkpoints, removes temp files a killed trainer left,
- * and saves the config.
+ * Opens a run, the one way every run starts: finds its folder from the
+ * layers and locks it (a second process of the same run fails at once with a
+ * FolderLockError naming the holder); on resume, finds the newest complete
+ * checkpoint and lays the layers over the run's saved settings (only the
+ * changeable ones may differ); otherwise builds the config from the layers;
+ * checks it (`checks`); then deletes an old run for `overwrite`, refuses to
+ * start over a run that has checkpoints, removes temp files a killed trainer
+ * left, and saves the config. Nothing in the folder is touched before the
+ * checks pass. The caller releases the lock.
  */
-export function openRun(
-  requested: TrainConfig,
-  how: { readonly resume: boolean; readonly overwrite: boolean },
-  log: (line: string) => void,
-): OpenedRun {
-  const paths = runPaths(requested);
-  let resumeFrom: OpenedRun['resumeFrom'] = null;
-  let config = requested;
-  if (how.overwrite) removeRun(requested);
-  if (how.resume) {
-    resumeFrom = findResumePoint(paths, log);
-    savedRunConfig(paths, resumeFrom);
-    config = resumedConfig(resumeFrom.payload.config, requested);
-  } else if (hasCheckpoints(paths)) {
-    throw new RunFolderError(
-      'has-checkpoints',
-      `run ${paths.dir} already has checkpoints: pass --resume to continue it, or choose another --name`,
-    );
+export async function openRun(request: RunRequest, checks: RunChecks): Promise<OpenedRun> {
+  const location = runLocation(request.layers, request.where);
+  checkRunLocation(location);
+  const paths = runPaths(location);
+  const lock = lockFolder(paths.dir, 'run');
+  try {
+    const resumeFrom = request.resume ? findResumePoint(paths, checks.log) : null;
+    const config =
+      resumeFrom === null
+        ? buildConfig(request.layers, request.where)
+        : resumedConfig(request.layers, resumeFrom, location, request.where);
+    await checks.ready?.(config);
+    await checkRun(config, checks);
+    if (request.overwrite && resumeFrom === null) removeRun(location);
+    if (resumeFrom === null && hasCheckpoints(paths)) {
+      throw new RunFolderError(
+        'has-checkpoints',
+        `run ${paths.dir} already has checkpoints: pass --resume to continue it, or choose another --name`,
+      );
+    }
+    removeOrphanTempFiles(paths);
+    mkdirSync(paths.checkpoints, { recursive: true });
+    mkdirSync(paths.pool, { recursive: true });
+    writeFileAtomic(paths.config, `${JSON.stringify(config, null, 2)}\n`);
+    return { paths, config, resumeFrom, release: () => lock.release() };
+  } catch (error) {
+    lock.release();
+    throw error;
   }
-  removeOrphanTempFiles(paths);
-  mkdirSync(paths.checkpoints, { recursive: true });
-  mkdirSync(paths.pool, { recursive: true });
-  writeFileAtomic(paths.config, `${JSON.stringify(config, null, 2)}\n`);
-  return { paths, config, resumeFrom };
 }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../../models/errors.ts';
-import { buildConfig, differingSettings, parseTrainConfig, runLocation } from '../config/build.ts';
+import { buildConfig, differingSettings, parseTrainConfig } from '../config/build.ts';
 import type { TrainConfig } from '../config/schema.ts';
 import { TrainConfigError } from '../errors.ts';
 import { type CheckpointPayload, readCheckpoint } from './checkpoint.ts';
@@ -67,6 +67,8 @@ export function findResumePoint(
     try {
       latest = readCheckpoint(paths.latest);
     } catch (error) {
+      // Settings this version refuses are not damage: an older checkpoint holds the same.
+      if (error instanceof TrainConfigError) throw error;
       latestError = error as Error;
     }
   }
@@ -142,29 +144,11 @@ export function unresumableSettings(
 }
 
 /**
- * The config a resumed run trains with: the saved one, at the location
- * `requested` names, with the changeable settings from `requested`. Any other
- * setting that differs is an error naming each one.
- */
-export function resumedConfig(saved: TrainConfig, requested: TrainConfig): TrainConfig {
-  const differing = unresumableSettings(saved, requested);
-  if (differing.length > 0) {
-    throw new TrainConfigError(
-      `--resume cannot change ${differing.join(', ')}; a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}`,
-    );
-  }
-  const out: Record<string, unknown> = { ...saved };
-  const requestedFields = requested as Record<string, unknown>;
-  for (const key of KEEP) out[key] = requestedFields[key];
-  return out as TrainConfig;
-}
-
-/**
  * The run's config.json, checked against the checkpoint it resumes from: a
  * setting edited there that a resumed run may not change is refused as the same
  * setting given as a flag is, naming it, rather than silently written back. A
- * config.json in the flat form of earlier versions is read as the grouped
- * config it stands for. Returns the file's config (its changeable settings
+ * config.json of earlier versions is read as the config it stands for
+ * (config/legacy.ts). Returns the file's config (its changeable settings
  * apply), or null when the run has none.
  */
 export function savedRunConfig(
@@ -202,36 +186,43 @@ export function savedRunConfig(
 }
 
 /**
- * The config for `train --resume` from command-line layers (preset, config
- * file, flags): the run's saved settings (its checkpoint's, then the
- * changeable ones of its config.json) with those layers on top, so that only
- * settings actually given can differ from the run's (and are then refused by
- * `resumedConfig` unless changeable).
+ * The config a resumed run trains with: its checkpoint's settings, then the
+ * changeable ones edited in its config.json, then `layers` (a preset, a
+ * config file, flags, or a whole config), at the location `location` names,
+ * so that only settings given can differ from the run's. A setting that
+ * differs from the checkpoint's and that a resumed run may not change is an
+ * error naming each.
  */
-export function buildResumeConfig(
-  layers: readonly (Record<string, unknown> | undefined)[],
+export function resumedConfig(
+  layers: readonly (object | undefined)[],
+  resumePoint: { readonly path: string; readonly payload: CheckpointPayload },
+  location: { readonly name: string; readonly runsDir: string },
   where = 'config',
 ): TrainConfig {
-  const located = runLocation(layers, where);
-  const paths = runPaths(located);
-  const resumePoint = findResumePoint(paths);
   const { payload } = resumePoint;
-  const saved = savedRunConfig(paths, resumePoint);
+  const saved = savedRunConfig(runPaths(location), resumePoint);
   // Said first and alone: built on the run's settings, another algorithm would
   // report each of the run's own algorithm's settings as not applying to it.
-  const algorithm = layers.map((layer) => layer?.algorithm).findLast((a) => a !== undefined);
+  const algorithm = layers
+    .map((layer): unknown => {
+      const fields: Readonly<Record<string, unknown>> = { ...layer };
+      return fields.algorithm;
+    })
+    .findLast((a) => a !== undefined);
   if (algorithm !== undefined && algorithm !== payload.config.algorithm) {
     throw new TrainConfigError(
       `--resume cannot change algorithm (run: ${JSON.stringify(payload.config.algorithm)}, given: ${JSON.stringify(algorithm)}); a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}`,
     );
   }
-  return buildConfig(
-    [
-      payload.config,
-      saved ?? undefined,
-      ...layers,
-      { name: located.name, runsDir: located.runsDir },
-    ],
+  const config = buildConfig(
+    [payload.config, saved ?? undefined, ...layers, { ...location }],
     where,
   );
+  const differing = unresumableSettings(payload.config, config);
+  if (differing.length > 0) {
+    throw new TrainConfigError(
+      `--resume cannot change ${differing.join(', ')}; a resumed run may change only ${CHANGEABLE_ON_RESUME.join(', ')}`,
+    );
+  }
+  return config;
 }

@@ -46,10 +46,11 @@ export function freshState(config: TrainConfig): RunState {
 }
 
 /**
- * Puts a checkpoint back: the learner's weights, Adam's state, the opponent
- * pool of an algorithm that plays one (from its snapshot files in `runDir`;
- * expert iteration never played the snapshots that runs of earlier versions
- * saved) and the algorithm's replay window, and returns the run's state.
+ * Puts a checkpoint back: the learner's weights, Adam's state, the pool of
+ * earlier snapshots of an algorithm that plays one (from their files in
+ * `runDir`; an algorithm that plays none leaves the snapshots that runs of
+ * earlier versions saved) and the algorithm's replay window, and returns the
+ * run's state.
  */
 export async function restoreRun(
   learner: Learner,
@@ -59,7 +60,7 @@ export async function restoreRun(
   const { path, payload } = checkpoint;
   restoreModelWeights(learner.tf, learner.model, payload.weights, path);
   await restoreOptimizer(learner.tf, learner.optimizer, learner.model, payload.optimizer, path);
-  const pool = learner.algorithm.opponents;
+  const pool = learner.algorithm.snapshots;
   if (pool !== null) {
     for (const { iteration, path: file } of payload.pool)
       pool.add(iteration, file, readPolicyFile(join(runDir, file)).weights);
@@ -90,7 +91,7 @@ export async function snapshotRun(
     rngState: state.rng.getState(),
     weights: saveModelWeights(learner.model),
     optimizer: await saveOptimizer(learner.optimizer, learner.model),
-    pool: (learner.algorithm.opponents?.entries() ?? []).map((s) => ({
+    pool: (learner.algorithm.snapshots?.entries() ?? []).map((s) => ({
       iteration: s.iteration,
       path: s.path,
     })),

@@ -1,4 +1,4 @@
-import type { ExpertIterationSettings } from '../../config/schema.ts';
+import type { ExpertIterationSettings } from '../settings.ts';
 import { CompletedQTarget } from './completed-q.ts';
 import type { SearchTarget } from './search-target.ts';
 import { VisitCountTarget } from './visit-counts.ts';

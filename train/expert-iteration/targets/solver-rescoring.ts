@@ -15,13 +15,11 @@ export interface ProvenMoves {
   hi: number;
   /** The legal actions not proven to lose the value (bit a for action a). */
   kept: number;
-  /** The actions proven to keep it (0 unless the value is exact). */
-  best: number;
 }
 
 /** What a position is known to be before anything is proven. */
 export function unknownMoves(legalMask: number): ProvenMoves {
-  return { lo: -1, hi: 1, kept: legalMask, best: 0 };
+  return { lo: -1, hi: 1, kept: legalMask };
 }
 
 /**
@@ -60,7 +58,7 @@ export class SolverRescoring {
 
   /** Solves `state` and its moves within the budget into `out`; returns whether the value is exact. */
   prove(state: Uint8Array, out: ProvenMoves): boolean {
-    const { lo, hi, legalMask, moveHi, bestMask } = this.#solver.solveState(state, {
+    const { lo, hi, legalMask, moveHi } = this.#solver.solveState(state, {
       nodes: this.#nodes,
       moves: true,
     });
@@ -73,7 +71,6 @@ export class SolverRescoring {
     out.lo = lo;
     out.hi = hi;
     out.kept = kept;
-    out.best = lo === hi ? bestMask : 0;
     return lo === hi;
   }
 }

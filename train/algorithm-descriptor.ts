@@ -1,0 +1,162 @@
+import type { z } from 'zod';
+import type { JobFiles } from '../agents/spec.ts';
+import type { InferenceBackend } from '../models/inference/inference-engine.ts';
+import type { ConfigLayer } from './config/layer.ts';
+import type { ConfigOf, TrainConfig } from './config/schema.ts';
+import type { ShardSetup } from './expert-iteration/shard.ts';
+import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
+import type { MemoryEstimate, MemoryPart } from './memory-parts.ts';
+import type { LearnerParts, TrainingAlgorithm } from './training-algorithm.ts';
+
+/** How the learner builds an algorithm beyond its network: the threads, and who plays its shards. */
+export interface BuildOptions {
+  /** Worker threads its self-play may use (0: this thread). */
+  readonly workers: number;
+  /** Who plays its self-play shards instead of this machine's threads (the queue's runner). */
+  readonly shardRunner?: ShardRunnerFactory;
+  /** A queue job's files: the only ones its training opponents may read. */
+  readonly files?: JobFiles;
+}
+
+/**
+ * Self-play played in shards, units of plain data that another thread or
+ * machine can play (train/expert-iteration/shard.ts's protocol): what a queue
+ * worker needs to play one shard of a run of the algorithm.
+ */
+export interface SelfPlayShards {
+  /** Each shard's setup for the run `config`, with `inference` running the network. */
+  setups(config: TrainConfig, inference: InferenceBackend): Promise<readonly ShardSetup[]>;
+  /** The memory one shard's job of `moves` moves needs. */
+  memory(config: TrainConfig, moves: number): MemoryEstimate;
+}
+
+/** A named starting point, or a part of one (a preset's block for this algorithm). */
+export interface Preset {
+  /** Its line in `--preset`'s help (a part of a preset named elsewhere has none). */
+  readonly help?: string;
+  readonly settings: ConfigLayer;
+}
+
+/**
+ * Everything the trainer, the config builder, the flags, the queue and the
+ * CLI know of a training algorithm: each algorithm's folder exports one, the
+ * registry (train/algorithms.ts) lists them, and nothing else names an
+ * algorithm. Make one with `defineAlgorithm`.
+ */
+export interface AlgorithmDescriptor {
+  /** The `--algorithm` names it trains, each with its help; the first is its own. */
+  readonly names: Readonly<Record<string, string>>;
+  /** What its settings are called in the help ("PPO and REINFORCE"). */
+  readonly title: string;
+  /** The key of its block of settings in a config (`ppo`). */
+  readonly block: string;
+  /** Its block's schema: every field with its default and help (see config/schema.ts's `setting`). */
+  readonly settings: z.ZodObject;
+  /** Flags that still set a field under an earlier name (`num-envs` -> `gamesAtOnce`). */
+  readonly aliases: Readonly<Record<string, string>>;
+  /** For a flag of another algorithm given with this one, what this one does instead. */
+  readonly hints: Readonly<Record<string, string>>;
+  /** Its presets, and its blocks of presets named elsewhere (`smoke`). */
+  readonly presets: Readonly<Record<string, Preset>>;
+  /** The metrics.csv columns it fills, with their meaning; other algorithms leave them empty. */
+  readonly metrics: readonly (readonly [string, string])[];
+  /** The algorithm for a run of `config`, on the learner's network. */
+  build(
+    parts: LearnerParts,
+    config: TrainConfig,
+    options: BuildOptions,
+  ): Promise<TrainingAlgorithm>;
+  /** What a run of `config` keeps in memory besides the network and the process. */
+  memory(config: TrainConfig): MemoryPart[];
+  /** The agent specs it plays against in training (their files travel with a queued run). */
+  opponents(config: TrainConfig): readonly string[];
+  /** Its self-play in shards that the queue's workers can play, or null. */
+  readonly shards: SelfPlayShards | null;
+  /**
+   * Why its games cannot be played by other machines (the queue) when it has
+   * no shards, said after its name's `'s` ("rollouts step all environments in
+   * lockstep ...").
+   */
+  readonly whyNoShards: string;
+}
+
+/** A layer of a preset as an algorithm writes it: its block typed. */
+type PresetOf<N extends string, K extends string, S> = {
+  readonly help?: string;
+  readonly settings: Omit<ConfigLayer, 'algorithm'> & {
+    readonly algorithm?: N;
+  } & { readonly [key in K]?: Partial<S> };
+};
+
+/** An algorithm as its folder defines it: its functions take its own config, typed. */
+export interface AlgorithmDefinition<N extends string, K extends string, S extends z.ZodObject> {
+  readonly names: Readonly<Record<N, string>>;
+  readonly title: string;
+  readonly block: K;
+  readonly settings: S;
+  readonly aliases?: Readonly<Record<string, keyof z.output<S> & string>>;
+  readonly hints?: Readonly<Record<string, string>>;
+  readonly presets?: Readonly<Record<string, PresetOf<N, K, z.output<S>>>>;
+  readonly metrics?: readonly (readonly [string, string])[];
+  build(
+    parts: LearnerParts,
+    config: ConfigOf<N, K, z.output<S>>,
+    options: BuildOptions,
+  ): Promise<TrainingAlgorithm>;
+  memory(config: ConfigOf<N, K, z.output<S>>): MemoryPart[];
+  opponents?(config: ConfigOf<N, K, z.output<S>>): readonly string[];
+  readonly shards?: {
+    setups(
+      config: ConfigOf<N, K, z.output<S>>,
+      inference: InferenceBackend,
+    ): Promise<readonly ShardSetup[]>;
+    memory(config: ConfigOf<N, K, z.output<S>>, moves: number): MemoryEstimate;
+  };
+  readonly whyNoShards?: string;
+}
+
+/**
+ * The descriptor of an algorithm: its functions narrowed to the configs of
+ * its own names (the registry only ever passes it those, validated by the
+ * schema its settings are part of).
+ */
+export function defineAlgorithm<
+  const N extends string,
+  const K extends string,
+  S extends z.ZodObject,
+>(definition: AlgorithmDefinition<N, K, S>): AlgorithmDescriptor {
+  const { names, title, block, shards } = definition;
+  type Own = ConfigOf<N, K, z.output<S>>;
+  const isOwn = (config: TrainConfig): config is Own => {
+    const fields: Readonly<Record<string, unknown>> = config;
+    const settings = fields[block];
+    return Object.hasOwn(names, config.algorithm) && typeof settings === 'object';
+  };
+  const own = (config: TrainConfig): Own => {
+    if (!isOwn(config)) {
+      throw new Error(`a config of ${config.algorithm} was given to the ${title} algorithm`);
+    }
+    return config;
+  };
+  return {
+    names,
+    title,
+    block,
+    settings: definition.settings,
+    aliases: definition.aliases ?? {},
+    hints: definition.hints ?? {},
+    presets: definition.presets ?? {},
+    metrics: definition.metrics ?? [],
+    build: (parts, config, options) => definition.build(parts, own(config), options),
+    memory: (config) => definition.memory(own(config)),
+    opponents: (config) => definition.opponents?.(own(config)) ?? [],
+    shards:
+      shards === undefined
+        ? null
+        : {
+            setups: (config, inference) => shards.setups(own(config), inference),
+            memory: (config, moves) => shards.memory(own(config), moves),
+          },
+    whyNoShards: definition.whyNoShards ?? 'games are played in one process',
+  };
+}

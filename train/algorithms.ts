@@ -1,0 +1,79 @@
+import type { AlgorithmDescriptor } from './algorithm-descriptor.ts';
+import type { TrainConfig } from './config/schema.ts';
+import { expertIteration } from './expert-iteration/algorithm.ts';
+import { policyGradient } from './ppo/algorithm.ts';
+
+/**
+ * The training algorithms a run may name: those built in (PPO and
+ * REINFORCE, whose first name is the default, then expert iteration) and
+ * any registered since. The config builder, the flags, the learner, the
+ * queue and the CLI find an algorithm here by its name, and know none.
+ */
+const registered: AlgorithmDescriptor[] = [];
+const listeners: ((descriptor: AlgorithmDescriptor) => void)[] = [];
+
+/**
+ * Adds an algorithm (made with defineAlgorithm): its names, block, flags and
+ * presets must be new. Code that keeps something of every algorithm (the
+ * presets) hears of it through `onRegistered`.
+ */
+export function registerAlgorithm(descriptor: AlgorithmDescriptor): void {
+  for (const name of Object.keys(descriptor.names)) {
+    if (algorithmNamed(name) !== undefined) {
+      throw new Error(`the training algorithm ${name} is registered already`);
+    }
+  }
+  if (registered.some((d) => d.block === descriptor.block)) {
+    throw new Error(`the settings block ${descriptor.block} is another algorithm's already`);
+  }
+  registered.push(descriptor);
+  for (const listener of listeners) listener(descriptor);
+}
+
+/** Calls `listener` with every algorithm registered, now and later. */
+export function onRegistered(listener: (descriptor: AlgorithmDescriptor) => void): void {
+  for (const descriptor of registered) listener(descriptor);
+  listeners.push(listener);
+}
+
+/** Every algorithm, in the order registered. */
+export function algorithms(): readonly AlgorithmDescriptor[] {
+  return registered;
+}
+
+/** Every `--algorithm` name, in the order registered. */
+export function algorithmNames(): string[] {
+  return registered.flatMap((d) => Object.keys(d.names));
+}
+
+/** The algorithm that trains runs named `name`, if any. */
+export function algorithmNamed(name: string): AlgorithmDescriptor | undefined {
+  return registered.find((d) => Object.hasOwn(d.names, name));
+}
+
+/** The algorithm of a validated config (its name is a registered one). */
+export function algorithmOf(config: Pick<TrainConfig, 'algorithm'>): AlgorithmDescriptor {
+  const descriptor = algorithmNamed(config.algorithm);
+  if (descriptor === undefined) {
+    throw new Error(`no training algorithm is registered as ${config.algorithm}`);
+  }
+  return descriptor;
+}
+
+/** The algorithm of a run that names none. */
+export function defaultAlgorithm(): string {
+  return algorithmNames()[0] as string;
+}
+
+/**
+ * Why a run of `algorithm` cannot have its self-play played by other
+ * machines (the queue), naming those whose self-play can.
+ */
+export function noShardsMessage(algorithm: string): string {
+  const sharded = registered.filter((d) => d.shards !== null).map((d) => d.title);
+  const why = algorithmOf({ algorithm }).whyNoShards;
+  return `only ${sharded.join(' or ')}'s self-play is played in shards that other machines can take (the queue); ${algorithm}'s ${why}: train it without --queue, or spread whole runs with sweep --queue`;
+}
+
+registerAlgorithm(policyGradient);
+registerAlgorithm(expertIteration);

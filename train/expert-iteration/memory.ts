@@ -1,0 +1,73 @@
+import { treeBytes } from '../../agents/puct/tree.ts';
+import { observationSize } from '../../env/gym/observation.ts';
+import { core } from '../../env/index.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { observationOf } from '../config/schema.ts';
+import { type MemoryEstimate, type MemoryPart, parameters, part, total } from '../memory-parts.ts';
+import type { ExpertIterationConfig } from './settings.ts';
+
+const { STATE_SIZE } = core;
+
+/** A self-play game's logged move: its board, the policy target, the value target, the solver's bounds. */
+const LOGGED_MOVE_BYTES = STATE_SIZE + NUM_ACTIONS * 4 + 4 + 2;
+/** A finished game's position handed to the learner: board, policy target, value target. */
+const POSITION_BYTES = STATE_SIZE + NUM_ACTIONS * 4 + 4;
+/** A replay row besides its observation: board, legal mask, policy and value targets. */
+const REPLAY_ROW_BYTES = STATE_SIZE + 2 * NUM_ACTIONS * 4 + 4;
+/**
+ * A replay row in a checkpoint: its copy as float32 numbers (board, policy,
+ * value), then that copy as base64 text in the checkpoint's JSON.
+ */
+const CHECKPOINT_ROW_BYTES = ((STATE_SIZE + NUM_ACTIONS + 1) * 4 * 7) / 3;
+
+/** The games one self-play shard plays at once, and their searches. */
+function shardGamesParts(config: ExpertIterationConfig, games: number): MemoryPart[] {
+  const ei = config.expertIteration;
+  const inputs = observationSize(observationOf(config));
+  // The logs are copied once more when a shard hands its games in progress back.
+  const perGame = 2 * config.maxPlies * LOGGED_MOVE_BYTES + STATE_SIZE + inputs * 4;
+  return [
+    part('self-play games in progress', games * perGame, {
+      gamesAtOnce: ei.gamesAtOnce,
+      maxPlies: config.maxPlies,
+    }),
+    part('their search trees', games * treeBytes(ei.simulations), {
+      gamesAtOnce: ei.gamesAtOnce,
+      simulations: ei.simulations,
+    }),
+  ];
+}
+
+/** An iteration's finished positions (the log doubles as it fills). */
+function positionsPart(config: ExpertIterationConfig, moves: number): MemoryPart {
+  return part("an iteration's positions", 2 * moves * POSITION_BYTES, {
+    movesPerIteration: config.expertIteration.movesPerIteration,
+  });
+}
+
+/** What an expert-iteration run grows with its settings: its games, searches, positions and replay window. */
+export function expertIterationMemory(config: ExpertIterationConfig): MemoryPart[] {
+  const ei = config.expertIteration;
+  const inputs = observationSize(observationOf(config));
+  const rows = ei.movesPerIteration * ei.replayIterations;
+  return [
+    ...shardGamesParts(config, ei.gamesAtOnce),
+    positionsPart(config, ei.movesPerIteration),
+    part(
+      'the replay window, and its copy in a checkpoint',
+      rows * (inputs * 4 + REPLAY_ROW_BYTES + CHECKPOINT_ROW_BYTES),
+      { movesPerIteration: ei.movesPerIteration, replayIterations: ei.replayIterations },
+    ),
+  ];
+}
+
+/** The memory one self-play shard's job needs on a queue worker: its games, their searches, its moves. */
+export function shardMemory(config: ExpertIterationConfig, moves: number): MemoryEstimate {
+  const ei = config.expertIteration;
+  const games = Math.ceil(ei.gamesAtOnce / ei.selfPlayShards);
+  const inputs = observationSize(observationOf(config));
+  const network = part('the network', 2 * parameters(inputs, config.hidden) * 4, {
+    hidden: config.hidden,
+  });
+  return total([...shardGamesParts(config, games), positionsPart(config, moves), network], 1);
+}
