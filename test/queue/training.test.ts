@@ -350,6 +350,8 @@ describe.skipIf(noRedis)('one training run across machines', () => {
   it('Redis restarting empty mid-iteration: the shards and the network are sent again, the run is the same', async () => {
     const lines: string[] = [];
     const config = tiny('redis-restart');
+    // The earlier tests' workers have closed; their connections may take a moment to go.
+    await until(async () => (await queue.getWorkersCount()) === 0, 'the earlier workers to go');
     const run = train(config, {
       resume: false,
       ...quiet,
