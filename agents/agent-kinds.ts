@@ -5,11 +5,15 @@
  * its factory, the files it reads, and whether it may be solver-backed
  * (`solve=1`: the registry then wraps it, see solver-backed.ts). agents/' own
  * kinds are in builtin-kinds.ts; a higher layer declares those it can make
- * (models/policy-kind.ts: the agents that load a trained network) and
+ * (agents/network/kinds.ts: the agents that load a trained network) and
  * registers them (kind-registry.ts). Use the kinds through spec.ts.
  */
 import type { Rules, RulesInput } from '../env/index.ts';
-import type { EndgameValues } from '../solve/index.ts';
+import type { JobFiles } from '../models/load-policy.ts';
+import type { SolverEndgame } from '../solve/endgame/cache/shared-tables.ts';
+
+export type { JobFiles, SolverEndgame };
+
 import type { Agent } from './agent.ts';
 
 /**
@@ -53,19 +57,9 @@ export class AgentSpecError extends Error {
   override name = 'AgentSpecError';
 }
 
-/**
- * The files a queue job carries, by the path its agent specs name each with:
- * the file's text, checked against its sha256 when it arrived. Where given,
- * an agent reads the files its spec names from these only, never from the
- * disk: a job is untrusted input (see AgentKind.files).
- */
-export type JobFiles = Readonly<Record<string, string>>;
-
 export interface CreateAgentOptions {
   /** The rule options the agent will play under (default: Russ). */
   readonly rules?: RulesInput;
-  /** Kept for agents that need a seed when created; play itself uses each game's generator. */
-  readonly seed?: number;
   /** Per-move time limit of external engines (ms, default 5000). */
   readonly moveTimeoutMs?: number;
   /** Extra time for an external engine's first move after it starts (ms, default 5000). */
@@ -158,21 +152,6 @@ export type AnyAgentKind = { [K in AgentKindId]: AgentKind<K> }[AgentKindId];
 /** Declares a kind (an identity that lets TypeScript type its functions by its id). */
 export function agentKind<K extends AgentKindId>(declaration: AgentKind<K>): AgentKind<K> {
   return declaration;
-}
-
-/**
- * The endgame tables a solver-backed agent's solver reads, given to the
- * registry by the layer that keeps them (models/: the user's cache).
- */
-export interface SolverEndgame {
-  /** The table under `rules` for an agent made in this thread (built into the cache when missing); null: none. */
-  readonly load: (rules: Rules) => EndgameValues | null;
-  /**
-   * Makes sure the table under `rules` is in the cache, building it there
-   * when it is not: a check calls it in the thread that checks the specs, so
-   * that worker threads read the table rather than each building it.
-   */
-  readonly prepare: (rules: Rules) => void;
 }
 
 /**

@@ -1,5 +1,17 @@
-/** The project's agents: baselines, search, external engines, and the spec parser. */
+/**
+ * The project's agents: baselines, search, external engines, the agents that
+ * play with a trained network, and the spec parser. As the package's
+ * `ayoayo/agents` entry it registers every kind, those that load a network
+ * (`policy:PATH`, `az:...`, `minimax:...,eval=PATH`) included, so that
+ * importing it is enough for createAgent to make any spec.
+ */
+import { registerNetworkKinds } from './network/kinds.ts';
+
+registerNetworkKinds();
+
+export { softmaxInto } from '../models/softmax.ts';
 export type { Agent, AgentContext } from './agent.ts';
+export { type ServeOptions, serveAgent } from './engine-server.ts';
 export { CachedEvaluator } from './evaluation-cache.ts';
 export { type Evaluator, StoreDifferenceEvaluator, uniformPriors } from './evaluator.ts';
 export { DEFAULT_MOVE_TIMEOUT_MS, ExternalAgent, type ExternalAgentOptions } from './external.ts';
@@ -22,8 +34,11 @@ export {
   type SearchResult,
   WIN,
 } from './minimax-search.ts';
+export { registerNetworkKinds } from './network/kinds.ts';
+export { loadPolicyAgent, PolicyAgent } from './network/policy-agent.ts';
 export { randomPlayout } from './playout.ts';
 export { type EngineRequest, engineRequest, engineRequestSchema } from './protocol.ts';
+export { PuctAgent, type PuctAgentOptions } from './puct/agent.ts';
 export {
   type PuctLimits,
   type PuctOptions,
@@ -33,8 +48,7 @@ export {
   type RootChooserSearch,
   type RootNoise,
   type RootView,
-} from './puct.ts';
-export { PuctAgent, type PuctAgentOptions } from './puct-agent.ts';
+} from './puct/search.ts';
 export { RandomAgent } from './random.ts';
 export {
   type CompletedQOptions,
@@ -46,8 +60,6 @@ export {
   transformedCompletedQ,
   visitCountTargets,
 } from './search-targets.ts';
-export { type ServeOptions, serveAgent } from './serve.ts';
-export { softmaxInto } from './softmax.ts';
 export * from './spec.ts';
 export {
   DURATION_FORMS,

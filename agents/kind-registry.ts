@@ -1,11 +1,13 @@
 /**
  * The registry of agent kinds: agents/' own kinds (builtin-kinds.ts) from the
  * start, then those a higher layer registers with registerAgentKinds
- * (models/policy-kind.ts's registerNetworkKinds, which the entry points that
+ * (agents/network/kinds.ts's registerNetworkKinds, which the entry points that
  * meet network specs call). A solvable kind is held solver-backed
  * (solver-backed.ts). Help text, error messages and the splitting of a list
  * of agents read the registry; specs go through it in spec.ts.
  */
+
+import { SOLVER_ENDGAME } from '../solve/endgame/cache/shared-tables.ts';
 import type {
   AgentKind,
   AgentKindId,
@@ -22,8 +24,8 @@ import { solverBacked } from './solver-backed.ts';
 
 /** The registered kinds in the order of registration (the order help lists their forms in). */
 const kinds: RegisteredKind[] = [];
-/** The endgame tables of the solver-backed kinds, once a layer has given them. */
-let endgame: SolverEndgame | null = null;
+/** The endgame tables of the solver-backed kinds: the user's cache, unless a registration gives others. */
+let endgame: SolverEndgame = SOLVER_ENDGAME;
 /** The registrations worker threads repeat. */
 const sources: AgentKindSource[] = [];
 
@@ -99,12 +101,9 @@ export function kindsNamed(name: string): RegisteredKind[] {
   return kinds.filter((k) => k.name === name);
 }
 
-/** The forms of `of`: every kind's own, then (once there are endgame tables) the solver-backed ones. */
+/** The forms of `of`: every kind's own, then the solver-backed ones. */
 function formsOf(of: readonly RegisteredKind[]): string[] {
-  return [
-    ...of.flatMap((k) => k.forms),
-    ...(endgame !== null ? of.flatMap((k) => k.solvedForms) : []),
-  ];
+  return [...of.flatMap((k) => k.forms), ...of.flatMap((k) => k.solvedForms)];
 }
 
 /** Every form an agent spec can take now, as shown in help and error messages. */

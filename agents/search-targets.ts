@@ -10,7 +10,7 @@
  */
 
 import { core } from '../env/index.ts';
-import { softmaxInto } from './softmax.ts';
+import { softmaxInto } from '../models/softmax.ts';
 
 const { ACTIONS } = core;
 

@@ -62,13 +62,13 @@ export function readSolveOption(text: string, fail: (why: string) => Error): Sol
  * the time's share as `solver`), its check also makes sure the endgame table
  * is cached, and its agent is a SolvingAgent over the kind's own agent made
  * with the search's share of the time (`withTimeMs`). A spec without solve=1
- * is the kind's own, unchanged. `solve=1` is refused while the registry has
- * no endgame tables (`endgame()` null).
+ * is the kind's own, unchanged. `endgame()` gives the tables its solver reads
+ * (the registry's: the user's cache).
  */
 export function solverBacked(
   kind: RegisteredKind,
   withTimeMs: (spec: AgentSpec, timeMs: number) => AgentSpec,
-  endgame: () => SolverEndgame | null,
+  endgame: () => SolverEndgame,
 ): RegisteredKind {
   const parse: SpecParser<object> = (argument, fail, otherForms) => {
     if (argument === null || !optionKeys(argument).includes('solve')) {
@@ -76,17 +76,7 @@ export function solverBacked(
     }
     const { rest, solver } = readSolveOption(argument, fail);
     if (solver === null) return kind.parse(rest, fail, otherForms);
-    if (endgame() === null) {
-      throw fail(
-        "solve=1 needs the solver's endgame tables, which ayoayo/models gives: import 'ayoayo/models' (models/index.ts) first",
-      );
-    }
     return { ...kind.parse(rest, fail, otherForms), solver };
-  };
-  const tables = (): SolverEndgame => {
-    const given = endgame();
-    if (given === null) throw new Error('solver-backed agents need the endgame tables registered');
-    return given;
   };
   return {
     ...kind,
@@ -95,7 +85,7 @@ export function solverBacked(
       kind.continues(piece) || (isOption(piece) && optionKeys(piece)[0] === 'solve'),
     check: async (spec, context) => {
       await kind.check(spec, context);
-      if (spec.solver !== undefined) tables().prepare(context.rules);
+      if (spec.solver !== undefined) endgame().prepare(context.rules);
     },
     create: async (spec, context) => {
       if (spec.solver === undefined) return kind.create(spec, context);
@@ -105,7 +95,7 @@ export function solverBacked(
         name: context.name,
         rules: context.rules,
         solveMs: solver.solveMs,
-        endgame: tables().load(context.rules),
+        endgame: endgame().load(context.rules),
       });
     },
   };

@@ -37,10 +37,11 @@ export {
 export { agentKindSources, agentSpecForms, registerAgentKinds } from './kind-registry.ts';
 
 /**
- * Kinds that a higher layer registers, named here only so that their specs
- * say what to import until it has (models/policy-kind.ts registers them).
+ * The kinds that play with a trained network, named here only so that their
+ * specs say what to import until they are registered (agents/network/kinds.ts
+ * registers them; the `ayoayo/agents` entry does on import).
  */
-const REGISTERED_BY_MODELS: ReadonlyMap<string, string> = new Map([
+const NETWORK_KINDS: ReadonlyMap<string, string> = new Map([
   ['policy', 'policy agents'],
   ['az', 'network search agents'],
 ]);
@@ -61,10 +62,10 @@ export function parseAgentSpec(spec: string): AgentSpec {
   if (name.length === 0) throw fail('empty agent name');
   const kind = kindOf(name, argument);
   if (kind === undefined) {
-    const elsewhere = REGISTERED_BY_MODELS.get(name);
+    const elsewhere = NETWORK_KINDS.get(name);
     if (elsewhere !== undefined) {
       throw new AgentSpecError(
-        `${elsewhere} are not available: import 'ayoayo/models' (models/index.ts) first to load '${text}'`,
+        `${elsewhere} are not available: import 'ayoayo/agents' (or call registerNetworkKinds from agents/network/kinds.ts) first to load '${text}'`,
       );
     }
     throw fail(`unknown agent '${name}'`);
@@ -148,7 +149,7 @@ export async function createAgent(
 function startsAgent(piece: string): boolean {
   const colon = piece.indexOf(':');
   const name = colon < 0 ? piece : piece.slice(0, colon);
-  return kindsNamed(name).length > 0 || REGISTERED_BY_MODELS.has(name);
+  return kindsNamed(name).length > 0 || NETWORK_KINDS.has(name);
 }
 
 /** Whether `piece`, met after a comma, continues the agent `current` (see AgentKind.continues). */

@@ -10,6 +10,7 @@
 // second of wall time, and per second of the process's CPU time; the update's samples per
 // second), az (PUCT
 // simulations per second of `az:models/pretrained,t=50ms`).
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_RULE_CODE } from '../env/rule-code.ts';
@@ -55,7 +56,11 @@ async function timeSide(root: string, what: Measured, seconds: number): Promise<
     return { perSec, pliesPerSec: perSec };
   }
   if (what === 'az') {
-    const kinds = (await import(url('models/policy-kind.ts'))) as {
+    // Where the network kinds are declared: agents/network/ now, models/ in older code.
+    const declared = ['agents/network/kinds.ts', 'models/policy-kind.ts'].find((path) =>
+      existsSync(join(root, path)),
+    );
+    const kinds = (declared === undefined ? {} : await import(url(declared))) as {
       registerNetworkKinds?: () => void;
     };
     kinds.registerNetworkKinds?.(); // registers az: (the side measured may predate the function)

@@ -1,7 +1,7 @@
 import { StoreDifferenceEvaluator } from '../agents/evaluator.ts';
 import { MctsAgent } from '../agents/mcts.ts';
 import { MinimaxSearch } from '../agents/minimax-search.ts';
-import { PuctSearch } from '../agents/puct.ts';
+import { PuctSearch } from '../agents/puct/search.ts';
 import {
   applyAction,
   core,

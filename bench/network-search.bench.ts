@@ -1,6 +1,8 @@
 import onnxProto from 'onnx-proto';
 import { MinimaxAgent } from '../agents/minimax.ts';
-import { type PuctResult, PuctSearch } from '../agents/puct.ts';
+import { registerNetworkKinds } from '../agents/network/kinds.ts';
+import { NetworkEvaluator } from '../agents/network/network-evaluator.ts';
+import { type PuctResult, PuctSearch } from '../agents/puct/search.ts';
 import { createAgent } from '../agents/spec.ts';
 import { DEFAULT_RULES, legalActions, type Position, Random, type Rules } from '../env/index.ts';
 import { loadBackend } from '../models/backend.ts';
@@ -10,8 +12,6 @@ import { OnnxForward } from '../models/inference/onnx-forward.ts';
 import { loadOnnxRuntime } from '../models/inference/onnx-runtime.ts';
 import { loadPolicy } from '../models/load-policy.ts';
 import { type ForwardPass, type MlpWeights, plainForward } from '../models/mlp-runner.ts';
-import { NetworkEvaluator } from '../models/network-evaluator.ts';
-import { registerNetworkKinds } from '../models/policy-kind.ts';
 import { TfjsForward } from '../models/tfjs-forward.ts';
 import { bestOf, midgames } from './agents.bench.ts';
 import type { Emit } from './types.ts';

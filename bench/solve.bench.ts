@@ -1,4 +1,5 @@
 import { MinimaxAgent } from '../agents/minimax.ts';
+import { gamesProgressBar } from '../display/progress.ts';
 import {
   applyAction,
   core,
@@ -17,9 +18,8 @@ import {
   ruleCode,
   sameRules,
 } from '../env/index.ts';
-import { loadEndgame } from '../eval/endgame-cache.ts';
 import { DEFAULT_OPENING_PLIES, openingFor } from '../eval/openings.ts';
-import { gamesProgressBar } from '../eval/progress.ts';
+import { loadEndgame } from '../solve/endgame/cache/table-cache.ts';
 import { boardsOf, unrankBoard } from '../solve/endgame/rank.ts';
 import {
   buildEndgame,

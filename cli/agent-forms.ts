@@ -1,5 +1,5 @@
+import { registerNetworkKinds } from '../agents/network/kinds.ts';
 import { agentSpecForms } from '../agents/spec.ts';
-import { registerNetworkKinds } from '../models/policy-kind.ts';
 
 /**
  * Every agent spec form, those of the kinds that load a network included, for

@@ -10,8 +10,8 @@ import { ObservationConfigError } from '../env/gym/observation.ts';
 import { EnvOptionsError } from '../env/gym/options.ts';
 import { RulesError } from '../env/rules.ts';
 import { AccuracySetError } from '../eval/accuracy/accuracy-set.ts';
-import { FolderLockError } from '../eval/folder-lock.ts';
-import { BoundedReadError } from '../eval/read-bounded.ts';
+import { FolderLockError } from '../files/folder-lock.ts';
+import { BoundedReadError } from '../files/read-bounded.ts';
 import {
   BackendError,
   CheckpointError,

@@ -34,7 +34,7 @@ async function loadCommand(entry: CommandEntry): Promise<CommandModule> {
     ...command,
     handler: async (argv: ArgumentsCamelCase) => {
       applyInferenceOption(argv);
-      (await import('../models/policy-kind.ts')).registerNetworkKinds();
+      (await import('../agents/network/kinds.ts')).registerNetworkKinds();
       await handler(argv);
     },
   };

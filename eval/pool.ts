@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
@@ -86,4 +87,20 @@ export async function runAllOnPool<K extends PoolJobKind>(
   } finally {
     await pool.destroy();
   }
+}
+
+/**
+ * Worker threads actually used for `requested`: at most one per core
+ * (os.availableParallelism()). More only add memory (each loads the code, about
+ * 30 MB) and contention: a thousand of them exhausted the machine and hung.
+ * `note` hears the core count when the request is capped, to say so.
+ */
+export function capWorkers(
+  requested: number,
+  note?: (cores: number) => void,
+  cores = availableParallelism(),
+): number {
+  if (requested <= cores) return requested;
+  note?.(cores);
+  return cores;
 }

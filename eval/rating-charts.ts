@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type * as vega from 'vega';
-import { chartFrame } from './chart-frame.ts';
-import { writeChart } from './chart-render.ts';
+import { chartFrame } from '../display/chart-frame.ts';
+import { writeChart } from '../display/chart-render.ts';
 import type { TournamentResult } from './tournament.ts';
 
 /** An agent's Elo with a 95% interval (the anchor's interval is its fixed 0). */

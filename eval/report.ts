@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createObjectCsvStringifier } from 'csv-writer';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic } from '../files/atomic-write.ts';
 import type { GameRecord, PairingResult } from './match.ts';
 import type { TournamentResult } from './tournament.ts';
 

@@ -18,7 +18,7 @@ import {
   scheduleGames,
   summarizePairing,
 } from './match.ts';
-import { runAllOnPool } from './pool.ts';
+import { capWorkers, runAllOnPool } from './pool.ts';
 
 export interface TournamentOptions {
   /** Agent specs (see agents/spec.ts). Round robin among them, or each against `vs`. */
@@ -171,15 +171,6 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
     settings: { ...settings, gamesPerPairing: games, workers },
     elapsedSeconds: (performance.now() - started) / 1000,
   };
-}
-
-/**
- * Worker threads actually used for `requested`: at most one per core
- * (os.availableParallelism()). More only add memory (each loads the code, about
- * 30 MB) and contention: a thousand of them exhausted the machine and hung.
- */
-export function capWorkers(requested: number): number {
-  return Math.min(requested, availableParallelism());
 }
 
 /** Pairings of a round robin, or of a gauntlet with `vs` as `a`; specs are checked here. */

@@ -1,14 +1,13 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as tfType from '@tensorflow/tfjs';
-import { cacheDir } from '../eval/cache-dir.ts';
+import { cacheDir } from '../files/cache-dir.ts';
+import type { BackendChoice } from './backend-choice.ts';
 import { BackendError } from './errors.ts';
 
 export { cacheDir };
 
 export type Tf = typeof tfType;
-export const BACKEND_CHOICES = ['auto', 'tensorflow', 'wasm', 'cpu'] as const;
-export type BackendChoice = (typeof BACKEND_CHOICES)[number];
 
 export interface LoadedBackend {
   readonly tf: Tf;

@@ -1,14 +1,9 @@
 /**
- * Trained policies without the training loop: loading policy files and
- * checkpoints, the plain Float32Array runner, the policy's move choice, the
- * tfjs network, exports (ONNX, TF.js, JSON). As the package's `ayoayo/models`
- * entry it registers the agent kinds that load a network (`policy:PATH`,
- * `az:...`, `minimax:...,eval=PATH`) and the solver-backed kinds' endgame
- * tables with agents/ (see policy-kind.ts), so that importing it is enough.
+ * Trained networks and policy files: loading policy files and checkpoints,
+ * the plain Float32Array runner, the policy's move choice, the tfjs network,
+ * inference on onnxruntime-node, exports (ONNX, TF.js, JSON). The agents that
+ * play with a network are agents/network/'s (the `ayoayo/agents` entry).
  */
-import { registerNetworkKinds } from './policy-kind.ts';
-
-registerNetworkKinds();
 
 export { type LoadedBackend, loadBackend } from './backend.ts';
 export {
@@ -31,14 +26,12 @@ export {
   maskedSoftmax,
   NUM_ACTIONS,
 } from './mlp-runner.ts';
-export { loadPolicyAgent, PolicyAgent } from './policy-agent.ts';
 export {
   decodePolicyFile,
   makePolicyFile,
   type PolicyFile,
   policyFileSchema,
 } from './policy-file.ts';
-export { registerNetworkKinds } from './policy-kind.ts';
 export { PolicyMoveChooser } from './policy-move.ts';
 export {
   createPolicyValueModel,

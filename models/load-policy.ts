@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { JobFiles } from '../agents/agent-kinds.ts';
 import {
   ENCODINGS,
   type ObservationConfig,
@@ -10,7 +9,7 @@ import {
 } from '../env/gym/observation.ts';
 import { type Rules, resolveRules, rulesSchema } from '../env/rules.ts';
 import { describeIssues } from '../env/zod-issues.ts';
-import { BoundedReadError, readTextBounded } from '../eval/read-bounded.ts';
+import { BoundedReadError, readTextBounded } from '../files/read-bounded.ts';
 import {
   CHECKPOINT_KIND,
   CheckpointError,
@@ -65,6 +64,14 @@ export interface LoadedPolicy {
  * read until memory runs out).
  */
 export const MAX_POLICY_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The files a queue job carries, by the path its agent specs name each with:
+ * the file's text, checked against its sha256 when it arrived. Where given,
+ * an agent reads the files its spec names from these only, never from the
+ * disk: a job is untrusted input.
+ */
+export type JobFiles = Readonly<Record<string, string>>;
 
 /**
  * Finds the policy file behind a `policy:PATH` spec: a policy file, a checkpoint,

@@ -5,9 +5,10 @@
  * from the checkpoint pool during self-play. The forward pass needs nothing but
  * the weights, so it can be copied into any JavaScript client.
  */
-import { softmaxInto } from '../agents/softmax.ts';
+
 import { core } from '../env/index.ts';
 import { bytesToMask } from '../env/mask.ts';
+import { softmaxInto } from './softmax.ts';
 
 export type Activation = 'relu' | 'tanh' | 'linear';
 

@@ -1,4 +1,4 @@
-import { BoundedReadError, readTextBounded } from '../eval/read-bounded.ts';
+import { BoundedReadError, readTextBounded } from '../files/read-bounded.ts';
 import { PolicyFileError } from './errors.ts';
 import { MAX_POLICY_FILE_BYTES } from './load-policy.ts';
 import type { MlpWeights } from './mlp-runner.ts';

@@ -11,11 +11,12 @@ import { fileURLToPath } from 'node:url';
  */
 export const FINGERPRINTED_FOLDERS = [
   'env',
-  'agents',
-  'models',
+  'files',
   'solve',
-  'train',
+  'models',
+  'agents',
   'eval',
+  'train',
   'queue',
 ] as const;
 

@@ -1,5 +1,5 @@
+import { registerNetworkKinds } from '../agents/network/kinds.ts';
 import { specFiles } from '../agents/spec.ts';
-import { registerNetworkKinds } from '../models/policy-kind.ts';
 import { type SharedPolicy, sharePolicy, storePolicy } from './policy-transport.ts';
 import { closeCoordinatorClients, openQueueClients, type QueueClients } from './queue-clients.ts';
 import { ayoayoVersion } from './version.ts';

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../eval/atomic-write.ts';
-import { lockFolder } from '../eval/folder-lock.ts';
+import { writeFileAtomic } from '../files/atomic-write.ts';
+import { lockFolder } from '../files/folder-lock.ts';
 import { parseTrainConfig, savedTrainConfigSchema } from '../train/config/build.ts';
 import { QueueError } from './errors.ts';
 import { parseJobData, type TrainResult, trainResultSchema } from './jobs.ts';

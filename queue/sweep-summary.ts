@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { createObjectCsvStringifier } from 'csv-writer';
 import type * as vega from 'vega';
 import { z } from 'zod';
-import { writeFileAtomic } from '../eval/atomic-write.ts';
-import { chartFrame } from '../eval/chart-frame.ts';
-import { writeChart } from '../eval/chart-render.ts';
+import { chartFrame } from '../display/chart-frame.ts';
+import { writeChart } from '../display/chart-render.ts';
 import { table } from '../eval/report.ts';
+import { writeFileAtomic } from '../files/atomic-write.ts';
 import type { PlannedRun, SweepConfig } from './sweep-plan.ts';
 import { RUN_DONE_FILE, readRunRecord, runDir } from './sweep-store.ts';
 

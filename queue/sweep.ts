@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { specFiles } from '../agents/spec.ts';
-import { lockFolder } from '../eval/folder-lock.ts';
+import { lockFolder } from '../files/folder-lock.ts';
 import { baselineSpecs } from '../train/config/baselines.ts';
 import { followJobs } from './follow-jobs.ts';
 import { TRAIN_JOB, type TrainJob } from './jobs.ts';

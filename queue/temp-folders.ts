@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processStart, stillRuns } from '../eval/process-identity.ts';
+import { processStart, stillRuns } from '../files/process-identity.ts';
 
 /** The temporary runs folders of a worker's training runs (queue/train-job.ts). */
 export const TEMP_RUN_PREFIX = 'ayoayo-sweep';

@@ -26,7 +26,7 @@ writeFileSync(
 // The pretrained policy (default of `ayoayo serve` and `ayoayo web`).
 cpSync(inRoot('models/pretrained'), inRoot('dist/models/pretrained'), { recursive: true });
 // The accuracy sets (default of `ayoayo accuracy` and of the trainer's accuracy evaluation).
-cpSync(inRoot('models/accuracy'), inRoot('dist/models/accuracy'), {
+cpSync(inRoot('eval/accuracy/sets'), inRoot('dist/eval/accuracy/sets'), {
   recursive: true,
   filter: (path) => !path.endsWith('.partial'),
 });

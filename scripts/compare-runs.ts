@@ -14,9 +14,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vega from 'vega';
-import { chartFrame } from '../eval/chart-frame.ts';
-import { lineWithPoints, referenceLine, seriesLine } from '../eval/chart-marks.ts';
-import { writeChart } from '../eval/chart-render.ts';
+import { chartFrame } from '../display/chart-frame.ts';
+import { lineWithPoints, referenceLine, seriesLine } from '../display/chart-marks.ts';
+import { writeChart } from '../display/chart-render.ts';
 import { errorsTrend, type Point } from './errors-trend.ts';
 
 const [outBase, ...rest] = process.argv.slice(2);

@@ -1,8 +1,8 @@
 // Generates an accuracy set (docs/accuracy.md): games between strong agents,
 // positions sampled per phase and solved exactly, the critical ones kept.
-//   npx tsx scripts/make-accuracy-fixture.ts --seed 1 --positions 1000 --out models/accuracy/main.jsonl
-//   npx tsx scripts/make-accuracy-fixture.ts --seed 2 --positions 2500 --out models/accuracy/holdout.jsonl \
-//     --exclude models/accuracy/main.jsonl
+//   npx tsx scripts/make-accuracy-fixture.ts --seed 1 --positions 1000 --out eval/accuracy/sets/main.jsonl
+//   npx tsx scripts/make-accuracy-fixture.ts --seed 2 --positions 2500 --out eval/accuracy/sets/holdout.jsonl \
+//     --exclude eval/accuracy/sets/main.jsonl
 // Stopped and started again with the same settings, it goes on from OUT.partial.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -10,7 +10,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { registerNetworkKinds } from '../agents/network/kinds.ts';
 import { splitAgentList } from '../agents/spec.ts';
+import { gamesProgressBar } from '../display/progress.ts';
 import { formatRules, OTHER_RULES, parseRulesText, resolveRules } from '../env/index.ts';
 import { readAccuracySet } from '../eval/accuracy/accuracy-set.ts';
 import {
@@ -19,10 +21,8 @@ import {
   DEFAULT_OPENING_PLIES,
   generateAccuracySet,
 } from '../eval/accuracy/generate.ts';
-import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../eval/endgame-cache.ts';
-import { loadEndgameShowingProgress } from '../eval/endgame-progress.ts';
-import { gamesProgressBar } from '../eval/progress.ts';
-import { registerNetworkKinds } from '../models/policy-kind.ts';
+import { loadEndgameShowingProgress } from '../solve/endgame/cache/progress.ts';
+import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../solve/endgame/cache/table-cache.ts';
 
 // The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
 registerNetworkKinds();

@@ -1,7 +1,7 @@
+import type { PolicySearch } from '../agents/network/policy-search.ts';
 import type { LoadedPolicy } from '../models/load-policy.ts';
 import type { ForwardPass } from '../models/mlp-runner.ts';
 import { PolicyMoveChooser } from '../models/policy-move.ts';
-import type { PolicySearch } from '../models/policy-search.ts';
 import { parseActRequest, RequestError } from './act-request.ts';
 
 /**

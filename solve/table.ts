@@ -15,8 +15,6 @@ const FAILED = 5;
 const USED = 0x80;
 export const DEFAULT_TABLE_BITS = 20;
 export const MAX_TABLE_BITS = 26;
-/** Bytes per entry. */
-export const ENTRY_BYTES = STRIDE * 4;
 
 /** The index of the question "is the value at least t?" (t = 0, 1), to prove or to disprove. */
 export function question(t: number, prove: boolean): number {

@@ -6,7 +6,7 @@
  */
 
 /** A run folder in use by another process: train() throws it, naming the holder. */
-export { FolderLockError } from '../eval/folder-lock.ts';
+export { FolderLockError } from '../files/folder-lock.ts';
 export {
   type AlgorithmDefinition,
   type AlgorithmDescriptor,

@@ -1,4 +1,5 @@
 import type { JobFiles } from '../agents/spec.ts';
+import { capWorkers } from '../eval/pool.ts';
 import { loadBackend, wasmBackendNoteOnce } from '../models/backend.ts';
 import type { ConfigLayer } from './config/layer.ts';
 import type { TrainConfig } from './config/schema.ts';
@@ -12,7 +13,6 @@ import { type OpenedRun, openRun } from './run/open-run.ts';
 import { runPaths } from './run/paths.ts';
 import { freshState, restoreRun } from './run/run-state.ts';
 import { RunClock, trainingLoop } from './training-loop.ts';
-import { capWorkers } from './worker-cap.ts';
 
 export { runPaths };
 
@@ -78,7 +78,7 @@ const isLayers = (
  * the weights, Adam's state, the counters and the random generator at that
  * boundary, so a resumed run continues exactly as the uninterrupted one would.
  *
- * The run folder is locked while the run trains (eval/folder-lock.ts): a second
+ * The run folder is locked while the run trains (files/folder-lock.ts): a second
  * run of the same folder, in this process or another, fails at once with a
  * FolderLockError naming the holder.
  */
@@ -116,7 +116,9 @@ async function trainOpened(
   const { tf, name: backend } = await loadBackend(config.backend);
   const note = options.notes === undefined ? null : wasmBackendNoteOnce(backend, config.backend);
   if (note !== null) options.notes?.(note);
-  const workers = capWorkers(config.workers, log);
+  const workers = capWorkers(config.workers, (cores) =>
+    log(`ayoayo train: workers ${config.workers} capped at ${cores}, the number of cores here`),
+  );
   const learner = await buildLearner(tf, config, {
     workers,
     ...(options.shardRunner !== undefined ? { shardRunner: options.shardRunner } : {}),

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobFiles } from '../agents/spec.ts';
-import { writeFileAtomic } from '../eval/atomic-write.ts';
+import { writeFileAtomic } from '../files/atomic-write.ts';
 import { encodePolicyFile } from '../models/policy-checksum.ts';
 import { extractMlpWeights } from '../models/policy-value-model.ts';
 import type { TrainConfig } from './config/schema.ts';

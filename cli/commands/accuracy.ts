@@ -2,15 +2,15 @@ import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { DEFAULT_MOVE_TIMEOUT_MS } from '../../agents/external.ts';
 import { checkAgentSpec, splitAgentList } from '../../agents/spec.ts';
+import { gamesProgressBar } from '../../display/progress.ts';
 import { SEED_RANGE } from '../../env/index.ts';
 import type { AccuracySet } from '../../eval/accuracy/accuracy-set.ts';
 import { type AccuracyReport, runAccuracy } from '../../eval/accuracy/benchmark.ts';
 import { accuracyJson, formatAccuracy, writeAccuracy } from '../../eval/accuracy/report.ts';
+import { loadAccuracySet, SET_CHOICES } from '../../eval/accuracy/shipped-sets.ts';
 import { verifyAccuracySet, verifyBudget } from '../../eval/accuracy/verify.ts';
-import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
-import { gamesProgressBar } from '../../eval/progress.ts';
-import { capWorkers } from '../../eval/tournament.ts';
-import { loadAccuracySet, SET_CHOICES } from '../../models/accuracy-sets.ts';
+import { capWorkers } from '../../eval/pool.ts';
+import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
 import { agentFormsForHelp } from '../agent-forms.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { prepareOutputFolder } from '../output-folder.ts';
@@ -113,12 +113,14 @@ export const accuracyCommand = defineCommand<AccuracyArgs>({
       }
       process.stderr.write(`${verified}\n`);
     }
-    const workers = queue !== undefined ? argv.workers : capWorkers(argv.workers);
-    if (workers < argv.workers) {
-      process.stderr.write(
-        `ayoayo: --workers ${argv.workers} is more than the ${workers} cores here; using ${workers}\n`,
-      );
-    }
+    const workers =
+      queue !== undefined
+        ? argv.workers
+        : capWorkers(argv.workers, (cores) =>
+            process.stderr.write(
+              `ayoayo: --workers ${argv.workers} is more than the ${cores} cores here; using ${cores}\n`,
+            ),
+          );
     const bar = gamesProgressBar({ quiet: argv.quiet, label: 'accuracy', unit: 'positions' });
     const status = (line: string): void => {
       process.stderr.write(`${process.stderr.isTTY === true ? '\r\x1b[K' : ''}${line}\n`);

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { serveAgent } from '../../agents/serve.ts';
+import { serveAgent } from '../../agents/engine-server.ts';
 import { createAgent } from '../../agents/spec.ts';
 import { SEED_RANGE } from '../../env/index.ts';
 import { agentFormsForHelp } from '../agent-forms.ts';
@@ -44,7 +44,7 @@ export const engineCommand = defineCommand<EngineArgs>({
     // stdout carries the protocol only: anything an agent logs goes to stderr.
     console.log = console.error;
     console.info = console.error;
-    const agent = await createAgent(argv.agent, { rules, seed: argv.seed });
+    const agent = await createAgent(argv.agent, { rules });
     try {
       await serveAgent(agent, process.stdin, process.stdout, { rules, seed: argv.seed });
     } finally {

@@ -2,13 +2,14 @@ import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import { DEFAULT_MOVE_TIMEOUT_MS } from '../../agents/external.ts';
 import { splitAgentList } from '../../agents/spec.ts';
+import { gamesProgressBar } from '../../display/progress.ts';
 import { SEED_RANGE } from '../../env/index.ts';
 import { DEFAULT_MAX_PLIES } from '../../eval/game.ts';
 import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
-import { gamesProgressBar } from '../../eval/progress.ts';
+import { capWorkers } from '../../eval/pool.ts';
 import { writeRatingCharts } from '../../eval/rating-charts.ts';
 import { formatTournament, tournamentJson, writeTournament } from '../../eval/report.ts';
-import { capWorkers, runTournament } from '../../eval/tournament.ts';
+import { runTournament } from '../../eval/tournament.ts';
 import { agentFormsForHelp } from '../agent-forms.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
@@ -118,12 +119,14 @@ export const evalCommand = defineCommand<EvalArgs>({
     if (!(argv.moveTimeout > 0))
       throw new UsageError(`--move-timeout must be positive, got ${argv.moveTimeout}`);
     const queue = queueUrl(argv, false);
-    const workers = queue !== undefined ? argv.workers : capWorkers(argv.workers);
-    if (workers < argv.workers) {
-      process.stderr.write(
-        `ayoayo: --workers ${argv.workers} is more than the ${workers} cores here; using ${workers}\n`,
-      );
-    }
+    const workers =
+      queue !== undefined
+        ? argv.workers
+        : capWorkers(argv.workers, (cores) =>
+            process.stderr.write(
+              `ayoayo: --workers ${argv.workers} is more than the ${cores} cores here; using ${cores}\n`,
+            ),
+          );
     // Before the work: a bad --out must not cost the games.
     if (argv.out !== undefined) prepareOutputFolder(argv.out);
     const bar = gamesProgressBar({ quiet: argv.quiet });

@@ -84,7 +84,7 @@ export const playCommand = defineCommand<PlayArgs>({
     if (!Number.isSafeInteger(argv.seed))
       throw new UsageError(`--seed must be ${SEED_RANGE}, got ${argv.seed}`);
     const rules = rulesFromArg(argv.rules);
-    const agent = await createAgent(argv.against, { rules, seed: argv.seed });
+    const agent = await createAgent(argv.against, { rules });
     try {
       await playInTerminal(agent, argv.seat, rules, Random.fromSeed(argv.seed));
     } finally {

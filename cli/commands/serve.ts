@@ -1,8 +1,8 @@
 import type { Argv } from 'yargs';
+import { PolicySearch } from '../../agents/network/policy-search.ts';
 import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
 import { inferenceEngine } from '../../models/inference/inference-engine.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
-import { PolicySearch } from '../../models/policy-search.ts';
 import {
   createPolicyServer,
   DEFAULT_MAX_CONNECTIONS,

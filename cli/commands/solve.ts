@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { fitLine, lineWidth } from '../../display/progress.ts';
 import {
   formatPosition,
   formatRules,
@@ -6,9 +7,8 @@ import {
   type Position,
   type Rules,
 } from '../../env/index.ts';
-import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
-import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
-import { fitLine, lineWidth } from '../../eval/progress.ts';
+import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
+import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
 import { MAX_TABLE_BITS, type MoveValue, type Solution, solve } from '../../solve/index.ts';
 
 import {

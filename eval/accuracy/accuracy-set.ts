@@ -15,7 +15,7 @@ import {
   resolveRules,
   rulesSchema,
 } from '../../env/index.ts';
-import { PHASES, type Phase, phaseOf } from './phases.ts';
+import { PHASES, phaseOf } from './phases.ts';
 import { AccuracySetError } from './set-error.ts';
 import { readSetFile, setLines } from './set-file.ts';
 
@@ -237,11 +237,4 @@ function checkedPosition(
   }
   if (losingMask === 0) throw fail(number, 'not critical: every move has the same value');
   return { ...p, parsed: pos, losingMask };
-}
-
-/** Positions of each phase, in PHASES' order. */
-export function countByPhase(positions: readonly { readonly phase: Phase }[]): Map<Phase, number> {
-  const counts = new Map<Phase, number>(PHASES.map((p) => [p, 0]));
-  for (const p of positions) counts.set(p.phase, (counts.get(p.phase) ?? 0) + 1);
-  return counts;
 }

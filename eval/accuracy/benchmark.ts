@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { checkAgentSpec, parseAgentList } from '../../agents/spec.ts';
-import { runAllOnPool } from '../pool.ts';
-import { capWorkers } from '../tournament.ts';
+import { capWorkers, runAllOnPool } from '../pool.ts';
 import type { AccuracySet } from './accuracy-set.ts';
 import { type AccuracyAnswer, type AccuracyChunk, runAccuracyChunk } from './chunk.ts';
 import { type AgentAccuracy, scoreAnswers } from './score.ts';

@@ -20,8 +20,8 @@ import {
   type Rules,
   rulesKey,
 } from '../../env/index.ts';
+import { loadEndgame } from '../../solve/endgame/cache/table-cache.ts';
 import { Solver, valueWord } from '../../solve/index.ts';
-import { loadEndgame } from '../endgame-cache.ts';
 import { openingFor } from '../openings.ts';
 import type { ExactValue, PhaseCounts, SetPositionLine } from './accuracy-set.ts';
 import { FIRST_PLY, PHASES, type Phase, phaseOf } from './phases.ts';

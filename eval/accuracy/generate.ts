@@ -12,10 +12,9 @@ import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 
 import { isDeepStrictEqual } from 'node:util';
 import { parseAgentSpec } from '../../agents/spec.ts';
 import { type Rules, type RulesInput, resolveRules } from '../../env/index.ts';
-import { writeFileAtomic } from '../atomic-write.ts';
-import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../endgame-cache.ts';
-import { WorkerPool } from '../pool.ts';
-import { capWorkers } from '../tournament.ts';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
+import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
+import { capWorkers, WorkerPool } from '../pool.ts';
 import {
   type AccuracySet,
   AccuracySetError,

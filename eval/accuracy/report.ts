@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as vega from 'vega';
-import { writeFileAtomic } from '../atomic-write.ts';
-import { chartFrame } from '../chart-frame.ts';
-import { lineWithPoints } from '../chart-marks.ts';
-import { writeChart } from '../chart-render.ts';
+import { chartFrame } from '../../display/chart-frame.ts';
+import { lineWithPoints } from '../../display/chart-marks.ts';
+import { writeChart } from '../../display/chart-render.ts';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { csv, table } from '../report.ts';
 import type { AccuracyReport } from './benchmark.ts';
 import { PHASES } from './phases.ts';

@@ -4,7 +4,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { BoundedReadError, readTextBounded } from '../read-bounded.ts';
+import { BoundedReadError, readTextBounded } from '../../files/read-bounded.ts';
 import { AccuracySetError } from './set-error.ts';
 
 /** The most a set file may hold: the hold-out is 0.6 MiB, so sets 100 times its size still fit. */

@@ -4,8 +4,9 @@
  * values can make it again. The solver that proved the values proves them
  * again here, and the first line it disagrees with is named.
  */
+
+import { DEFAULT_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
 import { type EndgameValues, Solver, valueWord } from '../../solve/index.ts';
-import { DEFAULT_ENDGAME_SEEDS } from '../endgame-cache.ts';
 import {
   type AccuracySet,
   AccuracySetError,

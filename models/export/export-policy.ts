@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { observationSize } from '../../env/gym/observation.ts';
-import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { loadBackend } from '../backend.ts';
 import { type LoadedPolicy, loadPolicy } from '../load-policy.ts';
 import { encodePolicyFile } from '../policy-checksum.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type * as tfType from '@tensorflow/tfjs';
-import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
 import type { Tf } from '../backend.ts';
 import { type DenseWeights, type MlpWeights, NUM_ACTIONS } from '../mlp-runner.ts';
 import { POLICY_OUTPUT, VALUE_OUTPUT } from '../policy-value-model.ts';

@@ -1,5 +1,6 @@
 import { isMainThread } from 'node:worker_threads';
-import { type BackendChoice, loadBackend, type Tf } from '../backend.ts';
+import { loadBackend, type Tf } from '../backend.ts';
+import type { BackendChoice } from '../backend-choice.ts';
 import { InferenceError } from '../errors.ts';
 import { type ForwardPass, type MlpWeights, plainForward } from '../mlp-runner.ts';
 import { TfjsForward } from '../tfjs-forward.ts';

@@ -17,7 +17,7 @@ import type * as tfType from '@tensorflow/tfjs';
 import { finalDifference, hasLegalMove } from '../../env/gym/fast.ts';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { core, DEFAULT_RULE_CODE, DEFAULT_RULES, Random } from '../../env/index.ts';
-import { loadAccuracySet } from '../../models/accuracy-sets.ts';
+import { loadAccuracySet } from '../../eval/accuracy/shipped-sets.ts';
 import { loadBackend } from '../../models/backend.ts';
 import { readLabelRows } from './fit-labels.ts';
 

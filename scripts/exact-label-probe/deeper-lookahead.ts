@@ -105,7 +105,10 @@ for (const deeper of [false, true]) {
   const encoder = new ProbeEncoder(deeper);
   const { model } = fitLabels(tf, encoder, rows, hidden, epochs);
   for (const set of ['main', 'holdout']) {
-    const lines = readFileSync(`models/accuracy/${set}.jsonl`, 'utf8').trim().split('\n').slice(1);
+    const lines = readFileSync(`eval/accuracy/sets/${set}.jsonl`, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1);
     const items = lines.map(
       (line) => JSON.parse(line) as { position: string; value: string; moves: (string | null)[] },
     );

@@ -7,7 +7,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
 import { core, DEFAULT_RULES, Random, ruleCode } from '../../env/index.ts';
-import { loadEndgame } from '../../eval/endgame-cache.ts';
+import { loadEndgame } from '../../solve/endgame/cache/table-cache.ts';
 import { Solver } from '../../solve/index.ts';
 
 const [seedArg, countArg, out] = process.argv.slice(2);

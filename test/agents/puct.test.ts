@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CachedEvaluator } from '../../agents/evaluation-cache.ts';
 import { type Evaluator, StoreDifferenceEvaluator } from '../../agents/evaluator.ts';
 import { MinimaxSearch, PROVEN } from '../../agents/minimax-search.ts';
-import { PuctSearch } from '../../agents/puct.ts';
-import { PuctAgent } from '../../agents/puct-agent.ts';
+import { PuctAgent } from '../../agents/puct/agent.ts';
+import { PuctSearch } from '../../agents/puct/search.ts';
 import {
   DEFAULT_RULES,
   legalActions,

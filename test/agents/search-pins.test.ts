@@ -12,7 +12,7 @@ import {
 } from './search-pins.ts';
 
 // Results of seeded searches as the PUCT search gave them before it was split
-// into its parts (agents/puct.ts as one class): a refactoring of the search
+// into its parts (agents/puct/search.ts as one class): a refactoring of the search
 // must leave each of them exactly as it was. A change that means to alter the
 // search's behaviour regenerates this file and says why.
 const expected = JSON.parse(

@@ -6,8 +6,8 @@
  */
 import type { Evaluator } from '../../agents/evaluator.ts';
 import { GumbelRoot, gumbelSearch } from '../../agents/gumbel.ts';
-import { type PuctOptions, type PuctResult, PuctSearch } from '../../agents/puct.ts';
-import { PuctAgent } from '../../agents/puct-agent.ts';
+import { PuctAgent } from '../../agents/puct/agent.ts';
+import { type PuctOptions, type PuctResult, PuctSearch } from '../../agents/puct/search.ts';
 import { ACTIONS, STATE_SIZE, STORE_0, TO_MOVE } from '../../env/core.ts';
 import { applyAction, legalActions, outcome } from '../../env/game.ts';
 import { initialPosition, type Position, position } from '../../env/position.ts';

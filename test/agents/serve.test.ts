@@ -1,8 +1,8 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { serveAgent } from '../../agents/engine-server.ts';
 import { GreedyAgent } from '../../agents/greedy.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
-import { serveAgent } from '../../agents/serve.ts';
 import { SolvingAgent } from '../../agents/solving-agent.ts';
 import {
   DEFAULT_RULES,

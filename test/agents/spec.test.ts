@@ -82,15 +82,13 @@ describe('createAgent', () => {
     await expect(createAgent('mimimax:3')).rejects.toThrow(/unknown agent 'mimimax'/);
   });
 
-  it('makes policy agents once models/ has registered the kind, with a clear error for a bad path', async () => {
-    // agents/ cannot load models itself: until the kind is registered, the error says what to import.
+  it('makes policy agents once the network kinds are registered, with a clear error for a bad path', async () => {
+    // Until the network kinds are registered, the error says what to import.
     await expect(createAgent('policy:/nonexistent/policy')).rejects.toThrow(
-      /policy agents are not available: import 'ayoayo\/models'/,
+      /policy agents are not available: import 'ayoayo\/agents' \(or call registerNetworkKinds from agents\/network\/kinds.ts\) first/,
     );
-    // Nor read the endgame tables of the solver-backed agents.
-    expect(() => parseAgentSpec('minimax:t=50ms,solve=1')).toThrow(
-      "invalid agent 'minimax:t=50ms,solve=1': solve=1 needs the solver's endgame tables, which ayoayo/models gives: import 'ayoayo/models' (models/index.ts) first;",
-    );
+    // The solver-backed minimax needs no network: it is there from the start.
+    expect(parseAgentSpec('minimax:t=50ms,solve=1')).toMatchObject({ kind: 'minimax' });
     expect(agentKindSources()).toEqual([]);
     expect(agentSpecForms()).toEqual([
       'random',
@@ -99,16 +97,17 @@ describe('createAgent', () => {
       'minimax:t=200ms',
       'mcts:N',
       'ext:COMMAND',
+      'minimax:t=50ms,solve=1',
     ]);
     // Registration is a call, not an import.
-    const { registerNetworkKinds } = await import('../../models/policy-kind.ts');
+    const { registerNetworkKinds } = await import('../../agents/network/kinds.ts');
     expect(agentSpecForms()).not.toContain('policy:PATH');
     registerNetworkKinds();
     expect(agentSpecForms()).toContain('policy:PATH');
     expect(agentSpecForms()).toContain('minimax:t=50ms,solve=1');
     expect(agentKindSources()).toEqual([
       {
-        module: new URL('../../models/policy-kind.ts', import.meta.url).href,
+        module: new URL('../../agents/network/kinds.ts', import.meta.url).href,
         register: 'registerNetworkKinds',
       },
     ]);

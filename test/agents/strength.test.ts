@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StoreDifferenceEvaluator } from '../../agents/evaluator.ts';
-import { PuctAgent } from '../../agents/puct-agent.ts';
+import { PuctAgent } from '../../agents/puct/agent.ts';
 import { createAgent } from '../../agents/spec.ts';
 import { DEFAULT_RULES } from '../../env/index.ts';
 import { playMatch } from '../../eval/match.ts';

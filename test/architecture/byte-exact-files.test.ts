@@ -9,8 +9,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 // fixtures are hashed or run. A checkout with core.autocrlf (Windows) must not
 // turn their line ends into CRLF.
 const BYTE_EXACT = [
-  'models/accuracy/main.jsonl',
-  'models/accuracy/holdout.jsonl',
+  'eval/accuracy/sets/main.jsonl',
+  'eval/accuracy/sets/holdout.jsonl',
   'models/pretrained/policy.json',
   'models/pretrained/vectors.json',
   'models/pretrained/features.md',

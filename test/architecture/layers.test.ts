@@ -72,8 +72,8 @@ describe('layerViolations', () => {
         text: "import { writeFileAtomic } from '../train/atomic-write.ts';",
       },
       {
-        path: 'agents/spec.ts',
-        text: "const m = new URL('../models/policy-agent.ts', import.meta.url);",
+        path: 'models/load-policy.ts',
+        text: "const m = new URL('../agents/network/policy-agent.ts', import.meta.url);",
       },
       {
         path: 'models/load-policy.ts',
@@ -91,11 +91,13 @@ describe('layerViolations', () => {
         text: "import { MinimaxSearch } from '../agents/minimax-search.ts';",
       },
       { path: 'solve/table.ts', text: "import { writeFileSync } from 'node:fs';" },
+      { path: 'solve/solver.ts', text: "import { cacheDir } from '../files/cache-dir.ts';" },
+      { path: 'files/f.ts', text: "import { solve } from '../solve/index.ts';" },
     ];
     expect(layerViolations(files)).toEqual([
       'env/gym/single-agent-env.ts -> ../../agents/agent.ts: env may not import agents',
       'eval/report.ts -> ../train/atomic-write.ts: eval may not import train',
-      'agents/spec.ts -> ../models/policy-agent.ts: agents may not import models',
+      'models/load-policy.ts -> ../agents/network/policy-agent.ts: models may not import agents',
       'models/load-policy.ts -> ../train/checkpoint.ts: models may not import train',
       'env/rules.ts -> node:fs: this folder must import nothing from Node',
       'env/rules.ts -> path: this folder must import nothing from Node',
@@ -104,6 +106,8 @@ describe('layerViolations', () => {
       'web/src/x.ts -> node:http: this folder must import nothing from Node',
       'solve/search.ts -> ../agents/minimax-search.ts: solve may not import agents',
       'solve/table.ts -> node:fs: this folder must import nothing from Node',
+      "solve/solver.ts -> ../files/cache-dir.ts: this file must run in a browser; files is Node's",
+      'files/f.ts -> ../solve/index.ts: files may not import solve',
     ]);
   });
 
@@ -112,7 +116,11 @@ describe('layerViolations', () => {
       { path: 'train/t.ts', text: "import { x } from '../models/m.ts';\nimport { z } from 'zod';" },
       {
         path: 'models/m.ts',
-        text: "import { y } from '../eval/e.ts';\nimport { readFileSync } from 'node:fs';",
+        text: "import { y } from '../files/e.ts';\nimport { readFileSync } from 'node:fs';",
+      },
+      {
+        path: 'solve/endgame/cache/c.ts',
+        text: "import { cacheDir } from '../../../files/cache-dir.ts';\nimport { join } from 'node:path';",
       },
       {
         path: 'env/gym/g.ts',
@@ -121,6 +129,10 @@ describe('layerViolations', () => {
       { path: 'cli/c.ts', text: "import { w } from '../web/build.ts';" },
       { path: 'solve/s.ts', text: "import { core } from '../env/index.ts';" },
       { path: 'agents/a.ts', text: "import { Solver } from '../solve/solver.ts';" },
+      {
+        path: 'agents/network/n.ts',
+        text: "import { MlpRunner } from '../../models/mlp-runner.ts';",
+      },
     ];
     expect(layerViolations(files)).toEqual([]);
   });

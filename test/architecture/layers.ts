@@ -11,10 +11,12 @@ import ts from 'typescript';
 
 export const LAYERS = [
   'env',
+  'files',
+  'display',
   'solve',
+  'models',
   'agents',
   'eval',
-  'models',
   'train',
   'serve',
   'queue',
@@ -27,20 +29,52 @@ export type Layer = (typeof LAYERS)[number];
 /** What each folder may import besides itself. env/gym is inside env; the engine may not import it. */
 export const ALLOWED: Record<Layer, readonly Layer[]> = {
   env: [],
-  solve: ['env'],
-  agents: ['env', 'solve'],
-  eval: ['env', 'solve', 'agents'],
-  models: ['env', 'solve', 'agents', 'eval'],
-  train: ['env', 'solve', 'agents', 'eval', 'models'],
-  serve: ['env', 'solve', 'agents', 'eval', 'models'],
-  web: ['env', 'solve', 'agents', 'eval', 'models', 'serve'],
-  queue: ['env', 'solve', 'agents', 'eval', 'models', 'train'],
-  cli: ['env', 'solve', 'agents', 'eval', 'models', 'train', 'serve', 'queue', 'web'],
-  bench: ['env', 'solve', 'agents', 'eval', 'models', 'train', 'serve', 'queue', 'web'],
+  files: [],
+  display: ['files'],
+  solve: ['env', 'files', 'display'],
+  models: ['env', 'files'],
+  agents: ['env', 'files', 'display', 'solve', 'models'],
+  eval: ['env', 'files', 'display', 'solve', 'models', 'agents'],
+  train: ['env', 'files', 'display', 'solve', 'models', 'agents', 'eval'],
+  serve: ['env', 'files', 'display', 'solve', 'models', 'agents', 'eval'],
+  web: ['env', 'files', 'display', 'solve', 'models', 'agents', 'eval', 'serve'],
+  queue: ['env', 'files', 'display', 'solve', 'models', 'agents', 'eval', 'train'],
+  cli: [
+    'env',
+    'files',
+    'display',
+    'solve',
+    'models',
+    'agents',
+    'eval',
+    'train',
+    'serve',
+    'queue',
+    'web',
+  ],
+  bench: [
+    'env',
+    'files',
+    'display',
+    'solve',
+    'models',
+    'agents',
+    'eval',
+    'train',
+    'serve',
+    'queue',
+    'web',
+  ],
 };
 
-/** Folders whose code must run in a browser too: no Node built-in at all. */
-const BROWSER_SAFE = [/^env\//, /^solve\//, /^web\/src\//];
+/**
+ * Files whose code must run in a browser too: no Node built-in, and nothing
+ * from the Node-only folders. solve/endgame/cache/ is the solver's one
+ * Node-side part (the endgame tables' cache on disk), which the browser's
+ * entry (solve/index.ts) does not export.
+ */
+const BROWSER_SAFE = [/^env\//, /^solve\/(?!endgame\/cache\/)/, /^web\/src\//];
+const NODE_ONLY: readonly Layer[] = ['files', 'display'];
 
 const NODE_BUILTINS = new Set(builtinModules);
 
@@ -81,7 +115,11 @@ export function layerViolations(files: readonly SourceFile[]): string[] {
       if (!specifier.startsWith('.')) continue; // a package
       const target = normalize(join(dirname(file.path), specifier)).replaceAll('\\', '/');
       const to = layerOf(target);
-      if (to === null) {
+      if (to !== null && NODE_ONLY.includes(to) && BROWSER_SAFE.some((r) => r.test(file.path))) {
+        problems.push(
+          `${file.path} -> ${specifier}: this file must run in a browser; ${to} is Node's`,
+        );
+      } else if (to === null) {
         problems.push(`${file.path} -> ${specifier}: outside the layered folders`);
       } else if (to !== from && !ALLOWED[from].includes(to)) {
         problems.push(`${file.path} -> ${specifier}: ${from} may not import ${to}`);

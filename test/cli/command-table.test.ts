@@ -73,7 +73,7 @@ describe('the command table (cli/commands/index.ts)', () => {
       'cli/commands/index.ts',
       'cli/commands/show.ts',
     ]);
-    expect(loaded).not.toContain('models/policy-kind.ts');
+    expect(loaded).not.toContain('agents/network/kinds.ts');
   });
 
   it('ayoayo --version prints the release and the code fingerprint, alone or after a command', () => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ayoayo-atomic-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,8 +2,9 @@
 // and waits for a signal. argv: `train` or `games`; then `lock DIR` to hold a
 // folder lock (whose handler re-raises the signal), or `handled` for a command
 // that handles SIGINT itself and ends on its own.
-import { lockFolder } from '../../eval/folder-lock.ts';
-import { gamesProgressBar } from '../../eval/progress.ts';
+
+import { gamesProgressBar } from '../../display/progress.ts';
+import { lockFolder } from '../../files/folder-lock.ts';
 import { TrainingProgress } from '../../train/report/progress.ts';
 
 const [kind, mode, dir] = process.argv.slice(2);

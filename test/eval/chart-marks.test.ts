@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineWithPoints, seriesLine } from '../../eval/chart-marks.ts';
+import { lineWithPoints, seriesLine } from '../../display/chart-marks.ts';
 
 const fields = { data: 'fit', x: 'positions', y: 'errors', color: 'run' };
 

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RULES } from '../../env/index.ts';
-import { endgamePath, loadEndgame } from '../../eval/endgame-cache.ts';
-import { lockFileOf } from '../../eval/folder-lock.ts';
+import { lockFileOf } from '../../files/folder-lock.ts';
+import { endgamePath, loadEndgame } from '../../solve/endgame/cache/table-cache.ts';
 import { buildEndgame } from '../../solve/index.ts';
 import { runAyoayo, startAyoayo, until } from '../ayoayo-command.ts';
 

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const { loadEndgame } = await import('../../eval/endgame-cache.ts');
+const { loadEndgame } = await import('../../solve/endgame/cache/table-cache.ts');
 const { DEFAULT_RULES } = await import('../../env/index.ts');
 
 /** @type {{ dir: string, seeds: number, threads: number, barrier: SharedArrayBuffer }} */

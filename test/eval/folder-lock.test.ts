@@ -17,7 +17,7 @@ import {
   folderLockHolder,
   lockFileOf,
   lockFolder,
-} from '../../eval/folder-lock.ts';
+} from '../../files/folder-lock.ts';
 
 /** A lock file as another process would have left it. */
 function leaveLock(dir: string, fields: Record<string, unknown>): void {

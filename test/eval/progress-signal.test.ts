@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lockFileOf } from '../../eval/folder-lock.ts';
+import { lockFileOf } from '../../files/folder-lock.ts';
 
 const fixture = fileURLToPath(new URL('./bar-on-signal.fixture.ts', import.meta.url));
 const HIDE = '\x1b[?25l';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitLine, gamesLine, gamesProgressBar } from '../../eval/progress.ts';
+import { fitLine, gamesLine, gamesProgressBar } from '../../display/progress.ts';
 import { fakeTerminal } from '../progress-stream.ts';
 
 describe('fitLine', () => {

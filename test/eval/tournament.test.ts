@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { registerNetworkKinds } from '../../agents/network/kinds.ts';
 import { RandomAgent } from '../../agents/random.ts';
 import { runChunk } from '../../eval/chunk.ts';
 import { type GameRecord, matchSettings, playMatch, scheduleGames } from '../../eval/match.ts';
 import { planPairings, runTournament } from '../../eval/tournament.ts';
-import { registerNetworkKinds } from '../../models/policy-kind.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 
 // Registers `policy:PATH` specs, here and (through agentKindSources) in the worker threads.

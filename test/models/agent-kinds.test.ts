@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { registerNetworkKinds } from '../../agents/network/kinds.ts';
 import { agentSpecForms, parseAgentSpec, splitAgentList } from '../../agents/spec.ts';
-import { registerNetworkKinds } from '../../models/policy-kind.ts';
 
 // The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
 registerNetworkKinds();

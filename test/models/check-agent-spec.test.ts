@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { registerNetworkKinds } from '../../agents/network/kinds.ts';
 import { AgentSpecError, checkAgentSpec } from '../../agents/spec.ts';
 import { PolicyFileError } from '../../models/errors.ts';
-import { registerNetworkKinds } from '../../models/policy-kind.ts';
 
 // The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
 registerNetworkKinds();

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { registerNetworkKinds } from '../../agents/network/kinds.ts';
 import { checkAgentSpec, createAgent } from '../../agents/spec.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
-import { registerNetworkKinds } from '../../models/policy-kind.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 
 registerNetworkKinds();

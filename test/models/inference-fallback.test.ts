@@ -59,7 +59,7 @@ describe('without a working onnxruntime-node', () => {
   });
 
   it('a search agent plays on the fallback', async () => {
-    (await import('../../models/policy-kind.ts')).registerNetworkKinds();
+    (await import('../../agents/network/kinds.ts')).registerNetworkKinds();
     const { createAgent } = await import('../../agents/spec.ts');
     const { initialPosition, legalActions, Random, DEFAULT_RULES } = await import(
       '../../env/index.ts'

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PuctSearch } from '../../agents/puct.ts';
+import { NetworkEvaluator } from '../../agents/network/network-evaluator.ts';
+import { PuctSearch } from '../../agents/puct/search.ts';
 import { midgames } from '../../bench/agents.bench.ts';
 import { DEFAULT_RULES, Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
@@ -13,7 +14,6 @@ import {
   NUM_ACTIONS,
   plainForward,
 } from '../../models/mlp-runner.ts';
-import { NetworkEvaluator } from '../../models/network-evaluator.ts';
 import {
   createPolicyValueModel,
   extractMlpWeights,

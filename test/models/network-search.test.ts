@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Evaluator } from '../../agents/evaluator.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
+import { registerNetworkKinds } from '../../agents/network/kinds.ts';
+import { NetworkLeafEvaluator } from '../../agents/network/network-leaf.ts';
+import { networkEvaluator } from '../../agents/network/search-agents.ts';
 import { createAgent } from '../../agents/spec.ts';
 import { DEFAULT_RULES, legalActions, maskToBytes, Random } from '../../env/index.ts';
-import { NetworkLeafEvaluator } from '../../models/network-leaf.ts';
-import { registerNetworkKinds } from '../../models/policy-kind.ts';
-import { networkEvaluator } from '../../models/search-agents.ts';
 import { randomPositions } from '../agents/positions.ts';
 
 // The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { otherRulesLine } from '../../agents/network/rules-note.ts';
 import { DEFAULT_RULES, resolveRules } from '../../env/index.ts';
-import { otherRulesLine } from '../../models/rules-note.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

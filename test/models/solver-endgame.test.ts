@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { registerNetworkKinds } from '../../agents/network/kinds.ts';
 import { checkAgentSpec, createAgent } from '../../agents/spec.ts';
 import {
   DEFAULT_RULES,
@@ -10,17 +11,16 @@ import {
   Random,
   resolveRules,
 } from '../../env/index.ts';
-import { cacheDir } from '../../eval/cache-dir.ts';
-import { endgamePath } from '../../eval/endgame-cache.ts';
-import { registerNetworkKinds } from '../../models/policy-kind.ts';
+import { cacheDir } from '../../files/cache-dir.ts';
+import { endgamePath } from '../../solve/endgame/cache/table-cache.ts';
 import { endgameOffsets } from '../../solve/index.ts';
 
 // The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
 registerNetworkKinds();
 
 // The solver-backed agents' table of 16 seeds takes a minute to build: here, 6.
-vi.mock('../../eval/endgame-cache.ts', async (original) => ({
-  ...(await original<typeof import('../../eval/endgame-cache.ts')>()),
+vi.mock('../../solve/endgame/cache/table-cache.ts', async (original) => ({
+  ...(await original<typeof import('../../solve/endgame/cache/table-cache.ts')>()),
   DEFAULT_ENDGAME_SEEDS: 6,
 }));
 

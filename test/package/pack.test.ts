@@ -150,7 +150,7 @@ describe('the packed package, installed into an empty project', () => {
     const pretrained = join(app, 'node_modules/ayoayo/dist/models/pretrained/policy.json');
     const script = `
       ${SUBPATHS.map((path, i) => `import * as m${i} from '${path}';`).join('\n')}
-      // m4 (ayoayo/models) registered policy:PATH agents, in the workers too.
+      // m2 (ayoayo/agents) registered policy:PATH agents, in the workers too.
       const counts = [${SUBPATHS.map((_, i) => `Object.keys(m${i}).length`).join(', ')}];
       const t = await m3.runTournament({ specs: ['random', 'policy:${pretrained}'], games: 2, seed: 1, workers: 1 });
       // m6 (ayoayo/solve): player 0's only move leaves player 1 a win.

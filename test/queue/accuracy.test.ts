@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAccuracySet } from '../../eval/accuracy/accuracy-set.ts';
 import { runAccuracy } from '../../eval/accuracy/benchmark.ts';
 import { sampleAccuracySet } from '../../eval/accuracy/sample.ts';
-import { ACCURACY_SETS } from '../../models/accuracy-sets.ts';
+import { ACCURACY_SETS } from '../../eval/accuracy/shipped-sets.ts';
 import { queueAccuracyRunner } from '../../queue/accuracy-runner.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerNetworkKinds } from '../../agents/network/kinds.ts';
 import { runTournament, type TournamentOptions } from '../../eval/tournament.ts';
-import { registerNetworkKinds } from '../../models/policy-kind.ts';
 import { PolicyCache } from '../../queue/policy-transport.ts';
 import { checkRedis, parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockFileOf } from '../../eval/folder-lock.ts';
+import { lockFileOf } from '../../files/folder-lock.ts';
 import { runSweep } from '../../queue/sweep.ts';
 import { parseSweepConfig } from '../../queue/sweep-plan.ts';
 import { type CheckpointPayload, readCheckpoint } from '../../train/run/checkpoint.ts';

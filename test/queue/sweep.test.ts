@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockFolder } from '../../eval/folder-lock.ts';
+import { lockFolder } from '../../files/folder-lock.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { runSweep } from '../../queue/sweep.ts';
 import { parseSweepConfig, planSweep } from '../../queue/sweep-plan.ts';

@@ -13,9 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveAgent } from '../../agents/engine-server.ts';
 import { ExternalAgent } from '../../agents/external.ts';
 import { GreedyAgent } from '../../agents/greedy.ts';
-import { serveAgent } from '../../agents/serve.ts';
+import { registerNetworkKinds } from '../../agents/network/kinds.ts';
 import { createAgent } from '../../agents/spec.ts';
 import { AyoayoEnv } from '../../env/gym/index.ts';
 import {
@@ -27,12 +28,11 @@ import {
   position,
   START_NOTATION,
 } from '../../env/index.ts';
-import { type FolderLock, lockFolder } from '../../eval/folder-lock.ts';
+import { readShippedAccuracySet } from '../../eval/accuracy/shipped-sets.ts';
 import { playMatch } from '../../eval/match.ts';
 import { runTournament } from '../../eval/tournament.ts';
-import { readShippedAccuracySet } from '../../models/accuracy-sets.ts';
+import { type FolderLock, lockFolder } from '../../files/folder-lock.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
-import { registerNetworkKinds } from '../../models/policy-kind.ts';
 import { createPolicyServer } from '../../serve/http-server.ts';
 import { close, listen } from '../../serve/listen.ts';
 import { PolicyService } from '../../serve/policy-service.ts';

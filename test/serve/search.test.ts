@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CachedEvaluator } from '../../agents/evaluation-cache.ts';
-import { PuctSearch } from '../../agents/puct.ts';
+import { NetworkEvaluator } from '../../agents/network/network-evaluator.ts';
+import { PolicySearch } from '../../agents/network/policy-search.ts';
+import { PuctSearch } from '../../agents/puct/search.ts';
 import {
   DEFAULT_RULES,
   formatPosition,
@@ -17,8 +19,6 @@ import {
   START_NOTATION,
 } from '../../env/index.ts';
 import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
-import { NetworkEvaluator } from '../../models/network-evaluator.ts';
-import { PolicySearch } from '../../models/policy-search.ts';
 import { type ActResponse, PolicyService } from '../../serve/policy-service.ts';
 import { buildEndgame, solve } from '../../solve/index.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';

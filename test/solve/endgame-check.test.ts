@@ -9,7 +9,7 @@ import {
   type Rules,
   resolveRules,
 } from '../../env/index.ts';
-import { endgamePath, loadEndgame } from '../../eval/endgame-cache.ts';
+import { endgamePath, loadEndgame } from '../../solve/endgame/cache/table-cache.ts';
 import { boardsOf, unrankBoard } from '../../solve/endgame/rank.ts';
 import {
   buildEndgame,

@@ -12,8 +12,12 @@ import {
   type Rules,
   resolveRules,
 } from '../../env/index.ts';
-import { type EndgameCacheOptions, endgamePath, loadEndgame } from '../../eval/endgame-cache.ts';
-import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
+import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
+import {
+  type EndgameCacheOptions,
+  endgamePath,
+  loadEndgame,
+} from '../../solve/endgame/cache/table-cache.ts';
 import {
   boardsOf,
   MOVER_0_ORDER,

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { folderLockHolder, lockFileOf, lockFolder } from '../../eval/folder-lock.ts';
+import { folderLockHolder, lockFileOf, lockFolder } from '../../files/folder-lock.ts';
 import { startAyoayo, until } from '../ayoayo-command.ts';
 
 // Two processes on one run folder: the second fails at once naming the first,

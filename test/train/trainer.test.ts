@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { capWorkers } from '../../eval/pool.ts';
 import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { buildConfig } from '../../train/config/build.ts';
@@ -12,7 +13,6 @@ import type { TrainConfig } from '../../train/config/schema.ts';
 import { CheckpointError, readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
-import { capWorkers } from '../../train/worker-cap.ts';
 
 const quiet = { log: () => {} };
 
@@ -231,11 +231,11 @@ describe('training config: refusals and caps', () => {
   });
 
   it('caps evaluation workers at the core count, saying so', () => {
-    const lines: string[] = [];
-    expect(capWorkers(1000, (l) => lines.push(l), 2)).toBe(2);
-    expect(lines).toEqual(['ayoayo train: workers 1000 capped at 2, the number of cores here']);
-    expect(capWorkers(2, (l) => lines.push(l), 2)).toBe(2);
-    expect(capWorkers(0, (l) => lines.push(l), 2)).toBe(0);
-    expect(lines).toHaveLength(1);
+    const capped: number[] = [];
+    expect(capWorkers(1000, (cores) => capped.push(cores), 2)).toBe(2);
+    expect(capped).toEqual([2]);
+    expect(capWorkers(2, (cores) => capped.push(cores), 2)).toBe(2);
+    expect(capWorkers(0, (cores) => capped.push(cores), 2)).toBe(0);
+    expect(capped).toHaveLength(1);
   });
 });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
-import { PuctSearch } from '../../agents/puct.ts';
+import { NetworkEvaluator } from '../../agents/network/network-evaluator.ts';
+import { PuctSearch } from '../../agents/puct/search.ts';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import {
   applyAction,
@@ -19,7 +20,6 @@ import {
 } from '../../env/index.ts';
 import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
 import { argmaxLegal, MlpRunner } from '../../models/mlp-runner.ts';
-import { NetworkEvaluator } from '../../models/network-evaluator.ts';
 import { close, listen } from '../../serve/listen.ts';
 import { solve } from '../../solve/index.ts';
 import { buildWeb } from '../../web/build.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type ObservationConfig, observationConfigSchema } from '../../env/gym/observation.ts';
 import { DEFAULT_RULES, rulesSchema } from '../../env/rules.ts';
-import { BACKEND_CHOICES } from '../../models/backend.ts';
+import { BACKEND_CHOICES } from '../../models/backend-choice.ts';
 import { networkConfigSchema } from '../../models/policy-value-model.ts';
 
 const network = networkConfigSchema.shape;

@@ -1,8 +1,8 @@
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import type { Random } from '../../env/random.ts';
-import { loadEndgameShowingProgress } from '../../eval/endgame-progress.ts';
 import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
-import { cachedEndgame } from '../../models/solver-endgame.ts';
+import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
+import { cachedEndgame } from '../../solve/endgame/cache/shared-tables.ts';
 import { observationOf } from '../config/schema.ts';
 import type {
   LearnerParts,

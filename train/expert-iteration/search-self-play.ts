@@ -1,9 +1,9 @@
 import type { Evaluator } from '../../agents/evaluator.ts';
-import { PuctSearch } from '../../agents/puct.ts';
-import { softmaxInto } from '../../agents/softmax.ts';
+import { PuctSearch } from '../../agents/puct/search.ts';
 import { type ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
 import { core, type Random, type RuleCode, type Rules, ruleCode } from '../../env/index.ts';
 import { type ForwardPass, NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { softmaxInto } from '../../models/softmax.ts';
 import type { EndgameValues } from '../../solve/index.ts';
 import type { SelfPlayStats } from '../training-algorithm.ts';
 import type { PositionSink } from './position-log.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../eval/endgame-cache.ts';
+import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
 import { type ConfigOf, setting } from '../config/schema.ts';
 
 /** mctx's c_scale of the completed-Q target. */

@@ -1,5 +1,6 @@
 import { Random } from '../../env/random.ts';
-import { type BackendChoice, loadBackend } from '../../models/backend.ts';
+import { loadBackend } from '../../models/backend.ts';
+import type { BackendChoice } from '../../models/backend-choice.ts';
 import {
   type InferenceBackend,
   inferenceEngine,
@@ -7,7 +8,7 @@ import {
   withWeights,
 } from '../../models/inference/inference-engine.ts';
 import type { ForwardPass, MlpWeights } from '../../models/mlp-runner.ts';
-import { cachedEndgame } from '../../models/solver-endgame.ts';
+import { cachedEndgame } from '../../solve/endgame/cache/shared-tables.ts';
 import { type LoggedPositions, PositionLog } from './position-log.ts';
 import {
   type GamesInProgress,

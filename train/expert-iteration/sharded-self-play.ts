@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type * as tfType from '@tensorflow/tfjs';
 import { Piscina } from 'piscina';
 import { Random } from '../../env/random.ts';
-import type { BackendChoice } from '../../models/backend.ts';
+import type { BackendChoice } from '../../models/backend-choice.ts';
 import {
   type InferenceEngine,
   type NetworkInference,

@@ -1,7 +1,7 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Tf } from '../../models/backend.ts';
-import { applyClippedGradients } from '../gradient-step.ts';
 import type { GradientBatch, Gradients, OnnxGradients } from './onnx-gradients.ts';
+import { applyClippedGradients } from './tfjs-step.ts';
 
 /**
  * A gradient step whose gradients come from onnxruntime-node and whose

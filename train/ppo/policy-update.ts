@@ -3,10 +3,10 @@ import type { Random } from '../../env/random.ts';
 import type { Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
-import { shuffledOrder, tfjsGradientStep } from '../gradient-step.ts';
 import { GRADIENT_INPUTS } from '../gradients/gradient-graph.ts';
 import { MinibatchUpdater, type OnnxGradientOptions } from '../gradients/minibatch-updater.ts';
 import type { GradientBatch } from '../gradients/onnx-gradients.ts';
+import { shuffledOrder, tfjsGradientStep } from '../gradients/tfjs-step.ts';
 import type { UpdateStats } from '../training-algorithm.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
 

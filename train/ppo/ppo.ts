@@ -141,13 +141,7 @@ export async function buildPolicyGradient(
   const baselines: Agent[] = [];
   if (ppo.baselineShare > 0) {
     for (const spec of ppo.baselineOpponents)
-      baselines.push(
-        await createAgent(spec, {
-          rules,
-          seed: config.seed,
-          ...(files !== undefined ? { files } : {}),
-        }),
-      );
+      baselines.push(await createAgent(spec, { rules, ...(files !== undefined ? { files } : {}) }));
   }
   const opponents = new OpponentPool(ppo.poolSize, inference);
   const rollouts = new PolicyRollouts(

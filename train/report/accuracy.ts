@@ -1,10 +1,10 @@
+import { registerNetworkKinds } from '../../agents/network/kinds.ts';
 import { type Rules, sameRules } from '../../env/rules.ts';
 import type { AccuracySet } from '../../eval/accuracy/accuracy-set.ts';
 import { runAccuracy } from '../../eval/accuracy/benchmark.ts';
 import { sampleAccuracySet } from '../../eval/accuracy/sample.ts';
 import type { AgentAccuracy } from '../../eval/accuracy/score.ts';
-import { loadAccuracySet } from '../../models/accuracy-sets.ts';
-import { registerNetworkKinds } from '../../models/policy-kind.ts';
+import { loadAccuracySet } from '../../eval/accuracy/shipped-sets.ts';
 
 /** The seed of the positions a run's evaluations score the policy on: the same in every run. */
 const SAMPLE_SEED = 'training';

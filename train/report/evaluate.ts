@@ -1,11 +1,11 @@
+import { registerNetworkKinds } from '../../agents/network/kinds.ts';
 import type { JobFiles } from '../../agents/spec.ts';
+import { gamesProgressBar } from '../../display/progress.ts';
 import type { Rules } from '../../env/rules.ts';
 import type { PairingResult } from '../../eval/match.ts';
-import { gamesProgressBar } from '../../eval/progress.ts';
 import { table } from '../../eval/report.ts';
 import { runTournament } from '../../eval/tournament.ts';
 import { readPolicyText } from '../../models/load-policy.ts';
-import { registerNetworkKinds } from '../../models/policy-kind.ts';
 
 // Training names agents by spec (the gauntlet's `policy:PATH`, the evaluation's
 // opponents and PPO's baselines, checked when a run starts): the kinds that load

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { encodePolicyFile } from '../../models/policy-checksum.ts';
 import { learnerPolicyFile } from '../learner.ts';
 import type { Run } from '../training-loop.ts';

@@ -1,7 +1,7 @@
 import type * as vega from 'vega';
-import { chartFrame } from '../../eval/chart-frame.ts';
-import { lineWithPoints, referenceLine } from '../../eval/chart-marks.ts';
-import { writeChart } from '../../eval/chart-render.ts';
+import { chartFrame } from '../../display/chart-frame.ts';
+import { lineWithPoints, referenceLine } from '../../display/chart-marks.ts';
+import { writeChart } from '../../display/chart-render.ts';
 import { wilsonInterval } from '../../eval/stats.ts';
 
 export interface CurvePoint {

@@ -1,5 +1,5 @@
 import { createObjectCsvStringifier } from 'csv-writer';
-import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { algorithms } from '../algorithms.ts';
 
 /**

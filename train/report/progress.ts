@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import { etaText, fitLine, lineWidth, stopBarOnSignal } from '../../eval/progress.ts';
+import { etaText, fitLine, lineWidth, stopBarOnSignal } from '../../display/progress.ts';
 
 export interface IterationSummary {
   readonly pliesPerSec: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describeIssues } from '../../env/zod-issues.ts';
-import { writeFileAtomic } from '../../eval/atomic-write.ts';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
 import {
   CheckpointError,
   encodeCheckpoint,

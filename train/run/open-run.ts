@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import type { JobFiles } from '../../agents/spec.ts';
-import { writeFileAtomic } from '../../eval/atomic-write.ts';
-import { lockFolder } from '../../eval/folder-lock.ts';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
+import { lockFolder } from '../../files/folder-lock.ts';
 import { algorithmOf, noShardsMessage } from '../algorithms.ts';
 import { buildConfig, runLocation } from '../config/build.ts';
 import { checkEvalOpponents } from '../config/eval-opponents.ts';

@@ -9,11 +9,11 @@ import { CachedEvaluator } from '../../agents/evaluation-cache.ts';
 import { GreedyAgent } from '../../agents/greedy.ts';
 import { MctsAgent } from '../../agents/mcts.ts';
 import { MinimaxAgent } from '../../agents/minimax.ts';
-import { PuctAgent } from '../../agents/puct-agent.ts';
+import { NetworkEvaluator } from '../../agents/network/network-evaluator.ts';
+import { PuctAgent } from '../../agents/puct/agent.ts';
 import { RandomAgent } from '../../agents/random.ts';
 import type { Rules } from '../../env/index.ts';
 import type { BrowserPolicy } from '../../models/export/browser-policy.ts';
-import { NetworkEvaluator } from '../../models/network-evaluator.ts';
 import { AgentPlayer, type ComputerPlayer, PolicyPlayer } from './players.ts';
 
 export type OpponentKind = 'policy' | 'az' | 'random' | 'greedy' | 'minimax' | 'mcts';

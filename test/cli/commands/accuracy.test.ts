@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ACCURACY_SETS } from '../../../models/accuracy-sets.ts';
+import { ACCURACY_SETS } from '../../../eval/accuracy/shipped-sets.ts';
 import { plantedLine, setText, smallPositionLines } from '../../eval/accuracy/set-texts.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveRules, START_NOTATION } from '../../../env/index.ts';
-import { endgamePath, loadEndgame } from '../../../eval/endgame-cache.ts';
+import { endgamePath, loadEndgame } from '../../../solve/endgame/cache/table-cache.ts';
 import { decodeEndgame, encodeEndgame, NO_LOWER, NO_UPPER } from '../../../solve/index.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));

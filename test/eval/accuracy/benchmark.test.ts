@@ -9,7 +9,7 @@ import {
 import { runAccuracyChunk } from '../../../eval/accuracy/chunk.ts';
 import { sampleAccuracySet } from '../../../eval/accuracy/sample.ts';
 import { scoreAnswers } from '../../../eval/accuracy/score.ts';
-import { ACCURACY_SETS } from '../../../models/accuracy-sets.ts';
+import { ACCURACY_SETS } from '../../../eval/accuracy/shipped-sets.ts';
 import { Solver, valueWord } from '../../../solve/index.ts';
 
 const set = readAccuracySet(ACCURACY_SETS.main as string);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AccuracySetError, readAccuracySet } from '../../../eval/accuracy/accuracy-set.ts';
-import { ACCURACY_SETS } from '../../../models/accuracy-sets.ts';
+import { ACCURACY_SETS } from '../../../eval/accuracy/shipped-sets.ts';
 import { MAIN_TEXT } from './set-texts.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ayoayo-set-file-'));

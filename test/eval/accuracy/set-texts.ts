@@ -3,7 +3,7 @@
 // someone planting them would).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ACCURACY_SETS } from '../../../models/accuracy-sets.ts';
+import { ACCURACY_SETS } from '../../../eval/accuracy/shipped-sets.ts';
 
 /** The shipped main set's file, as it is in the repository (LF line ends). */
 export const MAIN_TEXT = readFileSync(ACCURACY_SETS.main as string, 'utf8');

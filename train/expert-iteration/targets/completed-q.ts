@@ -1,5 +1,5 @@
 import { GumbelRoot } from '../../../agents/gumbel.ts';
-import type { PuctResult, PuctSearch } from '../../../agents/puct.ts';
+import type { PuctResult, PuctSearch } from '../../../agents/puct/search.ts';
 import type { Random } from '../../../env/random.ts';
 import type { SearchedMove, SearchTarget } from './search-target.ts';
 

@@ -1,4 +1,4 @@
-import type { PuctOptions, PuctResult, PuctSearch } from '../../../agents/puct.ts';
+import type { PuctOptions, PuctResult, PuctSearch } from '../../../agents/puct/search.ts';
 import type { Random } from '../../../env/random.ts';
 
 /** The move a finished search plays, and what the network learns at its position. */

@@ -1,4 +1,4 @@
-import type { PuctResult, PuctSearch } from '../../../agents/puct.ts';
+import type { PuctResult, PuctSearch } from '../../../agents/puct/search.ts';
 import { visitCountTargets } from '../../../agents/search-targets.ts';
 import { type Random, sampleIndex } from '../../../env/random.ts';
 import type { SearchedMove, SearchTarget } from './search-target.ts';

@@ -9,9 +9,10 @@
  * package's `ayoayo/models`, training's evaluation, the queue); a
  * tournament's worker threads call it again (agentKindSources).
  */
-import { type AgentKind, type AgentSpecOf, agentKind, registerAgentKinds } from '../agents/spec.ts';
-import { isOption, optionKeys, requiredArgument } from '../agents/spec-options.ts';
-import { inferenceEngine } from './inference/inference-engine.ts';
+
+import { inferenceEngine } from '../../models/inference/inference-engine.ts';
+import { type AgentKind, type AgentSpecOf, agentKind, registerAgentKinds } from '../spec.ts';
+import { isOption, optionKeys, requiredArgument } from '../spec-options.ts';
 import { checkPolicyAgent, loadPolicyAgent } from './policy-agent.ts';
 import { noteOtherRules } from './rules-note.ts';
 import {
@@ -23,9 +24,8 @@ import {
   parseAzSpec,
   parseMinimaxEvalSpec,
 } from './search-agents.ts';
-import { SOLVER_ENDGAME } from './solver-endgame.ts';
 
-declare module '../agents/agent-kinds.ts' {
+declare module '../agent-kinds.ts' {
   interface AgentSpecs {
     policy: { readonly path: string };
     az: AzSpec;
@@ -104,16 +104,13 @@ const minimaxEval = networkSearch({
 });
 
 /**
- * Registers the network kinds and the solver-backed kinds' endgame tables
- * (read from eval's cache; each check makes sure the table is cached, in the
- * thread that checks the specs, building it there with its progress bar when
- * it is not, so that a tournament's or benchmark's threads read it rather
- * than each building it at once). Calling it again changes nothing.
+ * Registers the kinds that play with a trained network, and where worker
+ * threads find this function to do it again. Calling it again changes
+ * nothing.
  */
 export function registerNetworkKinds(): void {
   registerAgentKinds({
     kinds: [policy, az, minimaxEval],
-    solverEndgame: SOLVER_ENDGAME,
     source: { module: import.meta.url, register: 'registerNetworkKinds' },
   });
 }

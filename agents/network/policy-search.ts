@@ -1,15 +1,16 @@
-import type { SolverShare } from '../agents/agent-kinds.ts';
-import { type PuctLimits, PuctSearch } from '../agents/puct.ts';
-import { readSolveOption } from '../agents/solver-backed.ts';
-import { PositionProver } from '../agents/solving-agent.ts';
-import { parseSpecOptions, splitFields } from '../agents/spec-options.ts';
-import type { Position } from '../env/position.ts';
-import { type Rules, rulesKey, sameRules } from '../env/rules.ts';
-import type { EndgameValues } from '../solve/index.ts';
-import { NetworkSpecError } from './errors.ts';
-import type { NetworkInference } from './inference/inference-engine.ts';
-import type { LoadedPolicy } from './load-policy.ts';
-import { NUM_ACTIONS } from './mlp-runner.ts';
+import type { Position } from '../../env/position.ts';
+import { type Rules, rulesKey, sameRules } from '../../env/rules.ts';
+import { NetworkSpecError } from '../../models/errors.ts';
+import type { NetworkInference } from '../../models/inference/inference-engine.ts';
+import type { LoadedPolicy } from '../../models/load-policy.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { solvingAgentEndgame } from '../../solve/endgame/cache/shared-tables.ts';
+import type { EndgameValues } from '../../solve/index.ts';
+import type { SolverShare } from '../agent-kinds.ts';
+import { type PuctLimits, PuctSearch } from '../puct/search.ts';
+import { readSolveOption } from '../solver-backed.ts';
+import { PositionProver } from '../solving-agent.ts';
+import { parseSpecOptions, splitFields } from '../spec-options.ts';
 import {
   type AzOptions,
   azLimits,
@@ -18,7 +19,6 @@ import {
   networkInference,
   puctOptions,
 } from './search-agents.ts';
-import { solvingAgentEndgame } from './solver-endgame.ts';
 
 /** `ayoayo serve --search`'s options: an `az:` spec's, and with solve=1 how its time is shared. */
 export interface AzSearchOptions {

@@ -1,8 +1,8 @@
-import { core, outcome, type Position, type Rules, ruleCode } from '../env/index.ts';
-import type { Agent, AgentContext } from './agent.ts';
-import type { Evaluator } from './evaluator.ts';
-import { gumbelSearch } from './gumbel.ts';
-import { type PuctLimits, type PuctOptions, type PuctResult, PuctSearch } from './puct.ts';
+import { core, outcome, type Position, type Rules, ruleCode } from '../../env/index.ts';
+import type { Agent, AgentContext } from '../agent.ts';
+import type { Evaluator } from '../evaluator.ts';
+import { gumbelSearch } from '../gumbel.ts';
+import { type PuctLimits, type PuctOptions, type PuctResult, PuctSearch } from './search.ts';
 
 export interface PuctAgentOptions extends PuctOptions, PuctLimits {
   readonly name: string;

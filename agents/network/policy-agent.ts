@@ -1,12 +1,12 @@
-import type { Agent, AgentContext } from '../agents/agent.ts';
-import type { JobFiles } from '../agents/agent-kinds.ts';
-import type { ObservationConfig } from '../env/gym/observation.ts';
-import type { Position } from '../env/position.ts';
-import type { Rules } from '../env/rules.ts';
-import { inferenceEngine } from './inference/inference-engine.ts';
-import { loadPolicy } from './load-policy.ts';
-import type { ForwardPass, MlpWeights } from './mlp-runner.ts';
-import { checkPolicyInput, PolicyMoveChooser } from './policy-move.ts';
+import type { ObservationConfig } from '../../env/gym/observation.ts';
+import type { Position } from '../../env/position.ts';
+import type { Rules } from '../../env/rules.ts';
+import { inferenceEngine } from '../../models/inference/inference-engine.ts';
+import { loadPolicy } from '../../models/load-policy.ts';
+import type { ForwardPass, MlpWeights } from '../../models/mlp-runner.ts';
+import { checkPolicyInput, PolicyMoveChooser } from '../../models/policy-move.ts';
+import type { Agent, AgentContext } from '../agent.ts';
+import type { JobFiles } from '../agent-kinds.ts';
 import { noteOtherRules } from './rules-note.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type * as tfType from '@tensorflow/tfjs';
-import type { Random } from '../env/random.ts';
-import type { Tf } from '../models/backend.ts';
+import type { Random } from '../../env/random.ts';
+import type { Tf } from '../../models/backend.ts';
 
 /** Writes 0..n-1 into `order` and shuffles it (Fisher-Yates, `n - 1` draws from `rng`). */
 export function shuffledOrder(order: Int32Array, n: number, rng: Random): void {

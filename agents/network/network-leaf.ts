@@ -1,6 +1,6 @@
-import type { Evaluator } from '../agents/evaluator.ts';
-import type { LeafEvaluator } from '../agents/minimax-search.ts';
-import { core, type RuleCode, type Rules, ruleCode } from '../env/index.ts';
+import { core, type RuleCode, type Rules, ruleCode } from '../../env/index.ts';
+import type { Evaluator } from '../evaluator.ts';
+import type { LeafEvaluator } from '../minimax-search.ts';
 
 const { STORE_0, TO_MOVE } = core;
 

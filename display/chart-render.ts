@@ -1,5 +1,5 @@
 import type * as vegaType from 'vega';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic } from '../files/atomic-write.ts';
 
 /**
  * Renders a Vega spec to `<base>.svg` and `<base>.png` (1000 px wide), both

@@ -5,8 +5,8 @@ import {
   AccuracySetError,
   parseAccuracySet,
   readAccuracySet,
-} from '../eval/accuracy/accuracy-set.ts';
-import { readSetFile, setContentSha256 } from '../eval/accuracy/set-file.ts';
+} from './accuracy-set.ts';
+import { readSetFile, setContentSha256 } from './set-file.ts';
 
 /**
  * The accuracy sets that ship beside the pretrained policy (docs/accuracy.md):
@@ -15,8 +15,8 @@ import { readSetFile, setContentSha256 } from '../eval/accuracy/set-file.ts';
  * number holds on positions nobody looked at.
  */
 export const ACCURACY_SETS: Readonly<Record<string, string>> = {
-  main: fileURLToPath(new URL('./accuracy/main.jsonl', import.meta.url)),
-  holdout: fileURLToPath(new URL('./accuracy/holdout.jsonl', import.meta.url)),
+  main: fileURLToPath(new URL('./sets/main.jsonl', import.meta.url)),
+  holdout: fileURLToPath(new URL('./sets/holdout.jsonl', import.meta.url)),
 };
 
 /**
@@ -70,7 +70,7 @@ export function readShippedAccuracySet(
   const sha256 = setContentSha256(text);
   if (sha256 !== pinned) {
     throw new AccuracySetError(
-      `accuracy set '${name}' (${path}) was changed: its sha256 is ${sha256.slice(0, 12)}..., not the ${pinned.slice(0, 12)}... this version of ayoayo ships; restore it (git checkout -- models/accuracy/${name}.jsonl in a clone, or install ayoayo again)`,
+      `accuracy set '${name}' (${path}) was changed: its sha256 is ${sha256.slice(0, 12)}..., not the ${pinned.slice(0, 12)}... this version of ayoayo ships; restore it (git checkout -- eval/accuracy/sets/${name}.jsonl in a clone, or install ayoayo again)`,
     );
   }
   return parseAccuracySet(text, path);

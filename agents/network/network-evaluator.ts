@@ -1,10 +1,15 @@
-import type { Evaluator } from '../agents/evaluator.ts';
-import { softmaxInto } from '../agents/softmax.ts';
-import { type ObservationConfig, ObservationEncoder } from '../env/gym/observation.ts';
-import { core } from '../env/index.ts';
-import type { Rules } from '../env/rules.ts';
-import { PolicyFileError } from './errors.ts';
-import { type ForwardPass, type MlpWeights, NUM_ACTIONS, plainForward } from './mlp-runner.ts';
+import { type ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
+import { core } from '../../env/index.ts';
+import type { Rules } from '../../env/rules.ts';
+import { PolicyFileError } from '../../models/errors.ts';
+import {
+  type ForwardPass,
+  type MlpWeights,
+  NUM_ACTIONS,
+  plainForward,
+} from '../../models/mlp-runner.ts';
+import { softmaxInto } from '../../models/softmax.ts';
+import type { Evaluator } from '../evaluator.ts';
 
 export type { ForwardPass };
 

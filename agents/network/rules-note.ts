@@ -1,4 +1,4 @@
-import { formatRules, type Rules } from '../env/rules.ts';
+import { formatRules, type Rules } from '../../env/rules.ts';
 
 const noted = new Set<string>();
 

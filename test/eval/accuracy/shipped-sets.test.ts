@@ -3,14 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AccuracySetError } from '../../eval/accuracy/accuracy-set.ts';
+import { AccuracySetError } from '../../../eval/accuracy/accuracy-set.ts';
 import {
   ACCURACY_SETS,
   loadAccuracySet,
   readShippedAccuracySet,
   SHIPPED_SET_SHA256,
-} from '../../models/accuracy-sets.ts';
-import { MAIN_TEXT, plantedLine } from '../eval/accuracy/set-texts.ts';
+} from '../../../eval/accuracy/shipped-sets.ts';
+import { MAIN_TEXT, plantedLine } from './set-texts.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ayoayo-shipped-sets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,7 +50,7 @@ describe('the shipped accuracy sets', () => {
     const pinned = (SHIPPED_SET_SHA256.main as string).slice(0, 12);
     expect((error as Error).message).toMatch(
       new RegExp(
-        `^accuracy set 'main' \\(${path}\\) was changed: its sha256 is [0-9a-f]{12}\\.\\.\\., not the ${pinned}\\.\\.\\. this version of ayoayo ships; restore it \\(git checkout -- models/accuracy/main\\.jsonl in a clone, or install ayoayo again\\)$`,
+        `^accuracy set 'main' \\(${path}\\) was changed: its sha256 is [0-9a-f]{12}\\.\\.\\., not the ${pinned}\\.\\.\\. this version of ayoayo ships; restore it \\(git checkout -- eval/accuracy/sets/main\\.jsonl in a clone, or install ayoayo again\\)$`,
       ),
     );
   });

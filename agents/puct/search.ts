@@ -8,18 +8,18 @@
  * drive a search: `search` with the search's own evaluator, or stepped by a
  * driver that evaluates the leaves of many searches at once.
  */
-import { core, type Random, type Rules } from '../env/index.ts';
-import type { Evaluator } from './evaluator.ts';
-import { LeafBatch } from './puct/leaf-batch.ts';
-import { buildResult, type PuctResult } from './puct/result.ts';
-import { RootChoice, type RootChooser } from './puct/root-chooser.ts';
-import { addRootNoise, checkRootNoise, type RootNoise } from './puct/root-noise.ts';
-import { addVirtualLoss, backUp, removeVirtualLoss, selectChild } from './puct/simulation.ts';
-import { PuctTree } from './puct/tree.ts';
+import { core, type Random, type Rules } from '../../env/index.ts';
+import type { Evaluator } from '../evaluator.ts';
+import { LeafBatch } from './leaf-batch.ts';
+import { buildResult, type PuctResult } from './result.ts';
+import { RootChoice, type RootChooser } from './root-chooser.ts';
+import { addRootNoise, checkRootNoise, type RootNoise } from './root-noise.ts';
+import { addVirtualLoss, backUp, removeVirtualLoss, selectChild } from './simulation.ts';
+import { PuctTree } from './tree.ts';
 
-export type { PuctResult } from './puct/result.ts';
-export type { RootChooser, RootChooserSearch, RootView } from './puct/root-chooser.ts';
-export type { RootNoise } from './puct/root-noise.ts';
+export type { PuctResult } from './result.ts';
+export type { RootChooser, RootChooserSearch, RootView } from './root-chooser.ts';
+export type { RootNoise } from './root-noise.ts';
 
 export interface PuctOptions {
   readonly rules: Rules;

@@ -1,7 +1,7 @@
-import type { Rules } from '../env/index.ts';
-import type { EndgameValues } from '../solve/index.ts';
-import { type EndgameCacheOptions, loadEndgame } from './endgame-cache.ts';
-import { gamesProgressBar } from './progress.ts';
+import { gamesProgressBar } from '../../../display/progress.ts';
+import type { Rules } from '../../../env/index.ts';
+import type { EndgameValues } from '../../index.ts';
+import { type EndgameCacheOptions, loadEndgame } from './table-cache.ts';
 
 export interface EndgameProgressOptions {
   /** Nothing on stderr. */

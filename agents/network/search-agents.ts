@@ -1,12 +1,16 @@
 import { z } from 'zod';
-import type { Agent } from '../agents/agent.ts';
-import type { JobFiles } from '../agents/agent-kinds.ts';
-import { CachedEvaluator } from '../agents/evaluation-cache.ts';
-import type { Evaluator } from '../agents/evaluator.ts';
-import { MinimaxAgent } from '../agents/minimax.ts';
-import { MAX_PLY } from '../agents/minimax-search.ts';
-import type { PuctLimits, PuctOptions } from '../agents/puct.ts';
-import { PuctAgent } from '../agents/puct-agent.ts';
+import type { Rules } from '../../env/rules.ts';
+import { NetworkSpecError } from '../../models/errors.ts';
+import { inferenceEngine, type NetworkInference } from '../../models/inference/inference-engine.ts';
+import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
+import type { Agent } from '../agent.ts';
+import type { JobFiles } from '../agent-kinds.ts';
+import { CachedEvaluator } from '../evaluation-cache.ts';
+import type { Evaluator } from '../evaluator.ts';
+import { MinimaxAgent } from '../minimax.ts';
+import { MAX_PLY } from '../minimax-search.ts';
+import { PuctAgent } from '../puct/agent.ts';
+import type { PuctLimits, PuctOptions } from '../puct/search.ts';
 import {
   decimalOption,
   durationOption,
@@ -14,11 +18,7 @@ import {
   parseSpecOptions,
   splitFields,
   switchOption,
-} from '../agents/spec-options.ts';
-import type { Rules } from '../env/rules.ts';
-import { NetworkSpecError } from './errors.ts';
-import { inferenceEngine, type NetworkInference } from './inference/inference-engine.ts';
-import { type LoadedPolicy, loadPolicy } from './load-policy.ts';
+} from '../spec-options.ts';
 import { encoderFor, type ForwardPass, NetworkEvaluator } from './network-evaluator.ts';
 import { NetworkLeafEvaluator } from './network-leaf.ts';
 

@@ -1,12 +1,22 @@
-import type { SolverEndgame } from '../agents/agent-kinds.ts';
-import { type Rules, rulesKey } from '../env/rules.ts';
-import {
-  DEFAULT_ENDGAME_SEEDS,
-  type EndgameCacheOptions,
-  loadEndgame,
-} from '../eval/endgame-cache.ts';
-import { loadEndgameShowingProgress } from '../eval/endgame-progress.ts';
-import type { EndgameValues } from '../solve/index.ts';
+import { type Rules, rulesKey } from '../../../env/rules.ts';
+import type { EndgameValues } from '../../index.ts';
+import { loadEndgameShowingProgress } from './progress.ts';
+import { DEFAULT_ENDGAME_SEEDS, type EndgameCacheOptions, loadEndgame } from './table-cache.ts';
+
+/**
+ * The endgame tables a solver-backed agent's solver reads, given to the
+ * registry of agent kinds: the user's cache, below.
+ */
+export interface SolverEndgame {
+  /** The table under `rules` for an agent made in this thread (built into the cache when missing); null: none. */
+  readonly load: (rules: Rules) => EndgameValues | null;
+  /**
+   * Makes sure the table under `rules` is in the cache, building it there
+   * when it is not: a check calls it in the thread that checks the specs, so
+   * that worker threads read the table rather than each building it.
+   */
+  readonly prepare: (rules: Rules) => void;
+}
 
 const tables = new Map<string, EndgameValues>();
 
@@ -61,9 +71,8 @@ export function cacheSolvingAgentEndgame(rules: Rules): void {
 }
 
 /**
- * The solver-backed agents' endgame tables, from the user's cache: what
- * registerNetworkKinds gives the registry of agent kinds (agents/ sits below
- * the cache and cannot read it itself).
+ * The solver-backed agents' endgame tables, from the user's cache: the
+ * registry of agent kinds gives them to every solvable kind.
  */
 export const SOLVER_ENDGAME: SolverEndgame = {
   load: solvingAgentEndgame,

@@ -1,7 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { type Rules, rulesKey, sameRules } from '../env/index.ts';
+import { type Rules, rulesKey, sameRules } from '../../../env/index.ts';
+import { writeFileAtomic } from '../../../files/atomic-write.ts';
+import { cacheDir } from '../../../files/cache-dir.ts';
+import { type FolderLock, lockFolderWaiting } from '../../../files/folder-lock.ts';
 import {
   buildEndgame,
   checkEndgame,
@@ -9,10 +12,7 @@ import {
   type EndgameValues,
   encodeEndgame,
   endgameOffsets,
-} from '../solve/index.ts';
-import { writeFileAtomic } from './atomic-write.ts';
-import { cacheDir } from './cache-dir.ts';
-import { type FolderLock, lockFolderWaiting } from './folder-lock.ts';
+} from '../../index.ts';
 
 /**
  * The endgame table the solver's users look boards of up to this many seeds
