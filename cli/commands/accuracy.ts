@@ -9,12 +9,12 @@ import { type AccuracyReport, runAccuracy } from '../../eval/accuracy/benchmark.
 import { accuracyJson, formatAccuracy, writeAccuracy } from '../../eval/accuracy/report.ts';
 import { loadAccuracySet, SET_CHOICES } from '../../eval/accuracy/shipped-sets.ts';
 import { verifyAccuracySet, verifyBudget } from '../../eval/accuracy/verify.ts';
-import { capWorkers } from '../../eval/pool.ts';
 import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
 import { agentFormsForHelp } from '../agent-forms.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { prepareOutputFolder } from '../output-folder.ts';
 import { type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
+import { workersHere } from '../workers-option.ts';
 
 interface AccuracyArgs extends QueueArgs {
   agents?: string[];
@@ -113,14 +113,7 @@ export const accuracyCommand = defineCommand<AccuracyArgs>({
       }
       process.stderr.write(`${verified}\n`);
     }
-    const workers =
-      queue !== undefined
-        ? argv.workers
-        : capWorkers(argv.workers, (cores) =>
-            process.stderr.write(
-              `ayoayo: --workers ${argv.workers} is more than the ${cores} cores here; using ${cores}\n`,
-            ),
-          );
+    const workers = workersHere(argv.workers, queue);
     const bar = gamesProgressBar({ quiet: argv.quiet, label: 'accuracy', unit: 'positions' });
     const status = (line: string): void => {
       process.stderr.write(`${process.stderr.isTTY === true ? '\r\x1b[K' : ''}${line}\n`);

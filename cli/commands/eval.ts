@@ -6,7 +6,6 @@ import { gamesProgressBar } from '../../display/progress.ts';
 import { SEED_RANGE } from '../../env/index.ts';
 import { DEFAULT_MAX_PLIES } from '../../eval/game.ts';
 import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
-import { capWorkers } from '../../eval/pool.ts';
 import { writeRatingCharts } from '../../eval/rating-charts.ts';
 import { formatTournament, tournamentJson, writeTournament } from '../../eval/report.ts';
 import { runTournament } from '../../eval/tournament.ts';
@@ -22,6 +21,7 @@ import {
   stopOnSignals,
   writeStatusLine,
 } from '../queue-args.ts';
+import { workersHere } from '../workers-option.ts';
 
 interface EvalArgs extends QueueArgs {
   agents: string[];
@@ -119,14 +119,7 @@ export const evalCommand = defineCommand<EvalArgs>({
     if (!(argv.moveTimeout > 0))
       throw new UsageError(`--move-timeout must be positive, got ${argv.moveTimeout}`);
     const queue = queueUrl(argv, false);
-    const workers =
-      queue !== undefined
-        ? argv.workers
-        : capWorkers(argv.workers, (cores) =>
-            process.stderr.write(
-              `ayoayo: --workers ${argv.workers} is more than the ${cores} cores here; using ${cores}\n`,
-            ),
-          );
+    const workers = workersHere(argv.workers, queue);
     // Before the work: a bad --out must not cost the games.
     if (argv.out !== undefined) prepareOutputFolder(argv.out);
     const bar = gamesProgressBar({ quiet: argv.quiet });

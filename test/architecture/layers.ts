@@ -26,6 +26,9 @@ export const LAYERS = [
 ] as const;
 export type Layer = (typeof LAYERS)[number];
 
+/** The layers listed before `layer`: those it may import when it may import everything below. */
+const below = (layer: Layer): Layer[] => LAYERS.slice(0, LAYERS.indexOf(layer));
+
 /** What each folder may import besides itself. env/gym is inside env; the engine may not import it. */
 export const ALLOWED: Record<Layer, readonly Layer[]> = {
   env: [],
@@ -33,38 +36,14 @@ export const ALLOWED: Record<Layer, readonly Layer[]> = {
   display: ['files'],
   solve: ['env', 'files', 'display'],
   models: ['env', 'files'],
-  agents: ['env', 'files', 'display', 'solve', 'models'],
-  eval: ['env', 'files', 'display', 'solve', 'models', 'agents'],
-  train: ['env', 'files', 'display', 'solve', 'models', 'agents', 'eval'],
-  serve: ['env', 'files', 'display', 'solve', 'models', 'agents', 'eval'],
-  web: ['env', 'files', 'display', 'solve', 'models', 'agents', 'eval', 'serve'],
-  queue: ['env', 'files', 'display', 'solve', 'models', 'agents', 'eval', 'train'],
-  cli: [
-    'env',
-    'files',
-    'display',
-    'solve',
-    'models',
-    'agents',
-    'eval',
-    'train',
-    'serve',
-    'queue',
-    'web',
-  ],
-  bench: [
-    'env',
-    'files',
-    'display',
-    'solve',
-    'models',
-    'agents',
-    'eval',
-    'train',
-    'serve',
-    'queue',
-    'web',
-  ],
+  agents: below('agents'),
+  eval: below('eval'),
+  train: below('train'),
+  serve: below('train'),
+  queue: below('serve'),
+  web: [...below('train'), 'serve'],
+  cli: below('cli'),
+  bench: below('cli'),
 };
 
 /**

@@ -122,6 +122,15 @@ describe('ayoayo solve', () => {
     expect((JSON.parse(second.stdout) as { value: string }).value).toBe('win');
   });
 
+  /** `ayoayo solve ONE_MOVE_WIN --endgame SEEDS` with its cache folder under `home`. */
+  const solveWithCache = (home: string, seeds: string) =>
+    spawnSync(process.execPath, ['bin/ayoayo.js', 'solve', ONE_MOVE_WIN, '--endgame', seeds], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, XDG_CACHE_HOME: home },
+    });
+
   it("where a folder stands at the table's path, says so, solves, and leaves no file behind", () => {
     const home = mkdtempSync(join(tmpdir(), 'ayoayo-solve-folder-'));
     try {
@@ -129,16 +138,7 @@ describe('ayoayo solve', () => {
       const path = endgamePath(dir, 6, resolveRules({}));
       mkdirSync(path, { recursive: true });
       for (let run = 0; run < 2; run++) {
-        const solved = spawnSync(
-          process.execPath,
-          ['bin/ayoayo.js', 'solve', ONE_MOVE_WIN, '--endgame', '6'],
-          {
-            cwd: root,
-            encoding: 'utf8',
-            timeout: 60_000,
-            env: { ...process.env, XDG_CACHE_HOME: home },
-          },
-        );
+        const solved = solveWithCache(home, '6');
         expect(solved.status).toBe(0);
         expect(solved.stderr).toBe(
           `ayoayo: ${path} is a folder, not an endgame table: building the table without saving it\n`,
@@ -163,16 +163,7 @@ describe('ayoayo solve', () => {
       const hi = table.lo.map((l) => (l === NO_LOWER ? NO_UPPER : -l));
       const path = endgamePath(dir, 8, rules);
       writeFileSync(path, encodeEndgame({ ...table, lo, hi }));
-      const run = spawnSync(
-        process.execPath,
-        ['bin/ayoayo.js', 'solve', ONE_MOVE_WIN, '--endgame', '8'],
-        {
-          cwd: root,
-          encoding: 'utf8',
-          timeout: 60_000,
-          env: { ...process.env, XDG_CACHE_HOME: home },
-        },
-      );
+      const run = solveWithCache(home, '8');
       expect(run.status).toBe(0);
       expect(run.stderr).toMatch(
         new RegExp(
