@@ -21,6 +21,8 @@ import {
   WeightDataError,
 } from '../models/errors.ts';
 import { QueueError } from '../queue/errors.ts';
+import { BookBuildStopped } from '../solve/book/cache/build-book.ts';
+import { BookFileError } from '../solve/book/format.ts';
 import { SolveOptionsError } from '../solve/options.ts';
 import { RunFolderError, TrainConfigError, TrainingDivergedError } from '../train/errors.ts';
 import { CliError, errorLine } from './errors.ts';
@@ -51,6 +53,8 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   InferenceError,
   QueueError,
   SolveOptionsError,
+  BookFileError,
+  BookBuildStopped,
   AccuracySetError,
   BoundedReadError,
   RangeError,

@@ -1,5 +1,6 @@
 import { runAccuracyChunk } from './accuracy/chunk.ts';
 import { playFixtureGame } from './accuracy/fixture-game.ts';
+import { solveBookChunkHere } from './book-chunk.ts';
 import { type AgentFactory, agentFactoryWith, runChunk } from './chunk.ts';
 import {
   CHUNK_DONE,
@@ -57,5 +58,7 @@ function run(
       return runAccuracyChunk(job.input, count, makeAgent);
     case 'fixture-game':
       return playFixtureGame(job.input, count);
+    case 'book-leaves':
+      return Promise.resolve(solveBookChunkHere(job.input, count));
   }
 }

@@ -40,6 +40,12 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./solve.ts')).solveCommand,
   },
   {
+    command: 'book <action>',
+    describe:
+      'Build or check the opening book: the exact value of every move of every position of the first plies',
+    load: async () => (await import('./book.ts')).bookCommand,
+  },
+  {
     command: 'play',
     describe: 'Play against an agent in the terminal',
     load: async () => (await import('./play.ts')).playCommand,
