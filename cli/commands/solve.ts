@@ -20,6 +20,7 @@ import {
   rulesFromArg,
   rulesOption,
 } from '../engine-args.ts';
+import { integerIn } from '../../agents/spec-options.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { textTable } from '../text-table.ts';
 
@@ -30,7 +31,7 @@ interface SolveArgs {
   time: string;
   nodes?: number;
   tableBits: number;
-  endgame: number;
+  endgame: string;
   json: boolean;
   quiet: boolean;
 }
@@ -151,8 +152,9 @@ export const solveCommand = defineCommand<SolveArgs>({
         describe: 'log2 of the transposition table entries (32 bytes each; 22: 128 MB)',
       })
       .option('endgame', {
-        type: 'number',
-        default: DEFAULT_ENDGAME_SEEDS,
+        // Read as text: yargs reads `--endgame ''` as 0, which would silently mean no table.
+        type: 'string',
+        default: String(DEFAULT_ENDGAME_SEEDS),
         describe:
           'look up every board of at most this many seeds in an endgame table (built on first use, about a minute for 16, then cached); 0: none',
       })
@@ -177,17 +179,16 @@ export const solveCommand = defineCommand<SolveArgs>({
         `--table-bits must be an integer in 1..${MAX_TABLE_BITS}, got ${String(argv.tableBits)}`,
       );
     }
-    if (
-      !(Number.isInteger(argv.endgame) && argv.endgame >= 0 && argv.endgame <= MAX_ENDGAME_SEEDS)
-    ) {
+    const endgameSeeds = integerIn(argv.endgame.trim(), 0, MAX_ENDGAME_SEEDS);
+    if (endgameSeeds === null) {
       throw new UsageError(
-        `--endgame must be an integer in 0..${MAX_ENDGAME_SEEDS}, got ${String(argv.endgame)}`,
+        `--endgame must be an integer in 0..${MAX_ENDGAME_SEEDS} (0: no table), got '${argv.endgame}'`,
       );
     }
     const endgame =
-      argv.endgame === 0
+      endgameSeeds === 0
         ? undefined
-        : loadEndgameShowingProgress(argv.endgame, rules, { quiet: argv.quiet });
+        : loadEndgameShowingProgress(endgameSeeds, rules, { quiet: argv.quiet });
     const progress = argv.quiet || argv.json ? null : progressLine(timeMs);
     let solution: Solution;
     try {

@@ -525,6 +525,18 @@ const cliRows: CliRow[] = [
     code: 1,
   },
   {
+    case: 'solve --endgame given empty (it meant no table, silently)',
+    args: ['solve', '--endgame', ''],
+    stderr: `--endgame must be an integer in 0..20 (0: no table), got '' ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'solve --endgame past the largest table',
+    args: ['solve', '--endgame', '21'],
+    stderr: `--endgame must be an integer in 0..20 (0: no table), got '21' ${USAGE}`,
+    code: 1,
+  },
+  {
     case: 'a rule option named __proto__',
     args: ['show', '--rules', '__proto__=1'],
     stderr: 'invalid rules: Unrecognized key: "__proto__"',
