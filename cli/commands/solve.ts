@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { integerIn } from '../../agents/spec-options.ts';
 import { fitLine, lineWidth } from '../../display/progress.ts';
 import {
   formatPosition,
@@ -10,7 +11,6 @@ import {
 import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
 import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
 import { MAX_TABLE_BITS, type MoveValue, type Solution, solve } from '../../solve/index.ts';
-
 import {
   describeOutcome,
   durationFromArg,
@@ -20,7 +20,6 @@ import {
   rulesFromArg,
   rulesOption,
 } from '../engine-args.ts';
-import { integerIn } from '../../agents/spec-options.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { textTable } from '../text-table.ts';
 
