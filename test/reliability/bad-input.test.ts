@@ -608,6 +608,18 @@ const cliRows: CliRow[] = [
     stderr: `--endgame must be an integer in 0..${MAX_ENDGAME_SEEDS}, got 99 ${USAGE}`,
     code: 1,
   },
+  {
+    case: 'eval: bad --review-time, before any game',
+    args: ['eval', '--agents', 'random,greedy', '--review', '--review-time', 'soon'],
+    stderr: `invalid --review-time 'soon': expected a positive duration such as 500ms, 10s or 2m ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'eval: bad --review-endgame, before any game',
+    args: ['eval', '--agents', 'random,greedy', '--review', '--review-endgame', '-1'],
+    stderr: `--review-endgame must be an integer in 0..${MAX_ENDGAME_SEEDS}, got -1 ${USAGE}`,
+    code: 1,
+  },
 ];
 
 describe('bad input on the command line: one line on stderr, the exit code', () => {
