@@ -17,8 +17,8 @@ import {
 import { reviewTournamentGames } from '../../eval/review-games.ts';
 import type { GameErrors } from '../../eval/review-job.ts';
 import { runTournament } from '../../eval/tournament.ts';
-import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
 import { agentFormsForHelp } from '../agent-forms.ts';
+import { endgameOption, endgameSeedsFromArg } from '../endgame-option.ts';
 import { durationFromArg, rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
@@ -112,10 +112,9 @@ export const evalCommand = defineCommand<EvalArgs>({
         describe: 'solver budget per position of --review (moves not proven in time are undecided)',
       })
       .option('review-endgame', {
-        type: 'number',
-        default: DEFAULT_ENDGAME_SEEDS,
+        ...endgameOption,
         describe:
-          "--review's endgame table: every board of at most this many seeds (built on first use, about a minute for 16, then cached); 0: none",
+          "--review's endgame table: every board of at most this many seeds is looked up (built on first use, then cached); 0: none",
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the results as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress bar' })
@@ -148,12 +147,7 @@ export const evalCommand = defineCommand<EvalArgs>({
     if (!(argv.moveTimeout > 0))
       throw new UsageError(`--move-timeout must be positive, got ${argv.moveTimeout}`);
     const reviewMs = durationFromArg('--review-time', argv.reviewTime);
-    const reviewSeeds = argv.reviewEndgame;
-    if (!(Number.isInteger(reviewSeeds) && reviewSeeds >= 0 && reviewSeeds <= MAX_ENDGAME_SEEDS)) {
-      throw new UsageError(
-        `--review-endgame must be an integer in 0..${MAX_ENDGAME_SEEDS}, got ${String(reviewSeeds)}`,
-      );
-    }
+    const reviewSeeds = endgameSeedsFromArg('--review-endgame', argv.reviewEndgame);
     const rules = rulesFromArg(argv.rules);
     const queue = queueUrl(argv, false);
     const workers = workersHere(argv.workers, queue);

@@ -3,7 +3,6 @@ import { gamesProgressBar } from '../../display/progress.ts';
 import { formatRules, type Position, parsePosition, type Rules } from '../../env/index.ts';
 import { reviewOracle } from '../../eval/review-oracle.ts';
 import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
-import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
 import {
   type GameReview,
   type PlayerReview,
@@ -11,6 +10,7 @@ import {
   type ReviewedMove,
   reviewGame,
 } from '../../solve/index.ts';
+import { endgameOption, endgameSeedsFromArg } from '../endgame-option.ts';
 import {
   describeOutcome,
   durationFromArg,
@@ -19,7 +19,7 @@ import {
   rulesFromArg,
   rulesOption,
 } from '../engine-args.ts';
-import { defineCommand, runCommand, UsageError } from '../fail.ts';
+import { defineCommand, runCommand } from '../fail.ts';
 import { textTable } from '../text-table.ts';
 
 interface ReviewArgs {
@@ -103,12 +103,7 @@ export const reviewCommand = defineCommand<ReviewArgs>({
         describe:
           'solver budget per position, e.g. 500ms, 10s (values not proven in time are unknown)',
       })
-      .option('endgame', {
-        type: 'number',
-        default: DEFAULT_ENDGAME_SEEDS,
-        describe:
-          'look up every board of at most this many seeds in an endgame table (built on first use, about a minute for 16, then cached); 0: none',
-      })
+      .option('endgame', endgameOption)
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress bar' })
       .example('$0 review 0,1,4', 'action 0 from the start loses the won start')
@@ -121,14 +116,7 @@ export const reviewCommand = defineCommand<ReviewArgs>({
     const start = positionFromArg(argv.from);
     const actions = parseMoveList(String(argv.moves));
     const budgetMs = durationFromArg('--time', argv.time);
-    if (
-      !(Number.isInteger(argv.endgame) && argv.endgame >= 0 && argv.endgame <= MAX_ENDGAME_SEEDS)
-    ) {
-      throw new UsageError(
-        `--endgame must be an integer in 0..${MAX_ENDGAME_SEEDS}, got ${String(argv.endgame)}`,
-      );
-    }
-    const seeds = argv.endgame;
+    const seeds = endgameSeedsFromArg('--endgame', argv.endgame);
     const oracle = reviewOracle({
       budgetMs,
       endgame: (r) =>
