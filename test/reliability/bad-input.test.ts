@@ -617,7 +617,7 @@ const cliRows: CliRow[] = [
   {
     case: 'review: bad --endgame',
     args: ['review', '2', '--endgame', '99'],
-    stderr: `--endgame must be an integer in 0..${MAX_ENDGAME_SEEDS}, got 99 ${USAGE}`,
+    stderr: `--endgame must be an integer in 0..${MAX_ENDGAME_SEEDS} (0: no table), got '99' ${USAGE}`,
     code: 1,
   },
   {
@@ -629,7 +629,7 @@ const cliRows: CliRow[] = [
   {
     case: 'eval: bad --review-endgame, before any game',
     args: ['eval', '--agents', 'random,greedy', '--review', '--review-endgame', '-1'],
-    stderr: `--review-endgame must be an integer in 0..${MAX_ENDGAME_SEEDS}, got -1 ${USAGE}`,
+    stderr: `--review-endgame must be an integer in 0..${MAX_ENDGAME_SEEDS} (0: no table), got '-1' ${USAGE}`,
     code: 1,
   },
 ];
