@@ -24,6 +24,7 @@ import { QueueError } from '../queue/errors.ts';
 import { BookBuildStopped } from '../solve/book/cache/build-book.ts';
 import { BookFileError } from '../solve/book/format.ts';
 import { SolveOptionsError } from '../solve/options.ts';
+import { GameMovesError } from '../solve/review.ts';
 import { RunFolderError, TrainConfigError, TrainingDivergedError } from '../train/errors.ts';
 import { CliError, errorLine } from './errors.ts';
 
@@ -55,6 +56,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   SolveOptionsError,
   BookFileError,
   BookBuildStopped,
+  GameMovesError,
   AccuracySetError,
   BoundedReadError,
   RangeError,

@@ -5,6 +5,7 @@ import type { AccuracyAnswer, AccuracyChunk } from './accuracy/chunk.ts';
 import type { FixtureGameResult, FixtureGameTask } from './accuracy/fixture-game.ts';
 import type { Chunk } from './chunk.ts';
 import type { GameRecord } from './match.ts';
+import type { GameErrors, ReviewJob } from './review-job.ts';
 
 /** What eval's worker threads do, by kind: what each is given and what it returns. */
 export interface PoolJobs {
@@ -19,6 +20,8 @@ export interface PoolJobs {
   };
   /** Leaves of an opening book, solved (solve/book/cache/local-runner.ts): their records. */
   readonly 'book-leaves': { readonly input: BookChunk; readonly output: Uint8Array };
+  /** A few tournament games reviewed against exact values (review-games.ts). */
+  readonly review: { readonly input: ReviewJob; readonly output: GameErrors[] };
 }
 export type PoolJobKind = keyof PoolJobs;
 

@@ -2,6 +2,7 @@ import { runAccuracyChunk } from './accuracy/chunk.ts';
 import { playFixtureGame } from './accuracy/fixture-game.ts';
 import { solveBookChunkHere } from './book-chunk.ts';
 import { type AgentFactory, agentFactoryWith, runChunk } from './chunk.ts';
+import { runReviewJob } from './review-job.ts';
 import {
   CHUNK_DONE,
   type PoolJob,
@@ -60,5 +61,7 @@ function run(
       return playFixtureGame(job.input, count);
     case 'book-leaves':
       return Promise.resolve(solveBookChunkHere(job.input, count));
+    case 'review':
+      return Promise.resolve(runReviewJob(job.input, count));
   }
 }
