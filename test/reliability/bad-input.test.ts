@@ -136,7 +136,7 @@ const BAD_TOTAL = '4,4,4,4,4,4/4,4,4,4,4,5/0-0/0';
 const STUCK = '1,0,0,0,1,0/0,0,0,0,0,0/23-23/0';
 const USAGE = "(run 'ayoayo --help' for usage)";
 /** The end of every agent spec error on the command line (where every kind is registered). */
-const VALID_AGENTS = `valid agents: random, greedy, minimax:D, minimax:t=200ms, mcts:N, ext:COMMAND, policy:PATH, az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0][,solve=1], minimax:t=50ms,eval=PATH[,k=16][,cache=16], minimax:t=50ms,solve=1`;
+const VALID_AGENTS = `valid agents: random, greedy, minimax:D, minimax:t=200ms, mcts:N, perfect, ext:COMMAND, policy:PATH, az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0][,solve=1], minimax:t=50ms,eval=PATH[,k=16][,cache=16], minimax:t=50ms,solve=1`;
 
 interface CliRow {
   readonly case: string;
