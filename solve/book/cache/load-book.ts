@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { gamesProgressBar } from '../../../display/progress.ts';
-import type { Rules } from '../../../env/index.ts';
+import { type Rules, rulesKey } from '../../../env/index.ts';
 import { cacheDir } from '../../../files/cache-dir.ts';
 import { solvingAgentEndgame } from '../../endgame/cache/shared-tables.ts';
 import type { OpeningBook } from '../book.ts';
@@ -26,6 +26,18 @@ export interface LoadBookOptions extends FindBookOptions {
 }
 
 const books = new Map<string, Promise<OpeningBook>>();
+const found = new Map<string, OpeningBook | null>();
+
+/**
+ * The deepest sound book under `rules` there is (findBook: the cache's, the
+ * package's), or null, without building one and without a word: for answers
+ * that are as good without a book (solve, review), read once per thread.
+ */
+export function bookIfAny(rules: Rules): OpeningBook | null {
+  const key = rulesKey(rules);
+  if (!found.has(key)) found.set(key, findBook(rules));
+  return found.get(key) ?? null;
+}
 
 /**
  * The opening book under `rules` for the perfect player and the exact

@@ -81,7 +81,7 @@ describe('ayoayo solve', () => {
   });
 
   it('says unknown, and why, where the budget runs out or endless play decides', () => {
-    const start = runAyoayo(['solve', '--time', '200ms']);
+    const start = runAyoayo(['solve', '--time', '200ms', '--no-book']);
     expect(start.code).toBe(0);
     expect(start.stdout).toContain(`Position: ${START_NOTATION}`);
     expect(start.stdout).toMatch(/Value: {4}unknown for player 0 \(budget spent at depth \d+;/);
