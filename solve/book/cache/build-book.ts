@@ -72,6 +72,8 @@ export interface BuildBookOptions {
   readonly endgame: EndgameValues | null;
   /** Stops the build: the leaves solved are saved, and BookBuildStopped thrown. */
   readonly signal?: AbortSignal;
+  /** Leaves per chunk (default CHUNK_LEAVES): the book is the same whatever the split. */
+  readonly chunkLeaves?: number;
 }
 
 export interface BuiltBook {
@@ -173,7 +175,7 @@ export async function buildBook(
   for (let at = 0; at < leafKeys.length; at += KEY_BYTES) {
     if (solved.has(stateKey(leafKeys.subarray(at, at + KEY_BYTES)))) continue;
     pending.push(at);
-    if (pending.length === CHUNK_LEAVES) flush();
+    if (pending.length === (options.chunkLeaves ?? CHUNK_LEAVES)) flush();
   }
   flush();
   let done = resumed;
