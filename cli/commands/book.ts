@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
@@ -21,10 +22,10 @@ import {
   DEFAULT_BOOK_CHECK_SAMPLES,
   DEFAULT_BOOK_CHECK_SEED,
 } from '../../solve/book/check.ts';
-import { type BookSettings, MAX_BOOK_PLIES } from '../../solve/book/format.ts';
+import { BookFileError, type BookSettings, MAX_BOOK_PLIES } from '../../solve/book/format.ts';
 import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
-import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
 import type { EndgameValues } from '../../solve/index.ts';
+import { endgameOption, endgameSeedsFromArg } from '../endgame-option.ts';
 import { rulesFromArg, rulesOption } from '../engine-args.ts';
 import { CliError, defineCommand, runCommand, UsageError } from '../fail.ts';
 import {
@@ -41,7 +42,7 @@ interface BookArgs extends QueueArgs {
   plies?: number;
   rules?: string;
   workers: number;
-  endgame: number;
+  endgame: string;
   out?: string;
   file?: string;
   sample: number;
@@ -80,7 +81,7 @@ async function build(argv: BookArgs, rules: Rules): Promise<void> {
   const settings: BookSettings = {
     rules,
     plies: integerIn('--plies', argv.plies ?? SHIPPED_BOOK_PLIES, 1, MAX_BOOK_PLIES),
-    endgameSeeds: integerIn('--endgame', argv.endgame, 0, MAX_ENDGAME_SEEDS),
+    endgameSeeds: endgameSeedsFromArg('--endgame', argv.endgame),
     tableBits: BOOK_TABLE_BITS,
   };
   const queue = queueUrl(argv, false);
@@ -132,11 +133,17 @@ async function build(argv: BookArgs, rules: Rules): Promise<void> {
 
 /** The book `book check` checks: the file named, else the deepest there is for the rules (and plies). */
 function bookToCheck(argv: BookArgs, rules: Rules): { book: OpeningBook; path: string } {
-  const seeds = integerIn('--endgame', argv.endgame, 0, MAX_ENDGAME_SEEDS);
+  const seeds = endgameSeedsFromArg('--endgame', argv.endgame);
   if (argv.file !== undefined) {
     const plies = integerIn('--plies', argv.plies ?? SHIPPED_BOOK_PLIES, 1, MAX_BOOK_PLIES);
     const settings = { rules, plies, endgameSeeds: seeds, tableBits: BOOK_TABLE_BITS };
-    return { book: readBook(argv.file, settings), path: argv.file };
+    if (!existsSync(argv.file)) throw new CliError(`no book file at ${argv.file}`);
+    try {
+      return { book: readBook(argv.file, settings), path: argv.file };
+    } catch (err) {
+      if (err instanceof BookFileError) throw new BookFileError(`${argv.file}: ${err.message}`);
+      throw err;
+    }
   }
   let path = '';
   const book = findBook(rules, {
@@ -201,8 +208,7 @@ export const bookCommand = defineCommand<BookArgs>({
           'worker threads of a build (default and most: one per core); 0 runs in the main thread',
       })
       .option('endgame', {
-        type: 'number',
-        default: DEFAULT_ENDGAME_SEEDS,
+        ...endgameOption,
         describe: 'the endgame table the leaves are solved with (seeds; 0: none)',
       })
       .option('out', {

@@ -632,6 +632,24 @@ const cliRows: CliRow[] = [
     stderr: `--review-endgame must be an integer in 0..${MAX_ENDGAME_SEEDS} (0: no table), got '-1' ${USAGE}`,
     code: 1,
   },
+  {
+    case: 'book build deeper than a book this code reads',
+    args: ['book', 'build', '--plies', '12'],
+    stderr: `--plies must be an integer in 1..9, got 12 ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'book check of a file that is not there',
+    args: ['book', 'check', '--file', '/nonexistent/book.bin'],
+    stderr: 'no book file at /nonexistent/book.bin',
+    code: 1,
+  },
+  {
+    case: 'book check of a file that is no book',
+    args: ['book', 'check', '--file', 'package.json'],
+    stderr: 'package.json: not an ayoayo opening book',
+    code: 1,
+  },
 ];
 
 describe('bad input on the command line: one line on stderr, the exit code', () => {

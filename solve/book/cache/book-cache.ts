@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RULES, type Rules, rulesKey, sameRules } from '../../../env/index.ts';
+import { DEFAULT_RULES, formatRules, type Rules, rulesKey, sameRules } from '../../../env/index.ts';
 import { cacheDir } from '../../../files/cache-dir.ts';
 import { type FolderLock, lockFolderWaiting } from '../../../files/folder-lock.ts';
 import { DEFAULT_ENDGAME_SEEDS } from '../../endgame/cache/table-cache.ts';
@@ -73,7 +73,9 @@ export function readBook(path: string, settings: BookSettings): OpeningBook {
   const { header, records } = decodeBookFile(readFileSync(path));
   if (header.kind !== 'book') throw new BookFileError("it holds a build's leaves, not a book");
   if (!sameRules(header.rules, settings.rules) || header.plies !== settings.plies) {
-    throw new BookFileError('it holds another book (other rules or plies)');
+    throw new BookFileError(
+      `it holds the book of ${header.plies} plies under ${formatRules(header.rules)}, not of ${settings.plies} under ${formatRules(settings.rules)}`,
+    );
   }
   if (header.endgameSeeds !== settings.endgameSeeds || header.tableBits !== settings.tableBits) {
     throw new BookFileError('it was built with other solver settings');
