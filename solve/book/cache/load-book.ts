@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { gamesProgressBar } from '../../../display/progress.ts';
 import { type Rules, rulesKey } from '../../../env/index.ts';
 import { cacheDir } from '../../../files/cache-dir.ts';
+import type { EndgameValues } from '../../endgame/build.ts';
 import { solvingAgentEndgame } from '../../endgame/cache/shared-tables.ts';
 import type { OpeningBook } from '../book.ts';
 import {
@@ -13,7 +14,7 @@ import {
   lockBookBuild,
   readBook,
 } from './book-cache.ts';
-import { buildBook } from './build-book.ts';
+import { type BookChunkRunner, buildBook } from './build-book.ts';
 import { localBookRunner } from './local-runner.ts';
 
 export interface LoadBookOptions extends FindBookOptions {
@@ -23,6 +24,20 @@ export interface LoadBookOptions extends FindBookOptions {
   readonly quiet?: boolean;
   /** Hears each note (a file refused and why, a wait for another build) as well. */
   readonly onNote?: (message: string) => void;
+}
+
+/**
+ * How a first-use build solves its leaves: in this thread unless a caller
+ * that may start worker threads (the CLI) says otherwise.
+ */
+let firstUseRunner: (endgame: EndgameValues | null) => BookChunkRunner = (endgame) =>
+  localBookRunner(() => endgame);
+
+/** Makes first-use builds solve their leaves with the runner `make` gives (the CLI: worker threads). */
+export function setFirstUseBookRunner(
+  make: (endgame: EndgameValues | null) => BookChunkRunner,
+): void {
+  firstUseRunner = make;
 }
 
 const books = new Map<string, Promise<OpeningBook>>();
@@ -105,7 +120,7 @@ async function openOrBuild(
     try {
       const built = await buildBook(settings, {
         path,
-        runner: localBookRunner(() => endgame),
+        runner: firstUseRunner(endgame),
         endgame,
         onProgress: (done, total) => bar.update(done, total),
         onNote: note,
