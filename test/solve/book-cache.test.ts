@@ -43,6 +43,7 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
       plies: 1,
       quiet: true,
       shipped: NO_SHIPPED,
+      checkSamples: 1,
       onNote: (n: string) => notes.push(n),
     };
     const built = await loadBook(DEFAULT_RULES, options);
@@ -77,7 +78,7 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
 
   it('goes on from its resume file after a stop, to the same book', async () => {
     const dir = tempDir();
-    const settings = smallSettings(2);
+    const settings = smallSettings(1);
     const path = join(dir, 'book.bin');
     const endgame = bookEndgame();
     const local = localBookRunner(() => endgame);
@@ -98,14 +99,15 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
       runner: firstOnly,
       endgame,
       signal: controller.signal,
+      chunkLeaves: 2,
     });
     await expect(stopped).rejects.toThrow(BookBuildStopped);
     await expect(stopped).rejects.toThrow(
-      `stopped: 16 of 28 leaves are saved in ${resumeFileOf(path)}; run the same command to go on`,
+      `stopped: 2 of 6 leaves are saved in ${resumeFileOf(path)}; run the same command to go on`,
     );
     expect(decodeBookFile(readFileSync(resumeFileOf(path))).header).toMatchObject({
       kind: 'leaves',
-      entries: 16,
+      entries: 2,
     });
     const notes: string[] = [];
     const solvedNow: number[] = [];
@@ -114,13 +116,14 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
       runner: local,
       endgame,
       checkSamples: 0,
+      chunkLeaves: 2,
       onNote: (n) => notes.push(n),
       onProgress: (done) => solvedNow.push(done),
     });
-    expect(notes).toEqual([`going on from ${resumeFileOf(path)}: 16 of 28 leaves solved before`]);
-    expect(solvedNow[0]).toBe(16);
-    expect(built.resumed).toBe(16);
+    expect(notes).toEqual([`going on from ${resumeFileOf(path)}: 2 of 6 leaves solved before`]);
+    expect(solvedNow[0]).toBe(2);
+    expect(built.resumed).toBe(2);
     expect(existsSync(resumeFileOf(path))).toBe(false);
-    expect(decodeBookFile(readFileSync(path)).records).toEqual(smallBook(2).records);
+    expect(decodeBookFile(readFileSync(path)).records).toEqual(smallBook(1).records);
   });
 });

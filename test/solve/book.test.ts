@@ -51,10 +51,10 @@ describe('the opening book plan', { timeout: BOOK_TEST_MS }, () => {
   });
 });
 
-describe('a book of 2 plies', { timeout: BOOK_TEST_MS }, () => {
+describe('a book of 1 ply', { timeout: BOOK_TEST_MS }, () => {
   it('holds, for every position, the value every move has when solved from scratch', () => {
-    const book = smallBook(2);
-    expect(book.size).toBe(35);
+    const book = smallBook(1);
+    expect(book.size).toBe(7);
     const solver = new Solver({ rules: book.rules, endgame: bookEndgame() });
     for (let i = 0; i < book.size; i++) {
       const state = book.stateAt(i);
@@ -72,7 +72,7 @@ describe('a book of 2 plies', { timeout: BOOK_TEST_MS }, () => {
   });
 
   it('says at the start what docs/solver.md says: only action 2 wins', () => {
-    const entry = smallBook(2).lookup(initialPosition().stateView);
+    const entry = smallBook(1).lookup(initialPosition().stateView);
     expect(entry?.moves.map((m) => (m.lo === m.hi ? m.lo : null))).toEqual([-1, -1, 1, -1, -1, -1]);
     expect(entry?.lo).toBe(1);
     // A won position's proof depth is its shortest winning move's.
@@ -80,9 +80,9 @@ describe('a book of 2 plies', { timeout: BOOK_TEST_MS }, () => {
   });
 
   it("passes its consistency check, and fails it where an entry does not hold its replies' values", () => {
-    const book = smallBook(2);
+    const book = smallBook(1);
     const report = checkBook(book, { endgame: bookEndgame(), samples: 3 });
-    expect(report).toMatchObject({ entries: 35, leaves: 28, resolved: 3 });
+    expect(report).toMatchObject({ entries: 7, leaves: 6, resolved: 3 });
     // The start's winning move made a loss: its reply says otherwise.
     const records = book.records.slice();
     const start = book.indexOf(initialPosition().stateView);
@@ -93,9 +93,9 @@ describe('a book of 2 plies', { timeout: BOOK_TEST_MS }, () => {
   });
 
   it('fails its re-solved sample where a leaf holds a wrong value', () => {
-    const book = smallBook(2);
-    const levels = bookLevels(book.rules, 2);
-    const leaf = (levels[2] as Uint8Array).subarray(0, KEY_BYTES);
+    const book = smallBook(1);
+    const levels = bookLevels(book.rules, 1);
+    const leaf = (levels[1] as Uint8Array).subarray(0, KEY_BYTES);
     const at = book.indexOf(leaf) * RECORD_BYTES;
     const records = book.records.slice();
     const first = [0, 1, 2, 3, 4, 5].find((a) => records[at + VALUE_AT + a] !== 0) as number;
@@ -109,10 +109,10 @@ describe('a book of 2 plies', { timeout: BOOK_TEST_MS }, () => {
   });
 
   it('is the same to the byte whatever order its leaves are solved in', () => {
-    const book = smallBook(2);
+    const book = smallBook(1);
     const settings = book.settings;
-    const levels = bookLevels(settings.rules, 2);
-    const leaves = levels[2] as Uint8Array;
+    const levels = bookLevels(settings.rules, 1);
+    const leaves = levels[1] as Uint8Array;
     const count = leaves.length / KEY_BYTES;
     // Solved backwards, one solver for all (each leaf starts from a cleared table).
     const solver = new LeafSolver(settings, bookEndgame());

@@ -24,6 +24,8 @@ export interface LoadBookOptions extends FindBookOptions {
   readonly quiet?: boolean;
   /** Hears each note (a file refused and why, a wait for another build) as well. */
   readonly onNote?: (message: string) => void;
+  /** Positions a build re-solves from scratch to check the book (default checkBook's). */
+  readonly checkSamples?: number;
 }
 
 /**
@@ -122,6 +124,7 @@ async function openOrBuild(
         path,
         runner: firstUseRunner(endgame),
         endgame,
+        ...(options.checkSamples !== undefined ? { checkSamples: options.checkSamples } : {}),
         onProgress: (done, total) => bar.update(done, total),
         onNote: note,
       });
