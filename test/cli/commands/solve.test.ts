@@ -106,6 +106,23 @@ describe('ayoayo solve', () => {
     );
   });
 
+  it("answers a position of the opening book from the package's book, and says so", () => {
+    const { code, stdout } = runAyoayo(['solve']);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[1]).toMatch(
+      /^Value: {4}win for player 0 \(from the opening book of 6 plies; \d+\.\d s\)$/,
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^2\s+2\s+win\s+best$/));
+    const json = JSON.parse(runAyoayo(['solve', '--json']).stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ value: 'win', bestActions: [2], source: 'book', bookPlies: 6 });
+    // Out of the book (ply 8 of a game), the solver answers.
+    const deeper = JSON.parse(runAyoayo(['solve', ONE_MOVE_WIN, '--json']).stdout) as {
+      source: string;
+    };
+    expect(deeper.source).toBe('solver');
+  });
+
   it('reports a finished game', () => {
     const { code, stdout } = runAyoayo(['solve', '1,0,0,0,1,0/0,0,0,0,0,0/23-23/0']);
     expect(code).toBe(0);
