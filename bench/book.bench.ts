@@ -75,8 +75,8 @@ function timePerMove(agent: PerfectAgent, positions: readonly Position[], rng: R
   return {
     positions: positions.length,
     fromBook,
-    meanMs: Number(mean.toFixed(1)),
-    maxMs: Math.round(Math.max(...times)),
+    meanMs: Number(mean.toFixed(2)),
+    maxMs: Number(Math.max(...times).toFixed(1)),
   };
 }
 
