@@ -1,18 +1,8 @@
 import { core, type Position, Random, type Rules, rulesKey } from '../env/index.ts';
 import { bookIfAny } from '../solve/book/cache/load-book.ts';
 import { solvingAgentEndgame } from '../solve/endgame/cache/shared-tables.ts';
+import type { PolicySearchResult } from './network/policy-search.ts';
 import { PerfectAgent } from './perfect.ts';
-
-/** What the perfect player answers a request with, in the shape of a search's result. */
-export interface PerfectSearchResult {
-  readonly action: number;
-  readonly simulations: number;
-  readonly visits: Float64Array;
-  readonly policy: Float64Array;
-  readonly q: Float64Array;
-  readonly value: number;
-  readonly solved: boolean;
-}
 
 /**
  * The perfect player as a service's search (`ayoayo serve --search perfect`):
@@ -25,8 +15,6 @@ export interface PerfectSearchResult {
  */
 export class PerfectSearch {
   readonly description = 'perfect';
-  /** Not a share of a move's time: the solver has no budget. */
-  readonly solver = null;
   readonly #players = new Map<string, PerfectAgent>();
 
   /** `rules`: the service's own (its endgame table is read, or built, now rather than on a request). */
@@ -42,7 +30,7 @@ export class PerfectSearch {
     );
   }
 
-  search(position: Position, rules: Rules): PerfectSearchResult {
+  search(position: Position, rules: Rules): PolicySearchResult {
     const key = rulesKey(rules);
     let player = this.#players.get(key);
     if (player === undefined) {
