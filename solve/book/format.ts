@@ -11,8 +11,8 @@ import { sha256Hex } from './sha256.ts';
  * The version of what a book holds: written into its file; a book of another
  * version is built again. Bump it with any change to the build (the plan, the
  * leaves' solves, how entries are derived) or to the engine's moves or the
- * solver that changes a book's contents: test/solve/book-version.test.ts pins
- * a small book of each version.
+ * solver that changes a book's contents (test/solve/book.test.ts pins a small
+ * book of this version), and build the shipped book again.
  */
 export const BOOK_VERSION = 1;
 

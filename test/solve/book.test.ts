@@ -129,6 +129,18 @@ function positionText(state: Uint8Array): string {
   return `${row(0)}/${row(6)}/${state[core.STORE_0]}-${state[core.STORE_1]}/${state[core.TO_MOVE]}`;
 }
 
+describe('the book version', { timeout: BOOK_TEST_MS }, () => {
+  it(`pins what a book of version ${BOOK_VERSION} holds: a change that changes it bumps BOOK_VERSION`, () => {
+    // If this fails, the build, the engine or the solver changed what a book
+    // holds: bump BOOK_VERSION (solve/book/format.ts), pin the new hash, and
+    // build the shipped book again (docs/solver.md, "Opening book").
+    expect(BOOK_VERSION).toBe(1);
+    expect(sha256Hex(smallBook(1).records)).toBe(
+      '7e61f0dc8bbdc33b89a30b8987d2a380cbd9e90096c0f1189f8ad854b2106947',
+    );
+  });
+});
+
 describe('a book file', { timeout: BOOK_TEST_MS }, () => {
   const book = () => smallBook(1);
   const file = () => encodeBookFile('book', book().settings, book().records);
