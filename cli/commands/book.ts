@@ -73,7 +73,7 @@ function kilobytes(bytes: number | null): string {
 
 function sampleLine(resolved: number, seed: number): string {
   return resolved > 0
-    ? `${resolved} positions re-solved from scratch agree (seed ${seed})`
+    ? `${resolved} position${resolved === 1 ? '' : 's'} re-solved from scratch agree${resolved === 1 ? 's' : ''} (seed ${seed})`
     : 'no position re-solved (--sample 0)';
 }
 
