@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { shippedBookPath } from '../solve/book/cache/book-cache.ts';
 
 /**
  * The page's sources: web/index.html, web/style.css, the entry web/src/main.mts
@@ -11,6 +12,8 @@ import { build } from 'esbuild';
 export const WEB_ROOT = fileURLToPath(new URL('.', import.meta.url));
 export const DEFAULT_WEB_OUT = join(WEB_ROOT, 'dist');
 const STATIC_FILES = ['index.html', 'style.css'];
+/** The opening book's name beside the page (web/src/page-solving.ts fetches it). */
+const PAGE_BOOK = 'book.bin';
 
 export interface WebBuildOptions {
   /** Where the page's sources are (default: beside this file, the repository's web/). */
@@ -58,13 +61,21 @@ export async function buildWeb(
     logLevel: 'silent',
   });
   for (const file of STATIC_FILES) copyFileSync(join(sources, file), join(outDir, file));
+  // The default rules' opening book, which the solver worker fetches for the
+  // perfect opponent and reviews (465 KB; the page works on without it).
+  copyFileSync(shippedBookPath(), join(outDir, PAGE_BOOK));
   const bytes = (name: string): number =>
     Object.entries(result.metafile.outputs).find(([path]) => path.endsWith(`/${name}`))?.[1]
       .bytes ?? 0;
   const bundles = ['app.js', 'solver-worker.js'];
   return {
     outDir,
-    files: [...STATIC_FILES, ...bundles, ...(sourcemap ? bundles.map((b) => `${b}.map`) : [])],
+    files: [
+      ...STATIC_FILES,
+      PAGE_BOOK,
+      ...bundles,
+      ...(sourcemap ? bundles.map((b) => `${b}.map`) : []),
+    ],
     bundleBytes: bytes('app.js'),
     workerBytes: bytes('solver-worker.js'),
   };

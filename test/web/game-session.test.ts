@@ -37,18 +37,22 @@ describe('the page’s game session (no DOM)', () => {
   });
 
   it('builds every offered opponent and refuses any other with a clear message', () => {
+    const askPerfect = () => Promise.reject(new Error('not asked in this test'));
     for (const choice of OPPONENTS.filter((c) => !c.needsPolicy)) {
       for (const { spec } of choice.strengths) {
-        expect(createComputer(spec, DEFAULT_RULES, 3, null).name).toBe(spec);
+        expect(createComputer(spec, DEFAULT_RULES, 3, null, askPerfect).name).toBe(spec);
       }
     }
+    expect(() => createComputer('perfect', DEFAULT_RULES, 3, null)).toThrow(
+      'no solver worker is running',
+    );
     expect(() => createComputer('policy', DEFAULT_RULES, 3, null)).toThrow('no policy is loaded');
     expect(() => createComputer('az:200', DEFAULT_RULES, 3, null)).toThrow('no policy is loaded');
     expect(() => createComputer('minimax:3', DEFAULT_RULES, 3, null)).toThrow(
       "the page does not offer the opponent 'minimax:3'",
     );
     expect(() => createComputer('ext:engine', DEFAULT_RULES, 3, null)).toThrow(
-      "unknown opponent 'ext'; the page offers policy, az, minimax, mcts, greedy, random",
+      "unknown opponent 'ext'; the page offers perfect, policy, az, minimax, mcts, greedy, random",
     );
   });
 });

@@ -350,7 +350,15 @@ describe.skipIf(noChromium)('the browser page in headless Chromium', () => {
     const options = await page.evaluate<string[]>(
       "[...document.querySelectorAll('#opponent option')].map((o) => o.value)",
     );
-    expect([...options].sort()).toEqual(['az', 'greedy', 'mcts', 'minimax', 'policy', 'random']);
+    expect([...options].sort()).toEqual([
+      'az',
+      'greedy',
+      'mcts',
+      'minimax',
+      'perfect',
+      'policy',
+      'random',
+    ]);
     await page.selectOption('#opponent', 'mcts');
     const budgets = await page.evaluate<string[]>(
       "[...document.querySelectorAll('#strength option')].map((o) => o.value)",
@@ -364,6 +372,29 @@ describe.skipIf(noChromium)('the browser page in headless Chromium', () => {
       await playByClicking(page, human, seed);
       checkLog(await movesOf(page), human);
     }
+    await page.close();
+  });
+
+  it('plays the perfect opponent (book, then the solver in its worker): moving first it wins, and no move of it loses value', async () => {
+    const page = await open(VIEWPORTS.desktop);
+    expect(await page.locator('#opponent option').first().getAttribute('value')).toBe('perfect');
+    await start(page, 'perfect', 1);
+    await playByClicking(page, 1, 24);
+    const moves = await movesOf(page);
+    expect(moves[0]).toMatchObject({ by: 'computer', action: 2 });
+    const final = checkLog(moves, 1);
+    const result = outcome(parsePosition(final));
+    expect(result?.scores[0], `South (perfect) wins in ${final}`).toBeGreaterThan(
+      result?.scores[1] ?? 48,
+    );
+    const perfectMoves = reviewInNode(
+      moves.map((m) => m.action),
+      policy.rules,
+    ).filter((m) => m.player === 0);
+    for (const move of perfectMoves) {
+      expect(move, `perfect's move at ply ${move.ply}`).toMatchObject({ error: false });
+    }
+    await checkResultShown(page, final);
     await page.close();
   });
 

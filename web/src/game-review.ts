@@ -1,15 +1,14 @@
 /**
  * The page's game review, without any DOM: solve/review.ts run in the
  * solver's worker (solver-worker.mts) on the game's moves, and its answer in
- * words from the person's side. The worker's oracle is the solver with a small
- * endgame table it builds itself (no download) and a budget per position;
- * tests call it directly.
+ * words from the person's side. The worker's oracle is the opening book where
+ * the position is in it, else the solver with a small endgame table it builds
+ * itself (page-solving.ts) and a budget per position; tests call it directly.
  */
 
-import { type Player, parsePosition, type Rules, rulesKey } from '../../env/index.ts';
+import { type Player, parsePosition, type Rules } from '../../env/index.ts';
+import { bookFirst } from '../../solve/book/answer.ts';
 import {
-  buildEndgame,
-  type EndgameValues,
   type ExactValues,
   type GameReview,
   type PlayerReview,
@@ -18,15 +17,10 @@ import {
   solverExactValues,
 } from '../../solve/index.ts';
 import { PLAYER_NAMES, pitLabel } from './game-session.ts';
+import { PageSolving } from './page-solving.ts';
 
 /** The solver's budget per position of a review, in milliseconds (`?review=MS` changes it). */
 export const REVIEW_MS = 5000;
-/**
- * The seeds of the endgame table the worker builds for reviews: 12 seeds is
- * 2.7 million boards, 5.4 MB, built in about 2 s; it makes the start's solve
- * take a fraction of a second instead of about ten.
- */
-export const REVIEW_ENDGAME_SEEDS = 12;
 /** log2 of the review solver's table entries: 2^18 (8 MB), kept from one review to the next. */
 const TABLE_BITS = 18;
 
@@ -63,13 +57,18 @@ export function isReviewRequest(data: unknown): data is ReviewRequest {
 }
 
 /**
- * Reviews games one at a time, building the endgame table of each rule set
- * once and keeping one solver per budget, so that a second review of a game
- * (on demand, then at its end) reuses what the first proved.
+ * Reviews games one at a time with the worker's book and endgame tables
+ * (`solving`; the book only once it has been loaded), keeping one solver per
+ * budget, so that a second review of a game (on demand, then at its end)
+ * reuses what the first proved.
  */
 export class PageReviewer {
-  readonly #tables = new Map<string, EndgameValues>();
+  readonly #solving: PageSolving;
   #oracle: { readonly budgetMs: number; readonly values: ExactValues } | null = null;
+
+  constructor(solving: PageSolving = new PageSolving()) {
+    this.#solving = solving;
+  }
 
   answer(
     request: ReviewRequest,
@@ -93,24 +92,17 @@ export class PageReviewer {
     if (this.#oracle?.budgetMs !== budgetMs) {
       this.#oracle = {
         budgetMs,
-        values: solverExactValues({
-          budgetMs,
-          tableBits: TABLE_BITS,
-          endgame: (rules) => this.#table(rules),
-        }),
+        values: bookFirst(
+          (rules) => this.#solving.book(rules),
+          solverExactValues({
+            budgetMs,
+            tableBits: TABLE_BITS,
+            endgame: (rules) => this.#solving.table(rules),
+          }),
+        ),
       };
     }
     return this.#oracle.values;
-  }
-
-  #table(rules: Rules): EndgameValues {
-    const key = rulesKey(rules);
-    let table = this.#tables.get(key);
-    if (table === undefined) {
-      table = buildEndgame(REVIEW_ENDGAME_SEEDS, rules);
-      this.#tables.set(key, table);
-    }
-    return table;
   }
 }
 

@@ -29,6 +29,7 @@ import {
   pitLabel,
 } from './game-session.ts';
 import { createComputer, OPPONENTS, opponentOf } from './opponents.ts';
+import { askPerfectMove } from './perfect-moves.mts';
 import {
   describePerfectPlay,
   PERFECT_PLAY_MS,
@@ -505,7 +506,11 @@ function newGame(): void {
   const rules = policy?.rules ?? DEFAULT_RULES;
   const human = (sideSelect.value === '1' ? 1 : 0) as Player;
   const spec = strengthSelect.value;
-  session = new GameSession(human, createComputer(spec, rules, generation, policy), rules);
+  session = new GameSession(
+    human,
+    createComputer(spec, rules, generation, policy, askPerfectMove),
+    rules,
+  );
   // The value head's bar, against the opponents that use the network.
   evaluator =
     opponentOf(spec.split(':')[0] ?? '').needsPolicy && policy !== null

@@ -14,9 +14,10 @@ import { PuctAgent } from '../../agents/puct/agent.ts';
 import { RandomAgent } from '../../agents/random.ts';
 import type { Rules } from '../../env/index.ts';
 import type { BrowserPolicy } from '../../models/export/browser-policy.ts';
+import { type AskPerfectMove, RemotePerfectPlayer } from './perfect-opponent.ts';
 import { AgentPlayer, type ComputerPlayer, PolicyPlayer } from './players.ts';
 
-export type OpponentKind = 'policy' | 'az' | 'random' | 'greedy' | 'minimax' | 'mcts';
+export type OpponentKind = 'perfect' | 'policy' | 'az' | 'random' | 'greedy' | 'minimax' | 'mcts';
 
 export interface Strength {
   /** The agent spec, e.g. `minimax:4`. */
@@ -39,6 +40,13 @@ export interface OpponentChoice {
 const AZ_CACHE_BITS = 14;
 
 export const OPPONENTS: readonly OpponentChoice[] = [
+  {
+    kind: 'perfect',
+    label: 'Perfect (exact solver)',
+    strengths: [{ spec: 'perfect', label: 'never a value-losing move' }],
+    defaultStrength: 0,
+    needsPolicy: false,
+  },
   {
     kind: 'policy',
     label: 'Policy (network)',
@@ -105,18 +113,23 @@ export function opponentOf(kind: string): OpponentChoice {
 
 /**
  * The computer player for one of the catalogue's specs. `policy` and `az` need
- * the loaded network; `seed` drives the agent's ties and playouts.
+ * the loaded network, `perfect` the page's solver worker (`askPerfect`);
+ * `seed` drives the agent's ties and playouts.
  */
 export function createComputer(
   spec: string,
   rules: Rules,
   seed: number,
   policy: BrowserPolicy | null,
+  askPerfect: AskPerfectMove | null = null,
 ): ComputerPlayer {
   const [kind = '', budget = ''] = spec.split(':');
   const known = opponentOf(kind).strengths.some((strength) => strength.spec === spec);
   if (!known) throw new Error(`the page does not offer the opponent '${spec}'`);
   switch (kind as OpponentKind) {
+    case 'perfect':
+      if (askPerfect === null) throw new Error('no solver worker is running');
+      return new RemotePerfectPlayer(askPerfect, rules, seed);
     case 'policy':
       if (policy === null) throw new Error('no policy is loaded');
       return new PolicyPlayer(policy, rules);

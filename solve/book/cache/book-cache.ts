@@ -2,20 +2,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RULES, formatRules, type Rules, rulesKey, sameRules } from '../../../env/index.ts';
+import { DEFAULT_RULES, type Rules, rulesKey, sameRules } from '../../../env/index.ts';
 import { cacheDir } from '../../../files/cache-dir.ts';
 import { type FolderLock, lockFolderWaiting } from '../../../files/folder-lock.ts';
 import { DEFAULT_ENDGAME_SEEDS } from '../../endgame/cache/table-cache.ts';
-import { OpeningBook } from '../book.ts';
-import { checkBook } from '../check.ts';
-import {
-  BookFileError,
-  type BookSettings,
-  decodeBookFile,
-  MAX_BOOK_HEADER_BYTES,
-  MAX_BOOK_PLIES,
-  RECORD_BYTES,
-} from '../format.ts';
+import type { OpeningBook } from '../book.ts';
+import { BookFileError, type BookSettings, MAX_BOOK_PLIES } from '../format.ts';
+import { MAX_BOOK_BYTES, openBook } from '../open-book.ts';
 
 /** The plies of the book that ships with the package (default rules). */
 export const SHIPPED_BOOK_PLIES = 6;
@@ -56,33 +49,17 @@ export function shippedBookPath(): string {
   );
 }
 
-/** The largest book file read: ply 9 alone holds about 1.2 million positions. */
-const MAX_BOOK_BYTES = MAX_BOOK_HEADER_BYTES + 8_000_000 * RECORD_BYTES;
-
 /**
  * Reads the book at `path` and checks it against `settings` and for what
- * can be checked without solving (checkBook with no sample: its plan, its
- * moves, every entry before the last ply against its replies); throws a
- * BookFileError naming what is wrong.
+ * can be checked without solving (openBook); throws a BookFileError naming
+ * what is wrong.
  */
 export function readBook(path: string, settings: BookSettings): OpeningBook {
   const size = statSync(path).size;
   if (size > MAX_BOOK_BYTES) {
     throw new BookFileError(`${size} bytes is more than a book holds (${MAX_BOOK_BYTES} at most)`);
   }
-  const { header, records } = decodeBookFile(readFileSync(path));
-  if (header.kind !== 'book') throw new BookFileError("it holds a build's leaves, not a book");
-  if (!sameRules(header.rules, settings.rules) || header.plies !== settings.plies) {
-    throw new BookFileError(
-      `it holds the book of ${header.plies} plies under ${formatRules(header.rules)}, not of ${settings.plies} under ${formatRules(settings.rules)}`,
-    );
-  }
-  if (header.endgameSeeds !== settings.endgameSeeds || header.tableBits !== settings.tableBits) {
-    throw new BookFileError('it was built with other solver settings');
-  }
-  const book = new OpeningBook(settings, records);
-  checkBook(book, { samples: 0 });
-  return book;
+  return openBook(readFileSync(path), settings);
 }
 
 export interface FindBookOptions {
