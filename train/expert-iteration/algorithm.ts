@@ -118,6 +118,7 @@ export const expertIteration = defineAlgorithm({
   },
   memory: expertIterationMemory,
   shards: {
+    count: (config) => config.expertIteration.selfPlayShards,
     async setups(config, inference) {
       const { shardSetups } = await import('./expert-iteration.ts');
       return shardSetups(config, inference);
