@@ -57,6 +57,8 @@ const EFFECT_GAMES = Number(process.env.SOLVE_BENCH_EFFECT_GAMES ?? 3);
 const EFFECT_PLIES: readonly [number, number] = [8, 17];
 const MOONSHOT_MS = Number(process.env.SOLVE_BENCH_MOONSHOT_MS ?? 600_000);
 const ENDLESS_SEEDS = Number(process.env.SOLVE_BENCH_ENDLESS_SEEDS ?? 5);
+/** Larger endgame tables (only when asked): built, then solving the positions of plies 7-12. */
+const LARGER_TABLES = (process.env.SOLVE_BENCH_LARGER_TABLES ?? '16,18,20').split(',').map(Number);
 /** The opening book (only when asked): every position of up to _BOOK_PLIES plies from the start. */
 const BOOK_PLIES = Number(process.env.SOLVE_BENCH_BOOK_PLIES ?? 3);
 /** How many positions of each ply the moonshot tries: the start, and seeded openings of 2 and 4 plies. */
@@ -107,6 +109,29 @@ export function gamePositions(
   return out;
 }
 
+/** `count` positions of each of `plies`, by random play from the start (seeded; games that end early are skipped). */
+function openingPositions(
+  seed: number,
+  plies: readonly number[],
+  count: number,
+  rules: Rules,
+): GamePosition[] {
+  const rng = Random.fromSeed(`${seed}|opening-positions`);
+  const out: GamePosition[] = [];
+  for (const ply of plies) {
+    for (let made = 0; made < count; ) {
+      let position = initialPosition();
+      for (let i = 0; i < ply && outcome(position, rules) === null; i++) {
+        position = applyAction(position, rng.pick(legalActions(position, rules)), rules);
+      }
+      if (outcome(position, rules) !== null) continue;
+      out.push({ game: made, ply, position });
+      made++;
+    }
+  }
+  return out;
+}
+
 function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
@@ -117,6 +142,7 @@ function solveCold(
   positions: readonly GamePosition[],
   endgame: EndgameValues | undefined,
   label: string,
+  everyMove = false,
 ): { ply: number; result: StateSolution; cpuMs: number }[] {
   const solver = new Solver({
     rules: RULES,
@@ -127,7 +153,10 @@ function solveCold(
   const results = positions.map(({ ply, position }, i) => {
     solver.clear();
     const cpu = process.cpuUsage();
-    const result = solver.solveState(position.toState(), { timeMs: BUDGET_MS });
+    const result = solver.solveState(position.toState(), {
+      timeMs: BUDGET_MS,
+      ...(everyMove ? { moves: true } : {}),
+    });
     const used = process.cpuUsage(cpu);
     bar.update(i + 1, positions.length);
     return { ply, result, cpuMs: (used.user + used.system) / 1000 };
@@ -200,6 +229,9 @@ function firstMoves(solver: Solver, start: Position, endgame: EndgameValues | un
  *   each table's values (position and every action) agree with the search
  *   without one wherever both are exact.
  * - build: how long the tables take to build (the cache is not used).
+ * - larger (only when asked): the tables of SOLVE_BENCH_LARGER_TABLES seeds
+ *   (16,18,20) built from scratch, their size, time and peak memory, and the
+ *   nodes and time each saves on positions of plies 7-12, every move's value.
  * - book (only when asked): every position of the first plies, its value for
  *   the first player (a perfect opening book).
  * - moonshot (only when asked): the value alone of the start and of seeded
@@ -301,6 +333,36 @@ export async function run(emit: Emit): Promise<void> {
         seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
         cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(1)),
         megabytes: Number(((2 * table.lo.length) / 1e6).toFixed(1)),
+      });
+    }
+  }
+
+  if (PARTS.includes('larger')) {
+    // What a table larger than the default costs and buys: each built from
+    // scratch (its peak memory is the process's), then the same seeded
+    // positions of plies 7-12 (15 a ply, random play from the start: the
+    // perfect agent's positions past the opening book) solved cold with every
+    // move's value.
+    const early = openingPositions(SEED, [7, 8, 9, 10, 11, 12], 15, rules);
+    for (const seeds of LARGER_TABLES) {
+      const started = performance.now();
+      const cpu = process.cpuUsage();
+      const table = buildEndgame(seeds, rules);
+      const used = process.cpuUsage(cpu);
+      const solved = solveCold(early, table, `${seeds} seeds`, true);
+      emit({
+        name: 'endgame-larger',
+        endgameSeeds: seeds,
+        boards: table.lo.length,
+        megabytes: Number(((2 * table.lo.length) / 1e6).toFixed(1)),
+        buildSeconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+        buildCpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(1)),
+        peakRssMegabytes: Math.round(process.resourceUsage().maxRSS / 1024),
+        positions: early.length,
+        solved: solved.filter((r) => r.result.complete).length,
+        nodes: solved.reduce((n, r) => n + r.result.nodes, 0),
+        cpu: spread(solved.map((r) => r.cpuMs)),
+        cpuSeconds: Number((solved.reduce((t, r) => t + r.cpuMs, 0) / 1000).toFixed(1)),
       });
     }
   }

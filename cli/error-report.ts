@@ -22,6 +22,7 @@ import {
 } from '../models/errors.ts';
 import { QueueError } from '../queue/errors.ts';
 import { SolveOptionsError } from '../solve/options.ts';
+import { GameMovesError } from '../solve/review.ts';
 import { RunFolderError, TrainConfigError, TrainingDivergedError } from '../train/errors.ts';
 import { CliError, errorLine } from './errors.ts';
 
@@ -51,6 +52,7 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   InferenceError,
   QueueError,
   SolveOptionsError,
+  GameMovesError,
   AccuracySetError,
   BoundedReadError,
   RangeError,

@@ -24,6 +24,12 @@ export interface GameResult {
   readonly forfeit: { readonly seat: 0 | 1; readonly reason: string } | null;
   /** The game reached the ply cap and was scored as a draw. */
   readonly truncated: boolean;
+  /**
+   * The agents' actions in order, from the position they took over at (after
+   * the opening): the game's moves, for a review (an answer that forfeited is
+   * not among them).
+   */
+  readonly actions: readonly number[];
 }
 
 export interface GameSetup {
@@ -51,10 +57,12 @@ export async function playGame(setup: GameSetup): Promise<GameResult> {
   for (const agent of players) agent.newGame?.();
   let position = setup.start;
   let plies = setup.openingPlies;
-  const done = (rest: Omit<GameResult, 'plies' | 'seconds'>): GameResult => ({
+  const actions: number[] = [];
+  const done = (rest: Omit<GameResult, 'plies' | 'seconds' | 'actions'>): GameResult => ({
     ...rest,
     plies,
     seconds: (performance.now() - started) / 1000,
+    actions,
   });
   for (;;) {
     const end = outcome(position, rules);
@@ -89,6 +97,7 @@ export async function playGame(setup: GameSetup): Promise<GameResult> {
       });
     }
     position = applyAction(position, action, rules);
+    actions.push(action);
     plies++;
   }
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { createObjectCsvStringifier } from 'csv-writer';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import type { GameRecord, PairingResult } from './match.ts';
+import type { GameErrors } from './review-job.ts';
+import { agentReviews, reviewCells, reviewColumns } from './review-report.ts';
 import type { TournamentResult } from './tournament.ts';
 
 const pct = (x: number): string => (Number.isNaN(x) ? '-' : `${(x * 100).toFixed(1)}%`);
@@ -166,26 +168,61 @@ export function csv(
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** The whole result as plain JSON (settings, pairings, ratings, games). */
-export function tournamentJson(result: TournamentResult): string {
-  return `${JSON.stringify(result, (_key, value: unknown) => (typeof value === 'number' && Number.isNaN(value) ? null : value), 2)}\n`;
+/**
+ * The whole result as plain JSON (settings, pairings, ratings, games), with
+ * each game's review (`eval --review`) as its `review` where given.
+ */
+export function tournamentJson(result: TournamentResult, reviews?: readonly GameErrors[]): string {
+  const shown =
+    reviews === undefined
+      ? result
+      : { ...result, games: result.games.map((g, i) => ({ ...g, review: reviews[i] })) };
+  return `${JSON.stringify(shown, (_key, value: unknown) => (typeof value === 'number' && Number.isNaN(value) ? null : value), 2)}\n`;
 }
 
 /**
  * Writes games.csv, summary.csv, ratings.csv and results.json into `dir` (created if needed),
- * each atomically. Returns the paths written.
+ * each atomically; with the games' `reviews`, games.csv has their columns
+ * (review-report.ts) and results.json each game's review. Returns the paths written.
  */
-export function writeTournament(dir: string, result: TournamentResult): string[] {
+export function writeTournament(
+  dir: string,
+  result: TournamentResult,
+  reviews?: readonly GameErrors[],
+): string[] {
   mkdirSync(dir, { recursive: true });
+  const rows = gameRows(result.games);
+  const games =
+    reviews === undefined
+      ? csv(gameColumns, rows)
+      : csv(
+          [...gameColumns, ...reviewColumns],
+          rows.map((row, i) => ({ ...row, ...reviewCells(reviews[i] as GameErrors) })),
+        );
   const files: [string, string][] = [
-    ['games.csv', csv(gameColumns, gameRows(result.games))],
+    ['games.csv', games],
     ['summary.csv', csv(summaryColumns, summaryRows(result))],
     ['ratings.csv', csv(ratingColumns, ratingRows(result))],
-    ['results.json', tournamentJson(result)],
+    ['results.json', tournamentJson(result, reviews)],
   ];
   return files.map(([name, content]) => {
     const path = join(dir, name);
     writeFileAtomic(path, content);
     return path;
   });
+}
+
+/** The review's table, as printed by `ayoayo eval --review`. */
+export function formatReviews(
+  games: readonly GameRecord[],
+  reviews: readonly GameErrors[],
+): string {
+  const rows = agentReviews(games, reviews).map((r) => [
+    r.agent,
+    String(r.moves),
+    String(r.errors),
+    r.moves > 0 ? `${((r.errors / r.moves) * 100).toFixed(1)}%` : '-',
+    String(r.undecided),
+  ]);
+  return `${table(['agent', 'moves', 'value-losing', 'share', 'undecided'], rows)}\n\nReviewed against exact values: value-losing moves lose the position's proven value; undecided ones were not proven within the budget; with --out, games.csv lists each game's plies.\n`;
 }

@@ -4,6 +4,7 @@ import type { AccuracyAnswer, AccuracyChunk } from './accuracy/chunk.ts';
 import type { FixtureGameResult, FixtureGameTask } from './accuracy/fixture-game.ts';
 import type { Chunk } from './chunk.ts';
 import type { GameRecord } from './match.ts';
+import type { GameErrors, ReviewJob } from './review-job.ts';
 
 /** What eval's worker threads do, by kind: what each is given and what it returns. */
 export interface PoolJobs {
@@ -16,6 +17,8 @@ export interface PoolJobs {
     readonly input: FixtureGameTask;
     readonly output: FixtureGameResult;
   };
+  /** A few tournament games reviewed against exact values (review-games.ts). */
+  readonly review: { readonly input: ReviewJob; readonly output: GameErrors[] };
 }
 export type PoolJobKind = keyof PoolJobs;
 

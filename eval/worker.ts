@@ -1,6 +1,7 @@
 import { runAccuracyChunk } from './accuracy/chunk.ts';
 import { playFixtureGame } from './accuracy/fixture-game.ts';
 import { type AgentFactory, agentFactoryWith, runChunk } from './chunk.ts';
+import { runReviewJob } from './review-job.ts';
 import {
   CHUNK_DONE,
   type PoolJob,
@@ -57,5 +58,7 @@ function run(
       return runAccuracyChunk(job.input, count, makeAgent);
     case 'fixture-game':
       return playFixtureGame(job.input, count);
+    case 'review':
+      return Promise.resolve(runReviewJob(job.input, count));
   }
 }

@@ -88,6 +88,8 @@ export const chunkResultSchema = z.array(
     a: z.string(),
     b: z.string(),
     winner: z.union([z.literal(0), z.literal(1), z.null()]),
+    /** The agents' moves (a review replays them): at most the chunk's ply cap, checked by the coordinator. */
+    actions: z.array(z.number().int().min(0).max(5)).max(1_000_000),
   }),
 );
 

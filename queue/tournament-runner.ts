@@ -61,7 +61,11 @@ function checkRecords(value: unknown, chunk: Chunk, where: string): GameRecord[]
   const expected = chunk.games.map((g) => g.game);
   const got = records.map((r) => r.game);
   const pairingOk = records.every(
-    (r) => r.pairing === chunk.labels.pairing && r.a === chunk.labels.a && r.b === chunk.labels.b,
+    (r) =>
+      r.pairing === chunk.labels.pairing &&
+      r.a === chunk.labels.a &&
+      r.b === chunk.labels.b &&
+      r.actions.length <= chunk.settings.maxPlies,
   );
   if (!pairingOk || JSON.stringify(got) !== JSON.stringify(expected)) {
     throw new QueueError(`${where}: the records do not match the chunk's games`);

@@ -26,6 +26,22 @@ export {
   type SolveOptions,
   SolveOptionsError,
 } from './options.ts';
+export {
+  type ExactValues,
+  GameMovesError,
+  type GameReview,
+  gamePositions,
+  lostValue,
+  MAX_REVIEW_MOVES,
+  type MoveValues,
+  type PlayerReview,
+  parseMoveList,
+  type ReviewedMove,
+  type ReviewInput,
+  reviewGame,
+  type SolverExactValuesOptions,
+  solverExactValues,
+} from './review.ts';
 export { type Budget, MAX_DEPTH } from './search.ts';
 export { describeSolution, type MoveValue, type Solution, solve, solveAll } from './solve.ts';
 export {

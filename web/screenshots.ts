@@ -2,7 +2,7 @@
  * Regenerates the pictures of the page shown in README.md and docs/export.md (web/screenshots/*.png) from
  * the real program: builds the page, serves it with the shipped policy, plays a
  * few seeded moves against it in headless Chromium and photographs a desktop
- * and a phone. Run: npx tsx web/screenshots.ts
+ * (with the review of those moves) and a phone. Run: npx tsx web/screenshots.ts
  */
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,6 +57,10 @@ try {
     await page.selectOption('#side', human);
     await page.click('#new-game');
     await play(page, moves, 5);
+    if (name === 'desktop') {
+      await page.click('#review-game');
+      await page.waitForSelector('#review[data-state="done"]', { timeout: 120_000 });
+    }
     const file = join(OUT, `${name}.png`);
     // The desktop's whole page; the phone's first screen, as a person holds it.
     await page.screenshot({ path: file, fullPage: name === 'desktop' });

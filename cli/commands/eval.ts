@@ -6,11 +6,20 @@ import { gamesProgressBar } from '../../display/progress.ts';
 import { SEED_RANGE } from '../../env/index.ts';
 import { DEFAULT_MAX_PLIES } from '../../eval/game.ts';
 import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
+import { capWorkers } from '../../eval/pool.ts';
 import { writeRatingCharts } from '../../eval/rating-charts.ts';
-import { formatTournament, tournamentJson, writeTournament } from '../../eval/report.ts';
+import {
+  formatReviews,
+  formatTournament,
+  tournamentJson,
+  writeTournament,
+} from '../../eval/report.ts';
+import { reviewTournamentGames } from '../../eval/review-games.ts';
+import type { GameErrors } from '../../eval/review-job.ts';
 import { runTournament } from '../../eval/tournament.ts';
 import { agentFormsForHelp } from '../agent-forms.ts';
-import { rulesFromArg, rulesOption } from '../engine-args.ts';
+import { endgameOption, endgameSeedsFromArg } from '../endgame-option.ts';
+import { durationFromArg, rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
 import { prepareOutputFolder } from '../output-folder.ts';
@@ -34,6 +43,9 @@ interface EvalArgs extends QueueArgs {
   maxPlies: number;
   moveTimeout: number;
   rules?: string;
+  review: boolean;
+  reviewTime: string;
+  reviewEndgame: string;
   json: boolean;
   quiet: boolean;
 }
@@ -88,6 +100,22 @@ export const evalCommand = defineCommand<EvalArgs>({
         describe: 'ms an external engine has per move before it forfeits the game',
       })
       .option('rules', rulesOption)
+      .option('review', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "review every game against exact values: each agent's value-losing moves (a table; with --out, their plies in games.csv)",
+      })
+      .option('review-time', {
+        type: 'string',
+        default: '10s',
+        describe: 'solver budget per position of --review (moves not proven in time are undecided)',
+      })
+      .option('review-endgame', {
+        ...endgameOption,
+        describe:
+          "--review's endgame table: every board of at most this many seeds is looked up (built on first use, then cached); 0: none",
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the results as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress bar' })
       .options(queueOptions('play on `ayoayo worker`s'))
@@ -118,6 +146,9 @@ export const evalCommand = defineCommand<EvalArgs>({
     }
     if (!(argv.moveTimeout > 0))
       throw new UsageError(`--move-timeout must be positive, got ${argv.moveTimeout}`);
+    const reviewMs = durationFromArg('--review-time', argv.reviewTime);
+    const reviewSeeds = endgameSeedsFromArg('--review-endgame', argv.reviewEndgame);
+    const rules = rulesFromArg(argv.rules);
     const queue = queueUrl(argv, false);
     const workers = workersHere(argv.workers, queue);
     // Before the work: a bad --out must not cost the games.
@@ -134,7 +165,7 @@ export const evalCommand = defineCommand<EvalArgs>({
         openingPlies: argv.openingPlies,
         maxPlies: argv.maxPlies,
         moveTimeoutMs: argv.moveTimeout,
-        rules: rulesFromArg(argv.rules),
+        rules,
         ...(argv.vs !== undefined ? { vs: argv.vs } : {}),
         ...(queue !== undefined && stop !== null
           ? {
@@ -151,9 +182,30 @@ export const evalCommand = defineCommand<EvalArgs>({
       stop?.dispose();
       bar.stop();
     }
-    process.stdout.write(argv.json ? tournamentJson(result) : formatTournament(result));
+    let reviews: GameErrors[] | undefined;
+    if (argv.review) {
+      const reviewBar = gamesProgressBar({ quiet: argv.quiet, label: 'reviewing' });
+      try {
+        reviews = await reviewTournamentGames(result.games, {
+          rules,
+          budgetMs: reviewMs,
+          endgameSeeds: reviewSeeds,
+          quiet: argv.quiet,
+          // Reviews run here, a queued tournament's too: at most one thread per core.
+          workers: Math.min(capWorkers(argv.workers), result.games.length),
+          onProgress: (done, total) => reviewBar.update(done, total),
+        });
+      } finally {
+        reviewBar.stop();
+      }
+    }
+    if (argv.json) process.stdout.write(tournamentJson(result, reviews));
+    else {
+      process.stdout.write(formatTournament(result));
+      if (reviews !== undefined) process.stdout.write(`\n${formatReviews(result.games, reviews)}`);
+    }
     if (argv.out !== undefined) {
-      const written = writeTournament(argv.out, result);
+      const written = writeTournament(argv.out, result, reviews);
       written.push(...(await writeRatingCharts(argv.out, result)));
       process.stderr.write(`wrote ${written.join(', ')}\n`);
     }

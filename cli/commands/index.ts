@@ -40,6 +40,12 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./solve.ts')).solveCommand,
   },
   {
+    command: 'review <moves>',
+    describe:
+      'Review a game: the exact value before and after each move, the moves that lost value and the best ones',
+    load: async () => (await import('./review.ts')).reviewCommand,
+  },
+  {
     command: 'play',
     describe: 'Play against an agent in the terminal',
     load: async () => (await import('./play.ts')).playCommand,

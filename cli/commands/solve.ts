@@ -8,9 +8,8 @@ import {
   type Rules,
 } from '../../env/index.ts';
 import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
-import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
 import { MAX_TABLE_BITS, type MoveValue, type Solution, solve } from '../../solve/index.ts';
-
+import { endgameOption, endgameSeedsFromArg } from '../endgame-option.ts';
 import {
   describeOutcome,
   durationFromArg,
@@ -30,7 +29,7 @@ interface SolveArgs {
   time: string;
   nodes?: number;
   tableBits: number;
-  endgame: number;
+  endgame: string;
   json: boolean;
   quiet: boolean;
 }
@@ -150,12 +149,7 @@ export const solveCommand = defineCommand<SolveArgs>({
         default: 22,
         describe: 'log2 of the transposition table entries (32 bytes each; 22: 128 MB)',
       })
-      .option('endgame', {
-        type: 'number',
-        default: DEFAULT_ENDGAME_SEEDS,
-        describe:
-          'look up every board of at most this many seeds in an endgame table (built on first use, about a minute for 16, then cached); 0: none',
-      })
+      .option('endgame', endgameOption)
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress line' })
       .example('$0 solve 0,2,0,0,1,2/1,7,3,0,5,2/13-12/0', 'a position from ply 10 of a game')
@@ -177,17 +171,9 @@ export const solveCommand = defineCommand<SolveArgs>({
         `--table-bits must be an integer in 1..${MAX_TABLE_BITS}, got ${String(argv.tableBits)}`,
       );
     }
-    if (
-      !(Number.isInteger(argv.endgame) && argv.endgame >= 0 && argv.endgame <= MAX_ENDGAME_SEEDS)
-    ) {
-      throw new UsageError(
-        `--endgame must be an integer in 0..${MAX_ENDGAME_SEEDS}, got ${String(argv.endgame)}`,
-      );
-    }
+    const seeds = endgameSeedsFromArg('--endgame', argv.endgame);
     const endgame =
-      argv.endgame === 0
-        ? undefined
-        : loadEndgameShowingProgress(argv.endgame, rules, { quiet: argv.quiet });
+      seeds === 0 ? undefined : loadEndgameShowingProgress(seeds, rules, { quiet: argv.quiet });
     const progress = argv.quiet || argv.json ? null : progressLine(timeMs);
     let solution: Solution;
     try {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../agents/agent.ts';
 import { GreedyAgent } from '../../agents/greedy.ts';
 import { RandomAgent } from '../../agents/random.ts';
+import { applyAction, initialPosition, outcome } from '../../env/index.ts';
 import { playMatch } from '../../eval/match.ts';
 
 describe('playMatch', () => {
@@ -21,6 +22,21 @@ describe('playMatch', () => {
       expect(second?.players).toEqual(['random', 'greedy']);
     }
     expect(new Set(result.records.map((r) => r.openingMoves.join(''))).size).toBeGreaterThan(5);
+  });
+
+  it("records each game's moves: from the start, the opening and then the agents' actions end it as recorded", async () => {
+    const result = await playMatch({
+      a: new GreedyAgent(),
+      b: new RandomAgent(),
+      games: 6,
+      seed: 8,
+    });
+    for (const r of result.records) {
+      expect(r.openingMoves.length + r.actions.length).toBe(r.plies);
+      let pos = initialPosition();
+      for (const action of [...r.openingMoves, ...r.actions]) pos = applyAction(pos, action);
+      expect(outcome(pos)?.scores).toEqual(r.scores);
+    }
   });
 
   it("counts wins, draws and losses from a's side, with the score and its interval", async () => {

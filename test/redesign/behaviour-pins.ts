@@ -91,7 +91,8 @@ export async function tournamentGames(): Promise<string> {
     workers: 0,
     rules: { leftoverTo: 'owner' },
   });
-  return sha(result.games.map(({ seconds: _, ...game }) => game));
+  // The games as pinned: their moves (`actions`, recorded since issue 45) replay to these results (test/eval/game.test.ts).
+  return sha(result.games.map(({ seconds: _, actions: _moves, ...game }) => game));
 }
 
 /** The accuracy benchmark's answers of three agents on a seeded sample of the main set. */

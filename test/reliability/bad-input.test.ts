@@ -36,6 +36,7 @@ import { loadPolicy } from '../../models/load-policy.ts';
 import { createPolicyServer } from '../../serve/http-server.ts';
 import { close, listen } from '../../serve/listen.ts';
 import { PolicyService } from '../../serve/policy-service.ts';
+import { MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
 import { solve } from '../../solve/index.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
@@ -525,6 +526,18 @@ const cliRows: CliRow[] = [
     code: 1,
   },
   {
+    case: 'solve --endgame given empty (it meant no table, silently)',
+    args: ['solve', '--endgame', ''],
+    stderr: `--endgame must be an integer in 0..20 (0: no table), got '' ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'solve --endgame past the largest table',
+    args: ['solve', '--endgame', '21'],
+    stderr: `--endgame must be an integer in 0..20 (0: no table), got '21' ${USAGE}`,
+    code: 1,
+  },
+  {
     case: 'a rule option named __proto__',
     args: ['show', '--rules', '__proto__=1'],
     stderr: 'invalid rules: Unrecognized key: "__proto__"',
@@ -567,6 +580,56 @@ const cliRows: CliRow[] = [
     case: 'accuracy --verify of a set with planted values, its checksum made again',
     args: ['accuracy', '--agents', 'random', '--set', SET_PLANTED, '--verify'],
     stderr: `accuracy set ${SET_PLANTED}, line 3: the solver disagrees with the values of ${(JSON.parse(SET_SMALL[1] as string) as { position: string }).position}: the set has value `,
+    code: 1,
+  },
+  {
+    case: 'review: a move that is not an action',
+    args: ['review', '2,x,1'],
+    stderr: "the move at ply 1 is 'x': expected an action 0..5 (the mover's pits, left to right)",
+    code: 1,
+  },
+  {
+    case: 'review: an illegal move',
+    args: ['review', '0', '--from', '0,0,0,0,1,0/1,0,0,1,1,1/20-23/0'],
+    stderr:
+      'the move at ply 0, action 0, is illegal in 0,0,0,0,1,0/1,0,0,1,1,1/20-23/0 (empty pit); legal actions: 4',
+    code: 1,
+  },
+  {
+    case: 'review: a move after the end of the game',
+    args: ['review', '4', '--from', '1,0,0,0,1,0/0,0,0,0,0,0/23-23/0'],
+    stderr:
+      'the move at ply 0 (action 4) comes after the game ended in 1,0,0,0,1,0/0,0,0,0,0,0/23-23/0',
+    code: 1,
+  },
+  {
+    case: 'review: more moves than a review takes',
+    args: ['review', Array(2001).fill('2').join(',')],
+    stderr: '2001 moves: at most 2000 are reviewed',
+    code: 1,
+  },
+  {
+    case: 'review: a malformed --from',
+    args: ['review', '2', '--from', '4,4/4,4/0-0/0'],
+    stderr: "invalid pits 0..5: expected 6 comma-separated counts, got 2 in '4,4'",
+    code: 1,
+  },
+  {
+    case: 'review: bad --endgame',
+    args: ['review', '2', '--endgame', '99'],
+    stderr: `--endgame must be an integer in 0..${MAX_ENDGAME_SEEDS} (0: no table), got '99' ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'eval: bad --review-time, before any game',
+    args: ['eval', '--agents', 'random,greedy', '--review', '--review-time', 'soon'],
+    stderr: `invalid --review-time 'soon': expected a positive duration such as 500ms, 10s or 2m ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'eval: bad --review-endgame, before any game',
+    args: ['eval', '--agents', 'random,greedy', '--review', '--review-endgame', '-1'],
+    stderr: `--review-endgame must be an integer in 0..${MAX_ENDGAME_SEEDS} (0: no table), got '-1' ${USAGE}`,
     code: 1,
   },
 ];

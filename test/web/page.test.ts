@@ -21,7 +21,13 @@ import {
 import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
 import { argmaxLegal, MlpRunner } from '../../models/mlp-runner.ts';
 import { close, listen } from '../../serve/listen.ts';
-import { solve } from '../../solve/index.ts';
+import {
+  buildEndgame,
+  type ReviewedMove,
+  reviewGame,
+  solve,
+  solverExactValues,
+} from '../../solve/index.ts';
 import { buildWeb } from '../../web/build.ts';
 import { launchChromium, VIEWPORTS, type Viewport } from '../../web/chromium.ts';
 import { createWebServer } from '../../web/web-server.ts';
@@ -183,6 +189,46 @@ async function checkResultShown(page: Page, final: string): Promise<void> {
   await expect.poll(() => shown.isVisible()).toBe(true);
   expect(await shown.getAttribute('data-scores')).toBe(`${s0}-${s1}`);
   expect(await shown.textContent()).toContain(`Final score: South ${s0} – ${s1} North`);
+}
+
+interface ReviewRow {
+  ply: number;
+  player: number;
+  action: number;
+  before: string;
+  after: string;
+  error: string;
+  best: string;
+  mistake: boolean;
+  text: string;
+}
+
+/** The review panel's rows as the page shows them. */
+async function reviewRows(page: Page): Promise<ReviewRow[]> {
+  const rows = await page.evaluate<(Record<string, string> & { mistake: boolean; text: string })[]>(
+    "[...document.querySelectorAll('#review-moves li')].map((li) => ({ ...li.dataset, mistake: li.classList.contains('mistake'), text: li.textContent }))",
+  );
+  return rows.map((row) => ({
+    ply: Number(row.ply),
+    player: Number(row.player),
+    action: Number(row.action),
+    before: row.before ?? '',
+    after: row.after ?? '',
+    error: row.error ?? '',
+    best: row.best ?? '',
+    mistake: row.mistake,
+    text: row.text,
+  }));
+}
+
+/** The review of `actions` from the start as Node's solver proves it (with a bigger table and budget). */
+function reviewInNode(
+  actions: readonly number[],
+  rules: LoadedPolicy['rules'],
+): readonly ReviewedMove[] {
+  const table = buildEndgame(12, rules);
+  const values = solverExactValues({ budgetMs: 30_000, endgame: () => table });
+  return reviewGame({ start: parsePosition(START_NOTATION), actions, rules }, values).moves;
 }
 
 function evaluatePolicy(policy: LoadedPolicy, notation: string) {
@@ -447,6 +493,75 @@ describe.skipIf(noChromium)('the browser page in headless Chromium', () => {
       expect(await line.textContent()).toContain(`Perfect play says: ${truth.value}`);
       break;
     }
+    await page.close();
+  });
+
+  it('reviews a game against perfect play when it ends, the losing first move S0 marked with the best, S2; and on demand during a game', async () => {
+    const page = await open(VIEWPORTS.desktop, '?speed=0&solve=0&review=30000');
+    await start(page, 'greedy', 0);
+    expect(await page.locator('#review').isVisible()).toBe(false);
+    expect(await page.locator('#review-game').isDisabled()).toBe(true);
+    // The start is won only by S2: S0 throws the win away.
+    await page.click('#board .pit[data-pit="0"]');
+    await playByClicking(page, 0, 31);
+    const moves = await movesOf(page);
+    checkLog(moves, 0);
+    const review = page.locator('#review');
+    await expect.poll(() => review.getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    expect(await review.isVisible()).toBe(true);
+    const rows = await reviewRows(page);
+    expect(rows.map((r) => r.action)).toEqual(moves.map((m) => m.action));
+    expect(rows.map((r) => r.player)).toEqual(moves.map((m) => m.player));
+    expect(rows[0]).toMatchObject({
+      ply: 0,
+      before: 'win',
+      after: 'loss',
+      error: 'true',
+      best: '2',
+      mistake: true,
+    });
+    expect(rows[0]?.text).toBe('South (you) played S0: win → loss, lost value; best S2');
+    // Every value the page proved is the one Node's solver proves; mistakes are marked as such.
+    const truth = reviewInNode(
+      moves.map((m) => m.action),
+      policy.rules,
+    );
+    for (const [i, row] of rows.entries()) {
+      const node = truth[i] as ReviewedMove;
+      if (row.before !== 'unknown') expect(row.before, `move ${i + 1}`).toBe(node.before);
+      if (row.after !== 'unknown') expect(row.after, `move ${i + 1}`).toBe(node.after);
+      if (row.error !== 'null') expect(row.error, `move ${i + 1}`).toBe(String(node.error));
+      expect(row.mistake).toBe(row.error === 'true');
+      if (row.mistake) expect(row.best).toBe(node.best.join(','));
+    }
+    const ownMistakes = rows.filter((r) => r.player === 0 && r.mistake).length;
+    expect(await page.locator('#review-summary').textContent()).toContain(
+      `South (you): ${rows.filter((r) => r.player === 0).length} moves, ${ownMistakes} lost value (the first: move 1)`,
+    );
+    expect(await page.locator('#review-game').isDisabled()).toBe(true);
+
+    // On demand, during the next game: the moves so far, none lost value after S2.
+    await start(page, 'greedy', 0);
+    expect(await review.isVisible()).toBe(false);
+    await page.click('#board .pit[data-pit="2"]');
+    await page.waitForSelector('#app[data-busy="false"]');
+    expect(await page.locator('#review-game').isDisabled()).toBe(false);
+    await page.click('#review-game');
+    await expect.poll(() => review.getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    const early = await reviewRows(page);
+    expect(early).toHaveLength(2);
+    expect(early[0]).toMatchObject({
+      ply: 0,
+      action: 2,
+      before: 'win',
+      after: 'win',
+      error: 'false',
+      mistake: false,
+    });
+    expect(early[0]?.text).toBe('South (you) played S2: win → win');
+    // An undo takes the review away: it was of moves no longer played.
+    await page.click('#undo');
+    expect(await review.isVisible()).toBe(false);
     await page.close();
   });
 

@@ -17,6 +17,7 @@ import {
   type Position,
 } from '../../env/index.ts';
 import { type BrowserPolicy, decodeBrowserPolicy } from '../../models/export/browser-policy.ts';
+import { REVIEW_MS } from './game-review.ts';
 import {
   describeLap,
   describeMove,
@@ -36,6 +37,7 @@ import {
   valueForHuman,
 } from './perfect-play.ts';
 import { PolicyPlayer } from './players.ts';
+import { ReviewPanel } from './review-panel.mts';
 
 /** Laps listed in the relay view (relays of over a thousand laps exist). */
 const MAX_LAPS_LISTED = 200;
@@ -64,12 +66,25 @@ const policyInfo = element<HTMLParagraphElement>('policy-info');
 const rulesInfo = element<HTMLElement>('rules-info');
 const evaluation = element<HTMLElement>('evaluation');
 const perfectPlayLine = element<HTMLParagraphElement>('perfect-play');
+const reviewButton = element<HTMLButtonElement>('review-game');
 
 const params = new URLSearchParams(location.search);
 /** Milliseconds per lap of the relay animation; `?speed=0` shows moves at once. */
 const lapDelay = Math.max(0, Number(params.get('speed') ?? '350') || 0);
 /** The solver's budget per position in milliseconds; `?solve=0` turns the line off. */
 const solveMs = Math.max(0, Number(params.get('solve') ?? PERFECT_PLAY_MS) || 0);
+/** The review's budget per position in milliseconds; `?review=0` turns reviews off. */
+const reviewMs = Math.max(0, Number(params.get('review') ?? REVIEW_MS) || 0);
+const reviewPanel = new ReviewPanel(
+  {
+    section: element<HTMLElement>('review'),
+    status: element<HTMLParagraphElement>('review-status'),
+    list: element<HTMLOListElement>('review-moves'),
+    summary: element<HTMLParagraphElement>('review-summary'),
+  },
+  reviewMs,
+  () => updateControls(),
+);
 
 const pitButtons: HTMLButtonElement[] = [];
 const storeCounts: HTMLElement[] = [];
@@ -198,6 +213,9 @@ function updateControls(): void {
   });
   app.dataset.busy = String(busy);
   undoButton.disabled = !game?.moves.some((move) => move.by === 'human');
+  reviewButton.hidden = !reviewPanel.available;
+  reviewButton.disabled =
+    !game || game.moves.length === 0 || reviewPanel.running || reviewPanel.covers(game);
   if (game) {
     board.dataset.position = game.moves.at(-1)?.after ?? '4,4,4,4,4,4/4,4,4,4,4,4/0-0/0';
     board.dataset.toMove = String(game.position.toMove);
@@ -398,6 +416,8 @@ function showResult(): void {
   showPits(game.position.pits, game.position.stores);
   if (result.winner !== null) element(`store-${result.winner}`).classList.add('winner');
   setStatus(`Game over after ${game.moves.length} moves.`);
+  // Once the game is over, its review: every move's value, the mistakes marked.
+  if (!reviewPanel.covers(game)) reviewPanel.review(game, computerName());
 }
 
 function promptHuman(game: GameSession): void {
@@ -493,6 +513,7 @@ function newGame(): void {
       : null;
   buildBoard(human);
   moveList.replaceChildren();
+  reviewPanel.clear();
   listLaps(undefined);
   showResult();
   showPits(session.position.pits, session.position.stores);
@@ -511,6 +532,7 @@ function undo(): void {
   generation++;
   busy = false;
   while (moveList.children.length > current.moves.length) moveList.lastElementChild?.remove();
+  reviewPanel.clear();
   const last = current.moves.at(-1);
   listLaps(last);
   showResult();
@@ -557,6 +579,9 @@ async function loadPolicy(): Promise<void> {
 opponentSelect.addEventListener('change', showStrengths);
 newGameButton.addEventListener('click', newGame);
 undoButton.addEventListener('click', undo);
+reviewButton.addEventListener('click', () => {
+  if (session !== null) reviewPanel.review(session, computerName());
+});
 document.addEventListener('keydown', onKey);
 buildBoard(0);
 await loadPolicy();

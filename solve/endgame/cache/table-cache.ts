@@ -22,8 +22,11 @@ import {
  * nodes, without it in millions.
  */
 export const DEFAULT_ENDGAME_SEEDS = 16;
-/** The largest table they build: 18 seeds take several minutes and ~0.5 GB; more, too long here. */
-export const MAX_ENDGAME_SEEDS = 18;
+/**
+ * The largest table they build: 20 seeds, 452 MB, about ten minutes of one
+ * core and 4.7 GB of memory to build (docs/solver.md, "Larger tables").
+ */
+export const MAX_ENDGAME_SEEDS = 20;
 
 export interface EndgameCacheOptions {
   /** The folder of the cached tables (default: the user's cache folder, see cacheDir). */

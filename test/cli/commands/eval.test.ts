@@ -77,6 +77,43 @@ describe('ayoayo eval', () => {
     expect(readFileSync(join(out, 'games.csv'), 'utf8').trim().split('\n')).toHaveLength(19);
   });
 
+  it("reviews the games with --review: each agent's value-losing moves in a table, their plies in games.csv", () => {
+    const out = join(scratch, 'reviewed');
+    const run = spawnSync(
+      process.execPath,
+      [
+        'bin/ayoayo.js',
+        'eval',
+        '--agents',
+        'greedy,minimax:2',
+        '--games',
+        '2',
+        '--seed',
+        '12',
+        '--workers',
+        '0',
+        '--review',
+        '--review-endgame',
+        '12',
+        '--out',
+        out,
+      ],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, XDG_CACHE_HOME: join(scratch, 'review-cache') },
+      },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/\nagent\s+moves\s+value-losing\s+share\s+undecided\n/);
+    expect(run.stdout).toMatch(/\ngreedy\s+\d+\s+\d+\s+\d+\.\d%\s+0\n/);
+    const [header, ...rows] = readFileSync(join(out, 'games.csv'), 'utf8').trim().split('\n');
+    expect(header).toMatch(/,value_losing_plies0,value_losing_plies1,undecided_plies$/);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatch(/,[\d ]*,[\d ]*,$/);
+  });
+
   it('prints JSON with --json, the same games as in the main thread', () => {
     const pooled = ayoayo('--agents', 'random,greedy', '--games', '4', '--json', '--workers', '2');
     const here = ayoayo('--agents', 'random,greedy', '--games', '4', '--json', '--workers', '0');
