@@ -5,7 +5,10 @@ import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/config/schema.ts';
 import type { ExpertIteration } from '../../train/expert-iteration/expert-iteration.ts';
-import type { ExpertIterationSettings } from '../../train/expert-iteration/settings.ts';
+import {
+  type ExpertIterationSettings,
+  expertIterationSettingsSchema,
+} from '../../train/expert-iteration/settings.ts';
 import { buildLearner, disposeLearner } from '../../train/learner.ts';
 
 let tf: Tf;
@@ -89,6 +92,21 @@ describe('sharded self-play', () => {
     // Different shards draw different openings and Gumbel noise: the games differ.
     expect(three.out).not.toEqual(one.out);
   });
+
+  it.each(['quick', 'long'])(
+    'the %s preset plays enough shards for 8 cores, each with games of its own',
+    (preset) => {
+      const built = buildConfig([PRESETS[preset]]);
+      const blocks: Readonly<Record<string, unknown>> = built;
+      const { selfPlayShards, gamesAtOnce } = expertIterationSettingsSchema.parse(
+        blocks.expertIteration,
+      );
+      expect(selfPlayShards).toBeGreaterThanOrEqual(8);
+      expect(gamesAtOnce / selfPlayShards).toBeGreaterThanOrEqual(16);
+      // The update's slices keep as many cores busy.
+      expect(built.updateSlices).toBeGreaterThanOrEqual(8);
+    },
+  );
 
   it('refuses more shards than games, and shards for PPO', () => {
     expect(() => config({ selfPlayShards: 11 })).toThrow(

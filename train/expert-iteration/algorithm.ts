@@ -5,9 +5,10 @@ import { expertIterationSettingsSchema } from './settings.ts';
 
 /**
  * Expert iteration as `npm start` and the pretrained policy run it: its
- * searches on both cores (two self-play shards), each update two epochs over
- * the last two iterations' games, value targets half outcome, half search
- * value, openings of 0-8 random plies, balanced.
+ * searches in eight self-play shards (the run is the same on any number of
+ * cores; eight keep 8 cores busy and cost about 4% on 2: docs/training.md),
+ * each update two epochs over the last two iterations' games, value targets
+ * half outcome, half search value, openings of 0-8 random plies, balanced.
  */
 const PRESET_BASE = {
   algorithm: 'expert-iteration' as const,
@@ -17,7 +18,7 @@ const PRESET_BASE = {
   extraEvalOpeningPlies: [2],
   expertIteration: {
     simulations: 16,
-    selfPlayShards: 2,
+    selfPlayShards: 8,
     searchValueWeight: 0.5,
     replayIterations: 2,
     epochs: 2,
