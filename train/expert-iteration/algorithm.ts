@@ -6,7 +6,8 @@ import { expertIterationSettingsSchema } from './settings.ts';
 /**
  * Expert iteration as `npm start` and the pretrained policy run it: its
  * searches in eight self-play shards (the run is the same on any number of
- * cores; eight keep 8 cores busy and cost about 4% on 2: docs/training.md),
+ * cores; eight keep 8 cores busy and cost nothing on 2: docs/experiments/
+ * 2026-12-05-shards-and-slices-on-two-cores.md),
  * each update two epochs over the last two iterations' games, value targets
  * half outcome, half search value, openings of 0-8 random plies, balanced.
  */
