@@ -53,3 +53,14 @@ export function randomMinibatch(seed: number, count: number): GradientBatch {
   });
   return { size: count, columns };
 }
+
+/** Largest |a - b| over the largest |a|: the difference relative to the gradient's scale. */
+export function relativeDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let diff = 0;
+  let scale = 1e-12;
+  for (let i = 0; i < a.length; i++) {
+    diff = Math.max(diff, Math.abs((a[i] as number) - (b[i] as number)));
+    scale = Math.max(scale, Math.abs(a[i] as number));
+  }
+  return diff / scale;
+}

@@ -23,7 +23,7 @@ import { type GradientBatch, OnnxGradients } from '../../train/gradients/onnx-gr
 import { PolicyUpdater, policyGradientLoss } from '../../train/ppo/policy-update.ts';
 import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
 import { randomPositions } from '../agents/positions.ts';
-import { encoder, inputSize, randomMinibatch } from './gradient-batches.ts';
+import { encoder, inputSize, randomMinibatch, relativeDifference } from './gradient-batches.ts';
 
 const runtime: OnnxRuntime | null = (await loadOnnxRuntime()).runtime;
 let tf: Tf;
@@ -79,17 +79,6 @@ function tfjsGradients(model: tfType.LayersModel, batch: GradientBatch, loss: Gr
     }, variables);
     return { gradients: variables.map((v) => (grads[v.name] as tfType.Tensor).dataSync()), parts };
   });
-}
-
-/** Largest |a - b| over the largest |a|: the difference relative to the gradient's scale. */
-function relativeDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let diff = 0;
-  let scale = 1e-12;
-  for (let i = 0; i < a.length; i++) {
-    diff = Math.max(diff, Math.abs((a[i] as number) - (b[i] as number)));
-    scale = Math.max(scale, Math.abs(a[i] as number));
-  }
-  return diff / scale;
 }
 
 const networks: [string, NetworkConfig, GradientLoss][] = [

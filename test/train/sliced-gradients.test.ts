@@ -9,7 +9,7 @@ import type { SliceThreads } from '../../train/gradients/slice-task.ts';
 import { SlicedGradients } from '../../train/gradients/sliced-gradients.ts';
 import { sliceRows } from '../../train/gradients/slices.ts';
 import { TrainThreads } from '../../train/train-threads.ts';
-import { inputSize, randomMinibatch } from './gradient-batches.ts';
+import { inputSize, randomMinibatch, relativeDifference } from './gradient-batches.ts';
 
 const runtime: OnnxRuntime | null = (await loadOnnxRuntime()).runtime;
 let tf: Tf;
@@ -23,17 +23,6 @@ const losses: GradientLoss[] = [
   { kind: 'search-targets', valueCoef: 0.5 },
   { kind: 'ppo', valueCoef: 0.5, clip: 0.2, entropyCoef: 0.01 },
 ];
-
-/** Largest |a - b| over the largest |a|. */
-function relativeDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let diff = 0;
-  let scale = 1e-12;
-  for (let i = 0; i < a.length; i++) {
-    diff = Math.max(diff, Math.abs((a[i] as number) - (b[i] as number)));
-    scale = Math.max(scale, Math.abs(a[i] as number));
-  }
-  return diff / scale;
-}
 
 /** A copy of a result (the gradient objects overwrite theirs at the next call). */
 const copied = (result: { gradients: readonly Float32Array[]; stats: Float32Array }) => ({
