@@ -117,6 +117,10 @@ export function sumSlices(
   range: { readonly from: number; readonly to: number },
   into: Float32Array,
 ): void {
+  if (slices.length === 8) {
+    sumEight(outputs, slices, stride, range, into);
+    return;
+  }
   const o = outputs;
   const at = slices.map((slice) => slice * stride);
   const n = at.length;
@@ -133,6 +137,43 @@ export function sumSlices(
     }
     for (; k < n; k++) x += o[(at[k] as number) + j] as number;
     into[j] = x;
+  }
+}
+
+/**
+ * sumSlices for eight slices (the default's full minibatches), each float's
+ * sum written out: the same additions in the same order, about twice as fast.
+ */
+function sumEight(
+  outputs: Float32Array,
+  slices: readonly number[],
+  stride: number,
+  range: { readonly from: number; readonly to: number },
+  into: Float32Array,
+): void {
+  const [s0, s1, s2, s3, s4, s5, s6, s7] = slices.map((slice) =>
+    outputs.subarray(slice * stride, (slice + 1) * stride),
+  ) as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ];
+  for (let j = range.from; j < range.to; j++) {
+    into[j] =
+      0 +
+      (s0[j] as number) +
+      (s1[j] as number) +
+      (s2[j] as number) +
+      (s3[j] as number) +
+      (s4[j] as number) +
+      (s5[j] as number) +
+      (s6[j] as number) +
+      (s7[j] as number);
   }
 }
 
