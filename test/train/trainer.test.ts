@@ -78,7 +78,8 @@ describe('trainer', () => {
       expect(other.weights === trained[0]?.weights).toBe(true);
     }
     rmSync(dir, { recursive: true, force: true });
-  });
+    // Three runs of 128-unit layers: 35 s on 2 idle cores.
+  }, 180_000);
 
   it('a tiny run writes config, metrics, checkpoints, a curve and a policy, and resumes exactly', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-train-'));
