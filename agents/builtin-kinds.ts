@@ -1,6 +1,6 @@
 /**
  * agents/' own agent kinds: the baselines, the searches without a network
- * and external engines, each declared once (forms, parser, factory). The
+ * and external engines, and the perfect player (perfect-kind.ts), each declared once (forms, parser, factory). The
  * registry starts with them (kind-registry.ts). Alpha-beta may be
  * solver-backed (`minimax:t=50ms,solve=1`, see solver-backed.ts).
  */
@@ -11,6 +11,7 @@ import { GreedyAgent } from './greedy.ts';
 import { MctsAgent } from './mcts.ts';
 import { MinimaxAgent } from './minimax.ts';
 import { MAX_PLY } from './minimax-search.ts';
+import { perfectKind } from './perfect-kind.ts';
 import { RandomAgent } from './random.ts';
 import { DURATION_FORMS, integerIn, parseDuration, requiredArgument } from './spec-options.ts';
 
@@ -113,5 +114,6 @@ export const BUILTIN_KINDS: readonly AnyAgentKind[] = [
   plainKind('greedy', (name) => new GreedyAgent(name)),
   minimax,
   mcts,
+  perfectKind,
   ext,
 ];

@@ -21,6 +21,8 @@ import {
   WeightDataError,
 } from '../models/errors.ts';
 import { QueueError } from '../queue/errors.ts';
+import { BookBuildStopped } from '../solve/book/cache/build-book.ts';
+import { BookFileError } from '../solve/book/format.ts';
 import { SolveOptionsError } from '../solve/options.ts';
 import { GameMovesError } from '../solve/review.ts';
 import { RunFolderError, TrainConfigError, TrainingDivergedError } from '../train/errors.ts';
@@ -52,6 +54,8 @@ const USER_ERRORS: readonly (abstract new (...args: never[]) => Error)[] = [
   InferenceError,
   QueueError,
   SolveOptionsError,
+  BookFileError,
+  BookBuildStopped,
   GameMovesError,
   AccuracySetError,
   BoundedReadError,

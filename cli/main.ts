@@ -35,6 +35,7 @@ async function loadCommand(entry: CommandEntry): Promise<CommandModule> {
     handler: async (argv: ArgumentsCamelCase) => {
       applyInferenceOption(argv);
       (await import('../agents/network/kinds.ts')).registerNetworkKinds();
+      (await import('./book-threads.ts')).firstUseBooksOnThreads();
       await handler(argv);
     },
   };

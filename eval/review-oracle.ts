@@ -1,4 +1,7 @@
 import type { Rules } from '../env/index.ts';
+import { bookFirst } from '../solve/book/answer.ts';
+import type { OpeningBook } from '../solve/book/book.ts';
+import { bookIfAny } from '../solve/book/cache/load-book.ts';
 import { cachedEndgame } from '../solve/endgame/cache/shared-tables.ts';
 import { DEFAULT_ENDGAME_SEEDS } from '../solve/endgame/cache/table-cache.ts';
 import { type EndgameValues, type ExactValues, solverExactValues } from '../solve/index.ts';
@@ -15,6 +18,11 @@ export interface ReviewOracleOptions {
    * thread); null for none.
    */
   readonly endgame?: (rules: Rules) => EndgameValues | null;
+  /**
+   * The opening book under the game's rules, asked first: by default the
+   * deepest there is (the package's, the cache's; none is built), null for none.
+   */
+  readonly book?: (rules: Rules) => OpeningBook | null;
 }
 
 /**
@@ -23,12 +31,16 @@ export interface ReviewOracleOptions {
  * the endgame table and the solver) so that every review in Node uses it. Any
  * `ExactValues` fits (solve/review.ts): it answers a position's value and its
  * legal actions' for the mover, `unknown` where it has no proof, never a
- * guess. Today: the solver with the endgame table, within the budget per
- * position, keeping one transposition table from one position to the next.
+ * guess. The opening book where the position is in it, else the solver with
+ * the endgame table, within the budget per position, keeping one
+ * transposition table from one position to the next.
  */
 export function reviewOracle(options: ReviewOracleOptions = {}): ExactValues {
-  return solverExactValues({
-    budgetMs: options.budgetMs ?? DEFAULT_REVIEW_MS,
-    endgame: options.endgame ?? ((rules) => cachedEndgame(DEFAULT_ENDGAME_SEEDS, rules)),
-  });
+  return bookFirst(
+    options.book ?? bookIfAny,
+    solverExactValues({
+      budgetMs: options.budgetMs ?? DEFAULT_REVIEW_MS,
+      endgame: options.endgame ?? ((rules) => cachedEndgame(DEFAULT_ENDGAME_SEEDS, rules)),
+    }),
+  );
 }

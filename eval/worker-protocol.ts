@@ -1,5 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { AgentKindSource, JobFiles } from '../agents/spec.ts';
+import type { BookChunk } from '../solve/book/cache/build-book.ts';
 import type { AccuracyAnswer, AccuracyChunk } from './accuracy/chunk.ts';
 import type { FixtureGameResult, FixtureGameTask } from './accuracy/fixture-game.ts';
 import type { Chunk } from './chunk.ts';
@@ -17,6 +18,8 @@ export interface PoolJobs {
     readonly input: FixtureGameTask;
     readonly output: FixtureGameResult;
   };
+  /** Leaves of an opening book, solved (solve/book/cache/local-runner.ts): their records. */
+  readonly 'book-leaves': { readonly input: BookChunk; readonly output: Uint8Array };
   /** A few tournament games reviewed against exact values (review-games.ts). */
   readonly review: { readonly input: ReviewJob; readonly output: GameErrors[] };
 }

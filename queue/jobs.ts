@@ -20,6 +20,7 @@ export const CHUNK_JOB = 'tournament-chunk';
 export const TRAIN_JOB = 'train-run';
 export const SHARD_JOB = 'self-play-shard';
 export const ACCURACY_JOB = 'accuracy-chunk';
+export const BOOK_JOB = 'book-leaves';
 
 /** Tries per job (a kill -9 or a crash uses one); then the job is failed with its error. */
 export const JOB_ATTEMPTS = 3;
@@ -132,6 +133,56 @@ export const accuracyResultSchema = z.array(
     })
     .strict(),
 );
+
+/** Most leaves one opening book job holds (a build's chunks hold CHUNK_LEAVES). */
+export const MAX_BOOK_JOB_LEAVES = 64;
+/** The deepest book a queue job may be of: a worker plans the book to check the leaves it is sent. */
+export const MAX_BOOK_JOB_PLIES = 8;
+/** The largest endgame table a book job may ask a worker for (the solver's default, 61 MB). */
+export const MAX_BOOK_JOB_ENDGAME_SEEDS = 16;
+const hexSchema = (bytes: number, most: number) =>
+  z
+    .string()
+    .max(most * bytes * 2)
+    .regex(/^(?:[0-9a-f]{2})+$/, 'hex')
+    .refine((text) => text.length % (bytes * 2) === 0, {
+      message: `a whole number of ${bytes}-byte entries`,
+    });
+
+/**
+ * Some leaves of an opening book to solve (solve/book/cache/build-book.ts's
+ * BookChunk as data): the book's settings and the leaves' engine states (16
+ * bytes each, in hex). A worker solves only leaves of the book the settings
+ * name (it plans the book to check), with no budget, so a job costs what the
+ * book's leaves cost.
+ */
+export const bookJobSchema = z
+  .object({
+    version: versionSchema,
+    /** The build's identity (a hash of all its chunks). */
+    book: z.string().regex(/^[0-9a-f]{16,64}$/),
+    index: z.number().int().nonnegative(),
+    chunk: z
+      .object({
+        settings: z
+          .object({
+            rules: rulesSchema,
+            plies: z.number().int().min(1).max(MAX_BOOK_JOB_PLIES),
+            endgameSeeds: z.number().int().min(0).max(MAX_BOOK_JOB_ENDGAME_SEEDS),
+            tableBits: z.number().int().min(10).max(22),
+          })
+          .strict(),
+        keys: hexSchema(16, MAX_BOOK_JOB_LEAVES).refine((text) => text.length > 0, {
+          message: 'at least one leaf',
+        }),
+      })
+      .strict(),
+  })
+  .strict();
+export type BookJob = z.infer<typeof bookJobSchema>;
+
+/** A book chunk's records as a worker returns them (28 bytes each, in hex); checked by the coordinator. */
+export const bookResultSchema = hexSchema(28, MAX_BOOK_JOB_LEAVES);
 
 /** Largest text file a training run sends back (metrics.csv of a long run is ~0.3 MB). */
 export const MAX_RUN_FILE_BYTES = 32 * 1024 * 1024;

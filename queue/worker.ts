@@ -6,9 +6,10 @@ import { registerNetworkKinds } from '../agents/network/kinds.ts';
 import type { InferenceBackend } from '../models/inference/inference-engine.ts';
 import type { TrainThreads } from '../train/train-threads.ts';
 import { runAccuracyJob } from './accuracy-job.ts';
+import { runBookJob } from './book-job.ts';
 import { playChunkJob } from './chunk-job.ts';
 import { defaultMaxJobMemory } from './job-memory.ts';
-import { ACCURACY_JOB, CHUNK_JOB, queueName, SHARD_JOB, TRAIN_JOB } from './jobs.ts';
+import { ACCURACY_JOB, BOOK_JOB, CHUNK_JOB, queueName, SHARD_JOB, TRAIN_JOB } from './jobs.ts';
 import { PolicyCache } from './policy-transport.ts';
 import { QueueStatus } from './queue-status.ts';
 import { checkRedis, closeQueueClients, parseRedisUrl, redactRedisUrl } from './redis.ts';
@@ -70,8 +71,8 @@ class CheckedWorker extends Worker {
 }
 
 /**
- * A worker that takes tournament chunks, accuracy chunks, training runs and
- * training runs' self-play shards from the queue of its own ayoayo version
+ * A worker that takes tournament chunks, accuracy chunks, opening book
+ * chunks, training runs and training runs' self-play shards from the queue of its own ayoayo version
  * and runs them with the project's own code. A job is untrusted input: its
  * data is validated, stamped with this version, bounded in memory (training
  * runs and shards, by their settings), and its agents read only the files it
@@ -135,6 +136,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       if (job.name === TRAIN_JOB) return runTrainJob(job.data, policies, worker);
       if (job.name === SHARD_JOB) return playShard(job.data);
       if (job.name === ACCURACY_JOB) return runAccuracyJob(job, policies, worker);
+      if (job.name === BOOK_JOB) return runBookJob(job, worker);
       throw new UnrecoverableError(
         `this worker (ayoayo ${version}) does not know the job kind '${String(job.name).slice(0, 100)}'`,
       );

@@ -30,6 +30,11 @@ cpSync(inRoot('eval/accuracy/sets'), inRoot('dist/eval/accuracy/sets'), {
   recursive: true,
   filter: (path) => !path.endsWith('.partial'),
 });
+// The default rules' opening book (the perfect player's and `ayoayo solve`'s).
+cpSync(inRoot('solve/book/shipped'), inRoot('dist/solve/book/shipped'), {
+  recursive: true,
+  filter: (path) => !path.endsWith('.leaves') && !path.includes('.lock'),
+});
 // The page, bundled from web/ with esbuild (a development dependency) where the
 // compiled web server looks for it; the package ships neither web/src nor esbuild.
 const { buildWeb } = await import(pathToFileURL(inRoot('dist/web/build.js')).href);

@@ -1,4 +1,5 @@
-import type { PolicySearch } from '../agents/network/policy-search.ts';
+import type { PolicySearchResult } from '../agents/network/policy-search.ts';
+import type { Position, Rules } from '../env/index.ts';
 import type { LoadedPolicy } from '../models/load-policy.ts';
 import type { ForwardPass } from '../models/mlp-runner.ts';
 import { PolicyMoveChooser } from '../models/policy-move.ts';
@@ -46,6 +47,13 @@ export interface ActResponse {
   readonly search?: SearchSummary;
 }
 
+/** A search the service answers with: PUCT over the policy (PolicySearch), or the perfect player (PerfectSearch). */
+export interface MoveSearch {
+  /** Its settings in words, for `GET /health`. */
+  readonly description: string;
+  search(position: Position, rules: Rules): PolicySearchResult;
+}
+
 export interface ActOptions {
   /** Also return the observation (features in the manifest's order). */
   readonly explain?: boolean;
@@ -64,7 +72,7 @@ export class PolicyService {
 
   constructor(
     readonly policy: LoadedPolicy,
-    readonly search: PolicySearch | null = null,
+    readonly search: MoveSearch | null = null,
     forward?: ForwardPass,
   ) {
     this.#chooser = new PolicyMoveChooser(policy.weights, policy.observation, policy.path, forward);
@@ -108,7 +116,12 @@ export class PolicyService {
       observation: { ...observation, size: weights.inputSize },
       rules,
       ...(evaluation ? { evaluation } : {}),
-      ...(this.search ? { search: `az ${this.search.description}` } : {}),
+      ...(this.search
+        ? {
+            search:
+              this.search.description === 'perfect' ? 'perfect' : `az ${this.search.description}`,
+          }
+        : {}),
     };
   }
 }

@@ -44,6 +44,12 @@ export interface StateSolution {
    */
   readonly moveLo: Int8Array;
   readonly moveHi: Int8Array;
+  /**
+   * Per action 0..5, with `moves`: the iteration (plies) at which that
+   * action's value was settled (0 while it is open, and for an illegal
+   * action); its proof depth, which the opening book keeps for tie-breaks.
+   */
+  readonly moveDepth: Uint8Array;
   /** Bit mask of the actions proven to keep the position's value (0 while it is unknown). */
   readonly bestMask: number;
   /**
@@ -114,11 +120,12 @@ export class Solver {
     search.setRoot(this.#root);
     const moveLo = new Int8Array(ACTIONS);
     const moveHi = new Int8Array(ACTIONS);
+    const moveDepth = new Uint8Array(ACTIONS);
     const mask = search.expandRoot();
     if (mask === 0) {
       // Over: the search scores a finished game at once, at any depth.
       const value = search.finishedValue(0);
-      return this.#result(started, value, value, 0, moveLo, moveHi, 0, true, false);
+      return this.#result(started, value, value, 0, moveLo, moveHi, moveDepth, 0, true, false);
     }
     for (let a = 0; a < ACTIONS; a++) {
       if ((mask & (1 << a)) === 0) continue;
@@ -137,6 +144,7 @@ export class Solver {
           const child = ProofSearch.child(a);
           this.#tighten(this.#settle(child, 1, d - 1, search.known(child)), a, moveLo, moveHi);
           if (moveLo[a] !== moveHi[a]) open = true;
+          else moveDepth[a] = d;
         }
       } else {
         const r = this.#settle(0, 0, d, pack(lo, hi));
@@ -166,7 +174,7 @@ export class Solver {
     for (let a = 0; a < ACTIONS && (limits.moves ?? true); a++) {
       if (moveLo[a] !== moveHi[a]) complete = false;
     }
-    return this.#result(started, lo, hi, mask, moveLo, moveHi, depth, complete, moves);
+    return this.#result(started, lo, hi, mask, moveLo, moveHi, moveDepth, depth, complete, moves);
   }
 
   /** Forgets the table (results never depend on it, only speed does). */
@@ -220,6 +228,7 @@ export class Solver {
     mask: number,
     moveLo: Int8Array,
     moveHi: Int8Array,
+    moveDepth: Uint8Array,
     depth: number,
     complete: boolean,
     moves: boolean,
@@ -250,6 +259,7 @@ export class Solver {
       legalMask: mask,
       moveLo,
       moveHi,
+      moveDepth,
       bestMask,
       depth,
       nodes: this.#search.nodes,

@@ -40,6 +40,12 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import('./solve.ts')).solveCommand,
   },
   {
+    command: 'book <action>',
+    describe:
+      'Build or check the opening book: the exact value of every move of every position of the first plies',
+    load: async () => (await import('./book.ts')).bookCommand,
+  },
+  {
     command: 'review <moves>',
     describe:
       'Review a game: the exact value before and after each move, the moves that lost value and the best ones',

@@ -28,6 +28,7 @@ interface ReviewArgs {
   rules?: string;
   time: string;
   endgame: string;
+  book: boolean;
   json: boolean;
   quiet: boolean;
 }
@@ -104,6 +105,12 @@ export const reviewCommand = defineCommand<ReviewArgs>({
           'solver budget per position, e.g. 500ms, 10s (values not proven in time are unknown)',
       })
       .option('endgame', endgameOption)
+      .option('book', {
+        type: 'boolean',
+        default: true,
+        describe:
+          'take the values of positions in the opening book from the book (--no-book: solve them)',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress bar' })
       .example('$0 review 0,1,4', 'action 0 from the start loses the won start')
@@ -119,6 +126,7 @@ export const reviewCommand = defineCommand<ReviewArgs>({
     const seeds = endgameSeedsFromArg('--endgame', argv.endgame);
     const oracle = reviewOracle({
       budgetMs,
+      ...(argv.book ? {} : { book: () => null }),
       endgame: (r) =>
         seeds === 0 ? null : loadEndgameShowingProgress(seeds, r, { quiet: argv.quiet }),
     });

@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { PolicySearch } from '../../agents/network/policy-search.ts';
+import { PerfectSearch } from '../../agents/perfect-search.ts';
 import { choosePolicyPath, PRETRAINED_POLICY } from '../../models/export/default-policy.ts';
 import { inferenceEngine } from '../../models/inference/inference-engine.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
@@ -22,6 +23,15 @@ interface ServeArgs {
   maxConnections: number;
 }
 
+/** How the start line names the service's search. */
+function searchWords(search: PolicySearch | PerfectSearch | null): string {
+  if (search === null) return '';
+  if (search instanceof PerfectSearch) {
+    return ' with the perfect player (the opening book, then the exact solver)';
+  }
+  return ` with ${search.solver !== null ? 'the exact solver, then ' : ''}a PUCT search (${search.description})`;
+}
+
 export const serveCommand = defineCommand<ServeArgs>({
   command: 'serve',
   describe: 'Serve a trained policy over HTTP: POST /act with a position, GET /health',
@@ -35,7 +45,7 @@ export const serveCommand = defineCommand<ServeArgs>({
       .option('search', {
         type: 'string',
         describe:
-          "answer with a PUCT search over the policy instead of its top move: an az: agent's options, e.g. sims=200 or t=100ms,c=1.5 ('' for the defaults; t=50ms,solve=1: the exact solver first, with half the time)",
+          "answer with a PUCT search over the policy instead of its top move: an az: agent's options, e.g. sims=200 or t=100ms,c=1.5 ('' for the defaults; t=50ms,solve=1: the exact solver first, with half the time; perfect: the perfect player)",
       })
       .option('port', { type: 'number', default: 8080, describe: 'TCP port (0: any free port)' })
       .option('host', {
@@ -84,7 +94,11 @@ export const serveCommand = defineCommand<ServeArgs>({
     const policy = loadPolicy(path);
     // With solve=1 the solver's endgame table, as the solve=1 agents read it (built into the cache on first use).
     const search =
-      argv.search === undefined ? null : await PolicySearch.create(policy, argv.search, '--search');
+      argv.search === undefined
+        ? null
+        : argv.search.trim() === 'perfect'
+          ? new PerfectSearch(policy.rules)
+          : await PolicySearch.create(policy, argv.search, '--search');
     const inference = await (await inferenceEngine()).create(policy.weights, { batched: false });
     const service = new PolicyService(policy, search, inference.forward);
     const server = createPolicyServer(service, {
@@ -93,7 +107,7 @@ export const serveCommand = defineCommand<ServeArgs>({
     });
     const url = await listenOrFail(server, argv.port, argv.host);
     process.stdout.write(
-      `Serving ${service.policy.path}${search ? ` with ${search.solver !== null ? 'the exact solver, then ' : ''}a PUCT search (${search.description})` : ''} on ${url} (POST /act, GET /health); Ctrl-C stops\n`,
+      `Serving ${service.policy.path}${searchWords(search)} on ${url} (POST /act, GET /health); Ctrl-C stops\n`,
     );
     await serveUntilStopped(server);
   }),

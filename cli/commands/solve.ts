@@ -7,8 +7,17 @@ import {
   type Position,
   type Rules,
 } from '../../env/index.ts';
+import { bookSolution } from '../../solve/book/answer.ts';
+import type { OpeningBook } from '../../solve/book/book.ts';
+import { bookIfAny } from '../../solve/book/cache/load-book.ts';
 import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
-import { MAX_TABLE_BITS, type MoveValue, type Solution, solve } from '../../solve/index.ts';
+import {
+  describeSolution,
+  MAX_TABLE_BITS,
+  type MoveValue,
+  type Solution,
+  solve,
+} from '../../solve/index.ts';
 import { endgameOption, endgameSeedsFromArg } from '../endgame-option.ts';
 import {
   describeOutcome,
@@ -32,6 +41,7 @@ interface SolveArgs {
   endgame: string;
   json: boolean;
   quiet: boolean;
+  book: boolean;
 }
 
 /** `win`, or `unknown (at least a draw)` where only a bound is proven. */
@@ -42,9 +52,12 @@ function valueText(v: Pick<MoveValue, 'value' | 'atLeast' | 'atMost'>): string {
   return 'unknown';
 }
 
-/** The position's line: whose result it is, and how it was proven. */
-function valueLine(solution: Solution, pos: Position): string {
+/** The position's line: whose result it is, and how it was proven (or which book holds it). */
+function valueLine(solution: Solution, pos: Position, book: OpeningBook | null): string {
   const who = `player ${pos.toMove}`;
+  if (book !== null) {
+    return `${valueText(solution)} for ${who} (from the opening book of ${book.plies} plies; ${(solution.timeMs / 1000).toFixed(1)} s)`;
+  }
   const cost = `${solution.nodes.toLocaleString('en-US')} nodes in ${(solution.timeMs / 1000).toFixed(1)} s`;
   if (solution.value === 'unknown') {
     const why = solution.budgetSpent
@@ -99,7 +112,13 @@ function progressLine(timeMs: number | undefined): {
   };
 }
 
-function report(pos: Position, rules: Rules, solution: Solution, showRules: boolean): string {
+function report(
+  pos: Position,
+  rules: Rules,
+  solution: Solution,
+  showRules: boolean,
+  book: OpeningBook | null,
+): string {
   const lines = [`Position: ${formatPosition(pos)} (player ${pos.toMove} to move)`];
   if (showRules) lines.push(`Rules:    ${formatRules(rules)}`);
   const over = outcome(pos, rules);
@@ -107,7 +126,7 @@ function report(pos: Position, rules: Rules, solution: Solution, showRules: bool
     lines.push(`Game over: ${describeOutcome(over)}`);
     return lines.join('\n');
   }
-  lines.push(`Value:    ${valueLine(solution, pos)}`, '');
+  lines.push(`Value:    ${valueLine(solution, pos, book)}`, '');
   const best = new Set(solution.bestActions);
   lines.push(
     ...textTable([
@@ -152,6 +171,12 @@ export const solveCommand = defineCommand<SolveArgs>({
       .option('endgame', endgameOption)
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress line' })
+      .option('book', {
+        type: 'boolean',
+        default: true,
+        describe:
+          'answer a position of the opening book from the book (--no-book: solve it anyway)',
+      })
       .example('$0 solve 0,2,0,0,1,2/1,7,3,0,5,2/13-12/0', 'a position from ply 10 of a game')
       .example(
         '$0 solve --time 2m --json',
@@ -172,6 +197,19 @@ export const solveCommand = defineCommand<SolveArgs>({
       );
     }
     const seeds = endgameSeedsFromArg('--endgame', argv.endgame);
+    const book = argv.book ? bookIfAny(rules) : null;
+    const fromBook = book === null ? null : bookSolution(book, pos.stateView);
+    if (book !== null && fromBook !== null) {
+      const solution = describeSolution(pos, fromBook);
+      if (argv.json) {
+        process.stdout.write(
+          `${JSON.stringify({ ...solution, rules, source: 'book', bookPlies: book.plies })}\n`,
+        );
+      } else {
+        process.stdout.write(`${report(pos, rules, solution, argv.rules !== undefined, book)}\n`);
+      }
+      return;
+    }
     const endgame =
       seeds === 0 ? undefined : loadEndgameShowingProgress(seeds, rules, { quiet: argv.quiet });
     const progress = argv.quiet || argv.json ? null : progressLine(timeMs);
@@ -188,9 +226,9 @@ export const solveCommand = defineCommand<SolveArgs>({
       progress?.stop();
     }
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify({ ...solution, rules })}\n`);
+      process.stdout.write(`${JSON.stringify({ ...solution, rules, source: 'solver' })}\n`);
       return;
     }
-    process.stdout.write(`${report(pos, rules, solution, argv.rules !== undefined)}\n`);
+    process.stdout.write(`${report(pos, rules, solution, argv.rules !== undefined, null)}\n`);
   }),
 });

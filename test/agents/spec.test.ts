@@ -96,6 +96,7 @@ describe('createAgent', () => {
       'minimax:D',
       'minimax:t=200ms',
       'mcts:N',
+      'perfect',
       'ext:COMMAND',
       'minimax:t=50ms,solve=1',
     ]);

@@ -48,11 +48,11 @@ export const ALLOWED: Record<Layer, readonly Layer[]> = {
 
 /**
  * Files whose code must run in a browser too: no Node built-in, and nothing
- * from the Node-only folders. solve/endgame/cache/ is the solver's one
- * Node-side part (the endgame tables' cache on disk), which the browser's
- * entry (solve/index.ts) does not export.
+ * from the Node-only folders. solve/endgame/cache/ and solve/book/cache/ are
+ * the solver's Node-side parts (the endgame tables and the opening books on
+ * disk), which the browser's entry (solve/index.ts) does not export.
  */
-const BROWSER_SAFE = [/^env\//, /^solve\/(?!endgame\/cache\/)/, /^web\/src\//];
+const BROWSER_SAFE = [/^env\//, /^solve\/(?!endgame\/cache\/|book\/cache\/)/, /^web\/src\//];
 const NODE_ONLY: readonly Layer[] = ['files', 'display'];
 
 const NODE_BUILTINS = new Set(builtinModules);

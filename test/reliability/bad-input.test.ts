@@ -136,7 +136,7 @@ const BAD_TOTAL = '4,4,4,4,4,4/4,4,4,4,4,5/0-0/0';
 const STUCK = '1,0,0,0,1,0/0,0,0,0,0,0/23-23/0';
 const USAGE = "(run 'ayoayo --help' for usage)";
 /** The end of every agent spec error on the command line (where every kind is registered). */
-const VALID_AGENTS = `valid agents: random, greedy, minimax:D, minimax:t=200ms, mcts:N, ext:COMMAND, policy:PATH, az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0][,solve=1], minimax:t=50ms,eval=PATH[,k=16][,cache=16], minimax:t=50ms,solve=1`;
+const VALID_AGENTS = `valid agents: random, greedy, minimax:D, minimax:t=200ms, mcts:N, perfect, ext:COMMAND, policy:PATH, az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0][,solve=1], minimax:t=50ms,eval=PATH[,k=16][,cache=16], minimax:t=50ms,solve=1`;
 
 interface CliRow {
   readonly case: string;
@@ -630,6 +630,24 @@ const cliRows: CliRow[] = [
     case: 'eval: bad --review-endgame, before any game',
     args: ['eval', '--agents', 'random,greedy', '--review', '--review-endgame', '-1'],
     stderr: `--review-endgame must be an integer in 0..${MAX_ENDGAME_SEEDS} (0: no table), got '-1' ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'book build deeper than a book this code reads',
+    args: ['book', 'build', '--plies', '12'],
+    stderr: `--plies must be an integer in 1..9, got 12 ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'book check of a file that is not there',
+    args: ['book', 'check', '--file', '/nonexistent/book.bin'],
+    stderr: 'no book file at /nonexistent/book.bin',
+    code: 1,
+  },
+  {
+    case: 'book check of a file that is no book',
+    args: ['book', 'check', '--file', 'package.json'],
+    stderr: 'package.json: not an ayoayo opening book',
     code: 1,
   },
 ];

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CachedEvaluator } from '../../agents/evaluation-cache.ts';
 import { NetworkEvaluator } from '../../agents/network/network-evaluator.ts';
 import { PolicySearch } from '../../agents/network/policy-search.ts';
+import { PerfectSearch } from '../../agents/perfect-search.ts';
 import { PuctSearch } from '../../agents/puct/search.ts';
 import {
   DEFAULT_RULES,
@@ -148,6 +149,18 @@ describe('the HTTP service with a PUCT search', () => {
     expect(answer.search?.solved).toBe(false);
     expect(answer.search?.simulations).toBeGreaterThan(0);
     expect(answer.search?.visits[answer.action]).toBe(Math.max(...(answer.search?.visits ?? [])));
+  });
+
+  it('with perfect answers the perfect player’s move: from the book at the start, solved after', () => {
+    const service = new PolicyService(policy, new PerfectSearch(policy.rules));
+    const start = service.act({ position: START_NOTATION });
+    // Only action 2 wins the start (docs/solver.md); the network alone would not know it.
+    expect(start.action).toBe(2);
+    expect(start.search).toMatchObject({ simulations: 0, value: 1, solved: true });
+    expect(start.search?.policy).toEqual([0, 0, 1, 0, 0, 0]);
+    const answer = service.act({ position: ONE_DEEP_WIN });
+    expect([answer.action, answer.search?.value, answer.search?.solved]).toEqual([0, 1, true]);
+    expect(service.describe()).toMatchObject({ search: 'perfect' });
   });
 
   it('refuses bad search options with a message naming them', async () => {

@@ -93,11 +93,15 @@ describe('ayoayo review', () => {
   });
 
   it('says undecided where the budget is too short to prove a value', async () => {
-    const { code, stdout } = await review(['2', '--time', '1ms', '--endgame', '0']);
+    const { code, stdout } = await review(['2', '--time', '1ms', '--endgame', '0', '--no-book']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^0\s+0\s+2\s+unknown\s+unknown\s+-\s+\?$/m);
     expect(stdout).toContain(
       'Player 0: 1 move, no value-losing move, 1 undecided (not proven within 0.001 s a position)',
     );
+    // The opening book knows the start and its replies whatever the budget.
+    const fromBook = await review(['2', '--time', '1ms', '--endgame', '0']);
+    expect(fromBook.stdout).toMatch(/^0\s+0\s+2\s+win\s+win\s+2$/m);
+    expect(fromBook.stdout).toContain('Player 0: 1 move, no value-losing move\n');
   });
 });

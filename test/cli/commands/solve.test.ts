@@ -81,7 +81,7 @@ describe('ayoayo solve', () => {
   });
 
   it('says unknown, and why, where the budget runs out or endless play decides', () => {
-    const start = runAyoayo(['solve', '--time', '200ms']);
+    const start = runAyoayo(['solve', '--time', '200ms', '--no-book']);
     expect(start.code).toBe(0);
     expect(start.stdout).toContain(`Position: ${START_NOTATION}`);
     expect(start.stdout).toMatch(/Value: {4}unknown for player 0 \(budget spent at depth \d+;/);
@@ -104,6 +104,23 @@ describe('ayoayo solve', () => {
     expect(move.stdout).toContain(
       'Moves marked unknown are still open at the deepest search (250 plies): endless play may decide them.',
     );
+  });
+
+  it("answers a position of the opening book from the package's book, and says so", () => {
+    const { code, stdout } = runAyoayo(['solve']);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[1]).toMatch(
+      /^Value: {4}win for player 0 \(from the opening book of 6 plies; \d+\.\d s\)$/,
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^2\s+2\s+win\s+best$/));
+    const json = JSON.parse(runAyoayo(['solve', '--json']).stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ value: 'win', bestActions: [2], source: 'book', bookPlies: 6 });
+    // Out of the book (ply 8 of a game), the solver answers.
+    const deeper = JSON.parse(runAyoayo(['solve', ONE_MOVE_WIN, '--json']).stdout) as {
+      source: string;
+    };
+    expect(deeper.source).toBe('solver');
   });
 
   it('reports a finished game', () => {

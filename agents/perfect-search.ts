@@ -1,0 +1,58 @@
+import { core, type Position, Random, type Rules, rulesKey } from '../env/index.ts';
+import { bookIfAny } from '../solve/book/cache/load-book.ts';
+import { solvingAgentEndgame } from '../solve/endgame/cache/shared-tables.ts';
+import type { PolicySearchResult } from './network/policy-search.ts';
+import { PerfectAgent } from './perfect.ts';
+
+/**
+ * The perfect player as a service's search (`ayoayo serve --search perfect`):
+ * each request answered from the opening book or the exact solver with no
+ * budget, ties broken by a generator seeded the same for every request, so
+ * that the answer is a function of the position and rules. Under the
+ * policy's rules it reads the solve=1 agents' endgame table (built into the
+ * cache on first use) and the deepest book there is; under other rules a
+ * request gets the book found, no table, and builds nothing.
+ */
+export class PerfectSearch {
+  readonly description = 'perfect';
+  readonly #players = new Map<string, PerfectAgent>();
+
+  /** `rules`: the service's own (its endgame table is read, or built, now rather than on a request). */
+  constructor(readonly rules: Rules) {
+    this.#players.set(
+      rulesKey(rules),
+      new PerfectAgent({
+        name: '--search perfect',
+        rules,
+        book: bookIfAny(rules),
+        endgame: solvingAgentEndgame(rules),
+      }),
+    );
+  }
+
+  search(position: Position, rules: Rules): PolicySearchResult {
+    const key = rulesKey(rules);
+    let player = this.#players.get(key);
+    if (player === undefined) {
+      player = new PerfectAgent({
+        name: '--search perfect',
+        rules,
+        book: bookIfAny(rules),
+        endgame: null,
+      });
+      this.#players.set(key, player);
+    }
+    const choice = player.choose(position, rules, Random.fromSeed(0));
+    const policy = new Float64Array(core.ACTIONS);
+    policy[choice.action] = 1;
+    return {
+      action: choice.action,
+      simulations: 0,
+      visits: new Float64Array(core.ACTIONS),
+      policy,
+      q: new Float64Array(core.ACTIONS),
+      value: choice.value ?? 0,
+      solved: choice.value !== null,
+    };
+  }
+}

@@ -1,0 +1,142 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_RULES, formatRules, type Rules, rulesKey, sameRules } from '../../../env/index.ts';
+import { cacheDir } from '../../../files/cache-dir.ts';
+import { type FolderLock, lockFolderWaiting } from '../../../files/folder-lock.ts';
+import { DEFAULT_ENDGAME_SEEDS } from '../../endgame/cache/table-cache.ts';
+import { OpeningBook } from '../book.ts';
+import { checkBook } from '../check.ts';
+import {
+  BookFileError,
+  type BookSettings,
+  decodeBookFile,
+  MAX_BOOK_HEADER_BYTES,
+  MAX_BOOK_PLIES,
+  RECORD_BYTES,
+} from '../format.ts';
+
+/** The plies of the book that ships with the package (default rules). */
+export const SHIPPED_BOOK_PLIES = 6;
+/**
+ * The plies of a book built on first use for other rules (about 600 leaves,
+ * a few minutes on one core); `ayoayo book build --plies N` builds deeper.
+ */
+export const FIRST_USE_BOOK_PLIES = 4;
+/** log2 of the entries of the solver's table each leaf is solved with (cleared for each). */
+export const BOOK_TABLE_BITS = 20;
+
+/** The settings of the book of `plies` plies under `rules`, as the package's books are built. */
+export function bookSettings(rules: Rules, plies: number): BookSettings {
+  return { rules, plies, endgameSeeds: DEFAULT_ENDGAME_SEEDS, tableBits: BOOK_TABLE_BITS };
+}
+
+/** A book's file name: its plies and rules (and its endgame table where it is not the default). */
+export function bookFileName(settings: BookSettings): string {
+  const table =
+    settings.endgameSeeds === DEFAULT_ENDGAME_SEEDS && settings.tableBits === BOOK_TABLE_BITS
+      ? ''
+      : `-e${settings.endgameSeeds}-t${settings.tableBits}`;
+  return `book-${settings.plies}-${rulesKey(settings.rules)}${table}.bin`;
+}
+
+/** Where the book of `settings` is cached in `dir`. */
+export function bookPath(dir: string, settings: BookSettings): string {
+  return join(dir, bookFileName(settings));
+}
+
+/** The book the package ships (default rules, SHIPPED_BOOK_PLIES), beside this code. */
+export function shippedBookPath(): string {
+  return fileURLToPath(
+    new URL(
+      `../shipped/${bookFileName(bookSettings(DEFAULT_RULES, SHIPPED_BOOK_PLIES))}`,
+      import.meta.url,
+    ),
+  );
+}
+
+/** The largest book file read: ply 9 alone holds about 1.2 million positions. */
+const MAX_BOOK_BYTES = MAX_BOOK_HEADER_BYTES + 8_000_000 * RECORD_BYTES;
+
+/**
+ * Reads the book at `path` and checks it against `settings` and for what
+ * can be checked without solving (checkBook with no sample: its plan, its
+ * moves, every entry before the last ply against its replies); throws a
+ * BookFileError naming what is wrong.
+ */
+export function readBook(path: string, settings: BookSettings): OpeningBook {
+  const size = statSync(path).size;
+  if (size > MAX_BOOK_BYTES) {
+    throw new BookFileError(`${size} bytes is more than a book holds (${MAX_BOOK_BYTES} at most)`);
+  }
+  const { header, records } = decodeBookFile(readFileSync(path));
+  if (header.kind !== 'book') throw new BookFileError("it holds a build's leaves, not a book");
+  if (!sameRules(header.rules, settings.rules) || header.plies !== settings.plies) {
+    throw new BookFileError(
+      `it holds the book of ${header.plies} plies under ${formatRules(header.rules)}, not of ${settings.plies} under ${formatRules(settings.rules)}`,
+    );
+  }
+  if (header.endgameSeeds !== settings.endgameSeeds || header.tableBits !== settings.tableBits) {
+    throw new BookFileError('it was built with other solver settings');
+  }
+  const book = new OpeningBook(settings, records);
+  checkBook(book, { samples: 0 });
+  return book;
+}
+
+export interface FindBookOptions {
+  /** The cache folder (default: the user's, see cacheDir). */
+  readonly dir?: string;
+  /** Hears of each book file found that is not used, and why. */
+  readonly onRefused?: (path: string, why: string) => void;
+  /** Where the shipped book is (default shippedBookPath(); tests pass others). */
+  readonly shipped?: string;
+}
+
+/**
+ * The deepest sound book under `rules` there is, without building one: the
+ * cache's books of MAX_BOOK_PLIES plies down to 1, and for the default rules
+ * the shipped one; null when there is none. A file that does not read is
+ * passed over (onRefused hears why).
+ */
+export function findBook(rules: Rules, options: FindBookOptions = {}): OpeningBook | null {
+  const dir = options.dir ?? cacheDir();
+  const refused = options.onRefused ?? (() => {});
+  for (let plies = MAX_BOOK_PLIES; plies >= 1; plies--) {
+    const settings = bookSettings(rules, plies);
+    const candidates = [bookPath(dir, settings)];
+    if (sameRules(rules, DEFAULT_RULES) && plies === SHIPPED_BOOK_PLIES) {
+      candidates.push(options.shipped ?? shippedBookPath());
+    }
+    for (const path of candidates) {
+      if (!existsSync(path)) continue;
+      try {
+        return readBook(path, settings);
+      } catch (err) {
+        refused(path, (err as Error).message);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The lock of a book's first-use build, so that threads and processes that
+ * find no book wait for one of them to build it: null when it cannot be
+ * taken (a folder it cannot write), which only costs the wait.
+ */
+export function lockBookBuild(path: string, note: (message: string) => void): FolderLock | null {
+  try {
+    return lockFolderWaiting(path, 'opening book', (holder, lockFile) => {
+      const here = holder.host === hostname();
+      const who =
+        here && holder.pid === process.pid
+          ? 'another thread of this process'
+          : `pid ${holder.pid}${here ? '' : ` on host ${holder.host}`}`;
+      note(`waiting for ${who} to build ${path} (its lock: ${lockFile})`);
+    });
+  } catch {
+    return null;
+  }
+}
