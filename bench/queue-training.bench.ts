@@ -65,7 +65,7 @@ export async function run(emit: Emit): Promise<void> {
       for (let i = 0; i < WARM_UP + MEASURED; i++) {
         if (i === WARM_UP) onMeasure?.();
         const stats = await learner.algorithm.collect(rng, i + 1);
-        const update = learner.algorithm.update(rng);
+        const update = await learner.algorithm.update(rng);
         if (i < WARM_UP) continue;
         plies += stats.plies;
         seconds += stats.seconds;

@@ -54,7 +54,7 @@ export async function measureSelfPlay(
     base?.algorithm === 'expert-iteration' ? {} : { ppo: { poolShare: 0, baselineShare: 0 } };
   const config = m.buildConfig([base, { seed: 1, ...selfOnly }]);
   // Expert iteration's shards play on worker threads as in a run (one per core at most).
-  const workers = Math.min(config.workers, availableParallelism());
+  const workers = Math.min(config.workers ?? availableParallelism(), availableParallelism());
   const learner = await m.buildLearner(tf, config, { workers });
   const { algorithm } = learner;
   const rng = m.Random.fromSeed(1);
@@ -71,7 +71,7 @@ export async function measureSelfPlay(
     const cpuBefore = process.cpuUsage();
     const rollout = await algorithm.collect(rng, i + 1);
     const cpu = process.cpuUsage(cpuBefore);
-    const update = algorithm.update(rng);
+    const update = await algorithm.update(rng);
     if (i < 2) continue; // warm-up
     plies += rollout.plies;
     evaluations += (searchSelfPlay?.evaluations ?? 0) - evaluationsBefore;

@@ -4,7 +4,7 @@ import type { InferenceBackend } from '../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
 import { algorithmNamed } from '../train/algorithms.ts';
 import { observationOf, type TrainConfig } from '../train/config/schema.ts';
-import type { ShardThreads } from '../train/expert-iteration/sharded-self-play.ts';
+import type { TrainThreads } from '../train/train-threads.ts';
 import { acceptJob } from './accept-job.ts';
 import { QueueError } from './errors.ts';
 import { checkShardMemory } from './job-memory.ts';
@@ -47,7 +47,7 @@ function checkNetworkFits(weights: MlpWeights, config: TrainConfig, where: strin
 export async function playShardJob(
   data: unknown,
   policies: PolicyCache,
-  threads: ShardThreads,
+  threads: TrainThreads,
   inference: InferenceBackend,
   worker: TrainWorker,
 ): Promise<EncodedShardResult> {
@@ -75,7 +75,7 @@ export async function playShardJob(
     if (err instanceof QueueError) refuse(err.message);
     throw err;
   }
-  const result = await threads.play({
+  const result = await threads.playShard({
     setup,
     weights: network.weights,
     games,

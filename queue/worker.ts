@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { watchEngineWorkers } from '../agents/engine-registry.ts';
 import { registerNetworkKinds } from '../agents/network/kinds.ts';
 import type { InferenceBackend } from '../models/inference/inference-engine.ts';
-import type { ShardThreads } from '../train/expert-iteration/sharded-self-play.ts';
+import type { TrainThreads } from '../train/train-threads.ts';
 import { runAccuracyJob } from './accuracy-job.ts';
 import { runBookJob } from './book-job.ts';
 import { playChunkJob } from './chunk-job.ts';
@@ -113,12 +113,12 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   registerNetworkKinds();
   // Shards play on threads of their own (one per job at once), started with the first shard:
   // a search holds its thread for the whole shard, and this one must renew the job's lock.
-  let shardThreads: Promise<ShardThreads> | null = null;
+  let shardThreads: Promise<TrainThreads> | null = null;
   let inference: Promise<InferenceBackend> | null = null;
   const playShard = async (data: unknown): Promise<unknown> => {
     const { playShardJob } = await import('./shard-job.ts');
-    shardThreads ??= import('../train/expert-iteration/sharded-self-play.ts').then(
-      ({ ShardThreads }) => new ShardThreads(concurrency),
+    shardThreads ??= import('../train/train-threads.ts').then(
+      ({ TrainThreads }) => new TrainThreads(concurrency),
     );
     // This worker's own inference backend (onnxruntime-node where it loads), resolved once.
     inference ??= import('../models/inference/inference-engine.ts').then(

@@ -10,7 +10,7 @@ import type { LearnerParts, TrainingAlgorithm } from './training-algorithm.ts';
 
 /** How the learner builds an algorithm beyond its network: the threads, and who plays its shards. */
 export interface BuildOptions {
-  /** Worker threads its self-play may use (0: this thread). */
+  /** Worker threads its self-play and its update's gradient slices may use (0: this thread). */
   readonly workers: number;
   /** Who plays its self-play shards instead of this machine's threads (the queue's runner). */
   readonly shardRunner?: ShardRunnerFactory;
@@ -24,6 +24,8 @@ export interface BuildOptions {
  * worker needs to play one shard of a run of the algorithm.
  */
 export interface SelfPlayShards {
+  /** How many shards a run of `config` has (a setting: never the machine's cores). */
+  count(config: TrainConfig): number;
   /** Each shard's setup for the run `config`, with `inference` running the network. */
   setups(config: TrainConfig, inference: InferenceBackend): Promise<readonly ShardSetup[]>;
   /** The memory one shard's job of `moves` moves needs. */
@@ -106,6 +108,7 @@ export interface AlgorithmDefinition<N extends string, K extends string, S exten
   memory(config: ConfigOf<N, K, z.output<S>>): MemoryPart[];
   opponents?(config: ConfigOf<N, K, z.output<S>>): readonly string[];
   readonly shards?: {
+    count(config: ConfigOf<N, K, z.output<S>>): number;
     setups(
       config: ConfigOf<N, K, z.output<S>>,
       inference: InferenceBackend,
@@ -154,6 +157,7 @@ export function defineAlgorithm<
       shards === undefined
         ? null
         : {
+            count: (config) => shards.count(own(config)),
             setups: (config, inference) => shards.setups(own(config), inference),
             memory: (config, moves) => shards.memory(own(config), moves),
           },

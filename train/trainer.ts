@@ -1,17 +1,18 @@
+import { availableParallelism } from 'node:os';
 import type { JobFiles } from '../agents/spec.ts';
-import { capWorkers } from '../eval/pool.ts';
 import { loadBackend, wasmBackendNoteOnce } from '../models/backend.ts';
+import { algorithmOf } from './algorithms.ts';
 import type { ConfigLayer } from './config/layer.ts';
 import type { TrainConfig } from './config/schema.ts';
 import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
-import { UPDATE_THREADS } from './gradients/minibatch-updater.ts';
-import { buildLearner, disposeLearner } from './learner.ts';
+import { buildLearner, disposeLearner, type Learner } from './learner.ts';
 import type { EvaluationResult } from './report/evaluate.ts';
 import { finishRun } from './report/final-evaluation.ts';
 import type { MetricsRow } from './report/metrics.ts';
 import { type OpenedRun, openRun } from './run/open-run.ts';
 import { runPaths } from './run/paths.ts';
 import { freshState, restoreRun } from './run/run-state.ts';
+import { runWorkers } from './run-workers.ts';
 import { RunClock, trainingLoop } from './training-loop.ts';
 
 export { runPaths };
@@ -116,16 +117,14 @@ async function trainOpened(
   const { tf, name: backend } = await loadBackend(config.backend);
   const note = options.notes === undefined ? null : wasmBackendNoteOnce(backend, config.backend);
   if (note !== null) options.notes?.(note);
-  const workers = capWorkers(config.workers, (cores) =>
-    log(`ayoayo train: workers ${config.workers} capped at ${cores}, the number of cores here`),
-  );
+  const workers = runWorkers(config, log);
   const learner = await buildLearner(tf, config, {
     workers,
     ...(options.shardRunner !== undefined ? { shardRunner: options.shardRunner } : {}),
     ...(options.files !== undefined ? { files: options.files } : {}),
   });
   log(
-    `ayoayo train: run ${paths.dir}, updates ${learner.algorithm.gradientBackend === 'onnx' ? `with gradients on onnxruntime-node (${UPDATE_THREADS} threads) and Adam on tfjs ${backend}` : `on tfjs ${backend}`}, ${options.shardRunner !== undefined ? "self-play on the queue's workers, each on its own inference" : `self-play inference on ${learner.inference.describe()}`}${resumeFrom ? `, resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
+    `ayoayo train: run ${paths.dir}, ${coresText(config, learner, workers, options.shardRunner !== undefined)}, Adam on tfjs ${backend}${options.shardRunner !== undefined ? '' : `; self-play inference on ${learner.inference.describe()}`}${resumeFrom ? `; resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
   );
   try {
     const state = resumeFrom
@@ -158,6 +157,30 @@ async function trainOpened(
   } finally {
     await disposeLearner(learner);
   }
+}
+
+/**
+ * What the run's threads do, for its first line: `2 worker threads of 2
+ * cores: self-play in 8 shards on 2 threads, evaluations on 2 threads, the
+ * update's gradients in 8 slices on 2 threads on onnxruntime-node`.
+ */
+function coresText(
+  config: TrainConfig,
+  learner: Learner,
+  workers: number,
+  shardsElsewhere: boolean,
+): string {
+  const threads = (n: number): string =>
+    n === 0 ? 'in this thread' : `on ${n} thread${n === 1 ? '' : 's'}`;
+  const shards = algorithmOf(config).shards?.count(config) ?? null;
+  const selfPlay = shardsElsewhere
+    ? "on the queue's workers, each on its own inference"
+    : shards === null
+      ? 'in this thread'
+      : `in ${shards} shard${shards === 1 ? '' : 's'} ${threads(shards > 1 ? Math.min(workers, shards) : 0)}`;
+  const where = learner.algorithm.gradientThreads ?? learner.algorithm.gradientBackend;
+  const gradients = where === 'tfjs' ? 'on tfjs' : `in ${where} on onnxruntime-node`;
+  return `${workers} worker thread${workers === 1 ? '' : 's'} of ${availableParallelism()} cores: self-play ${selfPlay}, evaluations ${threads(workers)}, the update's gradients ${gradients}`;
 }
 
 /**

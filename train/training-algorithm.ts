@@ -67,14 +67,16 @@ export interface PolicySnapshots {
 export interface TrainingAlgorithm {
   /** What computes the update's gradients: `onnx` (onnxruntime-node) or `tfjs`. */
   readonly gradientBackend: 'onnx' | 'tfjs';
+  /** Where the update's gradients run, for the run's first line (`8 slices on 2 threads`; MinibatchUpdater.gradientThreads). */
+  readonly gradientThreads?: string;
   /** The snapshots it plays against, saved with the run; null if it plays none. */
   readonly snapshots: PolicySnapshots | null;
   /** Starts fresh games (at run start and at each checkpoint boundary). */
   reset(seed: number, rng: Random): void;
   /** Plays this iteration's games (the run's `iteration`, from 1) and keeps what the update learns from. */
   collect(rng: Random, iteration: number): Promise<SelfPlayStats>;
-  /** Gradient steps on what the last `collect` kept. */
-  update(rng: Random): UpdateStats;
+  /** Gradient steps on what the last `collect` kept (their gradients may be computed on worker threads). */
+  update(rng: Random): UpdateStats | Promise<UpdateStats>;
   /** The columns of metrics.csv only this algorithm fills (its descriptor's `metrics`), for the last `collect` and `update`. */
   ownMetrics(): OwnMetrics;
   /** Whether a snapshot of the policy joins `snapshots` after `iteration`. */

@@ -72,7 +72,7 @@ export async function trainingLoop(run: Run, stopAfter?: number): Promise<LoopEn
       const learningRate = startIteration(run, iterationsThisProcess === 0);
       iterationsThisProcess++;
       const rollout = await collectRollout(run);
-      const update = updatePolicy(run, rollout);
+      const update = await updatePolicy(run, rollout);
       snapshotToPool(run);
       // The run's last iteration is evaluated and checkpointed. Whether the time
       // is up is asked before the evaluation and once more after it (it may run
@@ -118,9 +118,9 @@ function collectRollout(run: Run): Promise<SelfPlayStats> {
   return run.learner.algorithm.collect(run.state.rng, run.state.iteration);
 }
 
-function updatePolicy(run: Run, rollout: SelfPlayStats): UpdateStats {
+async function updatePolicy(run: Run, rollout: SelfPlayStats): Promise<UpdateStats> {
   const { learner, state } = run;
-  const update = learner.algorithm.update(state.rng);
+  const update = await learner.algorithm.update(state.rng);
   assertFiniteUpdate(run, update);
   state.counters.games += rollout.games;
   state.counters.plies += rollout.plies;

@@ -103,7 +103,7 @@ const RANK: Record<string, number> = { loss: 0, draw: 1, win: 2 };
 
 for (const deeper of [false, true]) {
   const encoder = new ProbeEncoder(deeper);
-  const { model } = fitLabels(tf, encoder, rows, hidden, epochs);
+  const { model } = await fitLabels(tf, encoder, rows, hidden, epochs);
   for (const set of ['main', 'holdout']) {
     const lines = readFileSync(`eval/accuracy/sets/${set}.jsonl`, 'utf8')
       .trim()

@@ -30,7 +30,7 @@ export function readLabelRows(files: readonly string[]): LabelRow[] {
  * A network of `hidden` ReLU layers over `encoder`'s inputs trained on `rows` for `epochs`;
  * `onEpoch` hears each epoch's policy loss.
  */
-export function fitLabels(
+export async function fitLabels(
   tf: Tf,
   encoder: ObservationEncoder,
   rows: readonly LabelRow[],
@@ -62,7 +62,7 @@ export function fitLabels(
     // As the training loop sets it (tfjs keeps the field protected).
     (optimizer as unknown as { learningRate: number }).learningRate =
       1e-3 * (1 - epoch / epochs) + 5e-5;
-    onEpoch(epoch + 1, updater.update(buffer, rng).policyLoss);
+    onEpoch(epoch + 1, (await updater.update(buffer, rng)).policyLoss);
   }
   return { model, network };
 }

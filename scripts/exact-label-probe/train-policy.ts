@@ -24,7 +24,7 @@ const epochs = Number(epochsArg);
 const observation = { encoding: 'counts', lookahead, lookaheadEncoding: 'counts' } as const;
 const rows = readLabelRows(files);
 const { tf } = await loadBackend('auto');
-const { model, network } = fitLabels(
+const { model, network } = await fitLabels(
   tf,
   new ObservationEncoder(observation, DEFAULT_RULES),
   rows,

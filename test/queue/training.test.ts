@@ -20,9 +20,9 @@ import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/config/schema.ts';
-import { ShardThreads } from '../../train/expert-iteration/sharded-self-play.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
+import { TrainThreads } from '../../train/train-threads.ts';
 import { train } from '../../train/trainer.ts';
 import { startAyoayo, until } from '../ayoayo-command.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
@@ -241,7 +241,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     // after the checkpoint of iteration 2: the coordinator dies with that one finished.
     const store = new Redis(parseRedisUrl(redis.url));
     const manual = new Worker(THIS_QUEUE, null, { connection: parseRedisUrl(redis.url) });
-    const threads = new ShardThreads(1);
+    const threads = new TrainThreads(1);
     let finished: string | undefined;
     try {
       while (finished === undefined) {
@@ -313,7 +313,7 @@ describe.skipIf(noRedis)('one training run across machines', () => {
     const otherName = other === 'plain' ? 'plain' : `tfjs-${(await loadBackend('auto')).name}`;
     const store = new Redis(parseRedisUrl(redis.url));
     const manual = new Worker(THIS_QUEUE, null, { connection: parseRedisUrl(redis.url) });
-    const threads = new ShardThreads(1);
+    const threads = new TrainThreads(1);
     try {
       while (!ended) {
         const job = (await manual.getNextJob('manual', { block: false })) as

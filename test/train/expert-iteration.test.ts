@@ -252,7 +252,7 @@ describe('training openings', () => {
 });
 
 describe('the search-target update', () => {
-  it('moves the policy towards the targets and the value towards the outcomes', () => {
+  it('moves the policy towards the targets and the value towards the outcomes', async () => {
     const model = createPolicyValueModel(tf, 146, { hidden: [32], activation: 'relu' }, 5);
     const updater = new SearchTargetUpdater(
       tf,
@@ -265,9 +265,9 @@ describe('the search-target update', () => {
     const rng = Random.fromSeed(6);
     play.reset(rng);
     play.collect(300, buffer, rng);
-    const first = updater.update(buffer, rng);
+    const first = await updater.update(buffer, rng);
     let last = first;
-    for (let i = 0; i < 20; i++) last = updater.update(buffer, rng);
+    for (let i = 0; i < 20; i++) last = await updater.update(buffer, rng);
     expect(last.policyLoss).toBeLessThan(first.policyLoss);
     expect(last.valueLoss).toBeLessThan(first.valueLoss);
     expect(Object.keys(last).sort()).toEqual([
@@ -360,11 +360,11 @@ describe('expert iteration training', () => {
     const rng = Random.fromSeed(2);
     learner.algorithm.reset(1, rng);
     await learner.algorithm.collect(rng, 1);
-    learner.algorithm.update(rng);
+    await learner.algorithm.update(rng);
     const before = tf.memory().numTensors;
     for (let i = 0; i < 3; i++) {
       await learner.algorithm.collect(rng, i + 2);
-      learner.algorithm.update(rng);
+      await learner.algorithm.update(rng);
     }
     expect(tf.memory().numTensors).toBe(before);
     await disposeLearner(learner);

@@ -122,6 +122,13 @@ describe('a run saved with the flat config of earlier versions', () => {
     expect(() => isRunFinished(other)).toThrow(/holds a finished run with other settings/);
   });
 
+  /** The long preset's run as it was before its 8 shards and the update's slices: 2 shards, one two-thread gradient session, 2 workers. */
+  const MADE_BEFORE_SLICES = {
+    expertIteration: { selfPlayShards: 2 },
+    updateSlices: null,
+    workers: 2,
+  } as const;
+
   it('the flat config.json the pretrained policy of 940 iterations shipped with reads as the long preset', () => {
     const shipped = readJson(
       new URL('../fixtures/train/flat-config-long-940.json', import.meta.url).pathname,
@@ -138,11 +145,12 @@ describe('a run saved with the flat config of earlier versions', () => {
           encoding: 'counts',
           hidden: [256, 256, 256],
         },
+        MADE_BEFORE_SLICES,
       ]),
     );
   });
 
-  it('models/pretrained/config.json is the long preset as it is now, but for its name, folder and progress bar', () => {
+  it('models/pretrained/config.json is the long preset as it is now, but for its name, folder, progress bar and the shards, update and workers of its day', () => {
     const shipped = readJson(
       new URL('../../models/pretrained/config.json', import.meta.url).pathname,
     );
@@ -150,6 +158,7 @@ describe('a run saved with the flat config of earlier versions', () => {
       buildConfig([
         PRESETS.long,
         { name: shipped.name, runsDir: shipped.runsDir, progress: shipped.progress === true },
+        MADE_BEFORE_SLICES,
       ]),
     );
   });

@@ -30,7 +30,7 @@ async function liveAfterIterations(layer: ConfigLayer, iterations: number) {
   const live: ReturnType<typeof count>[] = [];
   for (let i = 0; i < iterations; i++) {
     await learner.algorithm.collect(rng, i + 1);
-    learner.algorithm.update(rng);
+    await learner.algorithm.update(rng);
     live.push(count());
   }
   await disposeLearner(learner);

@@ -33,7 +33,8 @@ describe('a run saved with the rule options as two settings', () => {
     expect(config.rules).toEqual({ captureSeedStays: true, leftoverTo: 'owner' });
     expect(config).not.toHaveProperty('captureSeedStays');
     expect(config).not.toHaveProperty('leftoverTo');
-    // Every other setting as it was saved, but those removed since, which it held at their defaults.
+    // Every other setting as it was saved, but those removed since, which it held at their
+    // defaults, and those added since at the value that trains it as it was.
     const { captureSeedStays: _, leftoverTo: __, expertIteration, ...others } = saved;
     const removed = ['fullSearchShare', 'cheapSimulations', 'solverPlaysProven', 'alphaBetaDepth'];
     expect(expertIteration).toMatchObject({ fullSearchShare: 1, alphaBetaDepth: 0 });
@@ -43,6 +44,7 @@ describe('a run saved with the rule options as two settings', () => {
     expect(config).toEqual({
       ...others,
       rules: config.rules,
+      updateSlices: null,
       expertIteration: Object.fromEntries(kept),
     });
   });

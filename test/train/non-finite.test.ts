@@ -23,11 +23,11 @@ describe('non-finite numbers in training', () => {
     const config = buildConfig([PRESETS.smoke, { runsDir: dir, name: 'n', iterations: 5 }]);
     const update = PolicyUpdater.prototype.update;
     let calls = 0;
-    vi.spyOn(PolicyUpdater.prototype, 'update').mockImplementation(function (
+    vi.spyOn(PolicyUpdater.prototype, 'update').mockImplementation(async function (
       this: PolicyUpdater,
       ...args
     ) {
-      const stats = update.apply(this, args);
+      const stats = await update.apply(this, args);
       calls++;
       return calls === 3 ? { ...stats, valueLoss: Number.NaN } : stats;
     });

@@ -1,7 +1,6 @@
 import type * as tfType from '@tensorflow/tfjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ObservationEncoder } from '../../env/gym/observation.ts';
-import { DEFAULT_RULES, Random } from '../../env/index.ts';
+import { Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import {
   loadOnnxRuntime,
@@ -24,11 +23,10 @@ import { type GradientBatch, OnnxGradients } from '../../train/gradients/onnx-gr
 import { PolicyUpdater, policyGradientLoss } from '../../train/ppo/policy-update.ts';
 import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
 import { randomPositions } from '../agents/positions.ts';
+import { encoder, inputSize, randomMinibatch, relativeDifference } from './gradient-batches.ts';
 
 const runtime: OnnxRuntime | null = (await loadOnnxRuntime()).runtime;
 let tf: Tf;
-const encoder = new ObservationEncoder({ encoding: 'counts', lookahead: true }, DEFAULT_RULES);
-const inputSize = encoder.size;
 
 beforeAll(async () => {
   tf = (await loadBackend('wasm')).tf;
@@ -36,45 +34,6 @@ beforeAll(async () => {
 
 const { observation, mask, valueTarget, policyTarget, action, oldLogProb, advantage } =
   GRADIENT_INPUTS;
-
-/**
- * `count` positions from random play as every gradient graph's inputs: random
- * policy targets over the legal actions, a random legal action each, rollout
- * log-probabilities around log(1/2) (so PPO's ratios fall on both sides of its
- * clip), advantages and value targets in [-1, 1].
- */
-function randomMinibatch(seed: number, count: number): GradientBatch {
-  const rng = Random.fromSeed(seed);
-  const columns = {
-    [observation]: new Float32Array(count * inputSize),
-    [mask]: new Float32Array(count * NUM_ACTIONS),
-    [policyTarget]: new Float32Array(count * NUM_ACTIONS),
-    [action]: new Float32Array(count * NUM_ACTIONS),
-    [oldLogProb]: new Float32Array(count),
-    [advantage]: new Float32Array(count),
-    [valueTarget]: new Float32Array(count),
-  } as const;
-  randomPositions(seed, count).forEach((position, i) => {
-    const legal = encoder.encode(position.toState(), columns[observation], i * inputSize);
-    let total = 0;
-    const actions: number[] = [];
-    for (let a = 0; a < NUM_ACTIONS; a++) {
-      columns[mask][i * NUM_ACTIONS + a] = (legal >> a) & 1;
-      const p = (legal >> a) & 1 ? rng.next() : 0;
-      if ((legal >> a) & 1) actions.push(a);
-      columns[policyTarget][i * NUM_ACTIONS + a] = p;
-      total += p;
-    }
-    for (let k = i * NUM_ACTIONS; k < (i + 1) * NUM_ACTIONS; k++) {
-      columns[policyTarget][k] = (columns[policyTarget][k] as number) / total;
-    }
-    columns[action][i * NUM_ACTIONS + (actions[rng.int(actions.length)] as number)] = 1;
-    columns[oldLogProb][i] = Math.log(0.5) + 2 * rng.next() - 1;
-    columns[advantage][i] = 2 * rng.next() - 1;
-    columns[valueTarget][i] = 2 * rng.next() - 1;
-  });
-  return { size: count, columns };
-}
 
 /** tfjs's gradients (in trainable-weight order) and loss statistics of the updaters' own tfjs losses. */
 function tfjsGradients(model: tfType.LayersModel, batch: GradientBatch, loss: GradientLoss) {
@@ -120,17 +79,6 @@ function tfjsGradients(model: tfType.LayersModel, batch: GradientBatch, loss: Gr
     }, variables);
     return { gradients: variables.map((v) => (grads[v.name] as tfType.Tensor).dataSync()), parts };
   });
-}
-
-/** Largest |a - b| over the largest |a|: the difference relative to the gradient's scale. */
-function relativeDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let diff = 0;
-  let scale = 1e-12;
-  for (let i = 0; i < a.length; i++) {
-    diff = Math.max(diff, Math.abs((a[i] as number) - (b[i] as number)));
-    scale = Math.max(scale, Math.abs(a[i] as number));
-  }
-  return diff / scale;
 }
 
 const networks: [string, NetworkConfig, GradientLoss][] = [
@@ -267,7 +215,7 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
    * One update from a fresh model of `seed`, with onnxruntime's gradients for
    * `loss` or with tfjs's: its statistics and the weights it leaves.
    */
-  function updateOnce<U extends MinibatchUpdater, S>(
+  async function updateOnce<U extends MinibatchUpdater, S>(
     seed: number,
     withOnnx: boolean,
     makeUpdater: (
@@ -275,14 +223,14 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
       optimizer: tfType.AdamOptimizer,
       onnx: OnnxGradientOptions | null,
     ) => U,
-    update: (updater: U) => S,
-  ): { stats: S; weights: Float32Array[] } {
+    update: (updater: U) => Promise<S>,
+  ): Promise<{ stats: S; weights: Float32Array[] }> {
     const model = createPolicyValueModel(tf, inputSize, updateNetwork, seed);
     const optimizer = tf.train.adam(learningRate);
     const onnx = withOnnx ? { runtime: runtime as OnnxRuntime, network: updateNetwork } : null;
     const updater = makeUpdater(model, optimizer, onnx);
     expect(updater.gradientBackend).toBe(withOnnx ? 'onnx' : 'tfjs');
-    const stats = update(updater);
+    const stats = await update(updater);
     const weights = model.getWeights().map((w) => Float32Array.from(w.dataSync()));
     updater.dispose();
     optimizer.dispose();
@@ -290,7 +238,7 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
     return { stats, weights };
   }
 
-  it("expert iteration's update with onnxruntime's gradients moves the weights as one with tfjs's", () => {
+  it("expert iteration's update with onnxruntime's gradients moves the weights as one with tfjs's", async () => {
     const settings = { epochs: 2, minibatchSize: 64, valueCoef: 1, maxGradNorm: 0.5 };
     const batch = randomMinibatch(12, 200);
     const buffer = new ReplayBuffer(200, encoder);
@@ -313,8 +261,8 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
           new SearchTargetUpdater(tf, model, optimizer, settings, inputSize, onnx),
         (updater) => updater.update(buffer, Random.fromSeed(5)),
       );
-    const onnx = run(true);
-    const plain = run(false);
+    const onnx = await run(true);
+    const plain = await run(false);
     expect(onnx.stats.samples).toBe(plain.stats.samples);
     expect(onnx.stats.policyLoss).toBeCloseTo(plain.stats.policyLoss, 5);
     expect(onnx.stats.valueLoss).toBeCloseTo(plain.stats.valueLoss, 5);
@@ -323,7 +271,7 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
 
   it.each(['ppo', 'reinforce'] as const)(
     "%s's update with onnxruntime's gradients moves the weights as one with tfjs's",
-    (algorithm) => {
+    async (algorithm) => {
       const settings = {
         algorithm,
         epochs: 3,
@@ -358,8 +306,8 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
             new PolicyUpdater(tf, model, optimizer, settings, inputSize, onnx),
           (updater) => updater.update(buffer, Random.fromSeed(6)),
         );
-      const onnx = run(true);
-      const plain = run(false);
+      const onnx = await run(true);
+      const plain = await run(false);
       expect(onnx.stats.samples).toBe(plain.stats.samples);
       for (const stat of [
         'policyLoss',
@@ -486,7 +434,7 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
     ['fails at its third step', { load: false, failAt: 3 }],
   ])(
     'a gradient session that %s hands over to tfjs with one line, and the update goes on',
-    (_, fault) => {
+    async (_, fault) => {
       const settings = { epochs: 2, minibatchSize: 32, valueCoef: 1, maxGradNorm: 0.5 };
       const network: NetworkConfig = { hidden: [16], activation: 'relu' };
       const model = createPolicyValueModel(tf, inputSize, network, 2);
@@ -507,7 +455,7 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
         buffer.add(p.toState(), targets.subarray(i * NUM_ACTIONS, (i + 1) * NUM_ACTIONS), 0, 0.5);
       });
       const before = model.getWeights().map((w) => Float32Array.from(w.dataSync()));
-      const stats = updater.update(buffer, Random.fromSeed(7));
+      const stats = await updater.update(buffer, Random.fromSeed(7));
       // All 2 x 4 steps were taken, the failed one by tfjs, and the weights moved.
       expect(stats.samples).toBe(2 * 128);
       expect(Number.isFinite(stats.policyLoss) && Number.isFinite(stats.valueLoss)).toBe(true);

@@ -41,20 +41,20 @@ function fixedBatch(n: number): RolloutBuffer {
 }
 
 describe('PolicyUpdater', () => {
-  it('leaks no tensors across update steps (after a burn-in step)', () => {
+  it('leaks no tensors across update steps (after a burn-in step)', async () => {
     const model = createPolicyValueModel(tf, OBS, { hidden: [16], activation: 'relu' }, 1);
     const updater = new PolicyUpdater(tf, model, tf.train.adam(1e-3), settings, OBS);
     const buffer = fixedBatch(256);
     const rng = Random.fromSeed(1);
-    updater.update(buffer, rng);
+    await updater.update(buffer, rng);
     const before = tf.memory().numTensors;
-    updater.update(buffer, rng);
-    updater.update(buffer, rng);
+    await updater.update(buffer, rng);
+    await updater.update(buffer, rng);
     expect(tf.memory().numTensors).toBe(before);
     model.dispose();
   });
 
-  it('counts only the rows it trained on: a short tail of the rollout is left out', () => {
+  it('counts only the rows it trained on: a short tail of the rollout is left out', async () => {
     const model = createPolicyValueModel(tf, OBS, { hidden: [16], activation: 'relu' }, 3);
     const updater = new PolicyUpdater(
       tf,
@@ -64,14 +64,14 @@ describe('PolicyUpdater', () => {
       OBS,
     );
     // 300 rows in minibatches of 128: 128 + 128 trained, a tail of 44 (< 64) dropped, each epoch.
-    const stats = updater.update(fixedBatch(300), Random.fromSeed(4));
+    const stats = await updater.update(fixedBatch(300), Random.fromSeed(4));
     expect(stats.samples).toBe(3 * 256);
     model.dispose();
   });
 
   it.each(['ppo', 'reinforce'] as const)(
     '%s: the loss falls when fitting a fixed batch',
-    (algorithm) => {
+    async (algorithm) => {
       const model = createPolicyValueModel(tf, OBS, { hidden: [32], activation: 'relu' }, 2);
       // Many small epochs so that PPO's clipping does not stop progress.
       const updater = new PolicyUpdater(
@@ -83,11 +83,11 @@ describe('PolicyUpdater', () => {
       );
       const rng = Random.fromSeed(2);
       const buffer = fixedBatch(512);
-      const first = updater.update(buffer, rng);
+      const first = await updater.update(buffer, rng);
       let last = first;
       for (let i = 0; i < 30; i++) {
         // Refresh the behaviour log-probabilities so each round is a fresh PPO problem.
-        last = updater.update(buffer, rng);
+        last = await updater.update(buffer, rng);
       }
       expect(last.valueLoss).toBeLessThan(first.valueLoss * 0.7);
       expect(last.policyLoss).toBeLessThan(first.policyLoss);

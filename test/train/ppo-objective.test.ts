@@ -95,10 +95,10 @@ describe('PPO objective on a tiny batch, against values computed by hand', () =>
     return { buffer, ref, returns };
   }
 
-  it('policy loss (clipped surrogate), value loss, entropy, approx KL and clip fraction', () => {
+  it('policy loss (clipped surrogate), value loss, entropy, approx KL and clip fraction', async () => {
     const model = createPolicyValueModel(tf, OBS, NETWORK, 5);
     const { buffer, ref, returns } = batch(model);
-    const stats = new PolicyUpdater(tf, model, tf.train.adam(1e-3), settings(), OBS).update(
+    const stats = await new PolicyUpdater(tf, model, tf.train.adam(1e-3), settings(), OBS).update(
       buffer,
       Random.fromSeed(1),
     );
@@ -137,7 +137,7 @@ describe('PPO objective on a tiny batch, against values computed by hand', () =>
 describe('one update moves the policy the right way', () => {
   it.each(['ppo', 'reinforce'] as const)(
     '%s: raises the probability of an action with positive advantage, lowers one with negative',
-    (algorithm) => {
+    async (algorithm) => {
       const model = createPolicyValueModel(tf, OBS, NETWORK, 9);
       const rng = Random.fromSeed(4);
       const obs = Float32Array.from({ length: OBS }, () => rng.next());
@@ -156,7 +156,7 @@ describe('one update moves the policy the right way', () => {
         settings({ algorithm, valueCoef: 0 }),
         OBS,
       );
-      updater.update(buffer, Random.fromSeed(2));
+      await updater.update(buffer, Random.fromSeed(2));
       const after = reference(model, obs, masks, 1).logProbs[0] as number[];
       expect(after[2]).toBeGreaterThan((before[2] as number) + 1e-3);
       expect(after[4]).toBeLessThan((before[4] as number) - 1e-3);

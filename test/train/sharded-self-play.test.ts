@@ -5,7 +5,10 @@ import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/config/schema.ts';
 import type { ExpertIteration } from '../../train/expert-iteration/expert-iteration.ts';
-import type { ExpertIterationSettings } from '../../train/expert-iteration/settings.ts';
+import {
+  type ExpertIterationSettings,
+  expertIterationSettingsSchema,
+} from '../../train/expert-iteration/settings.ts';
 import { buildLearner, disposeLearner } from '../../train/learner.ts';
 
 let tf: Tf;
@@ -34,7 +37,10 @@ const config = (extra: Partial<ExpertIterationSettings> = {}): TrainConfig =>
     },
   ]);
 
-/** Three iterations of games and updates; what the buffer and the generator hold after each. */
+/**
+ * Three iterations of games and updates; what the buffer, the generator and
+ * the network's weights hold after each, and where the update's gradients ran.
+ */
 async function iterate(workers: number, extra: Partial<ExpertIterationSettings> = {}) {
   const learner = await buildLearner(tf, config(extra), { workers });
   const algorithm = learner.algorithm as ExpertIteration;
@@ -44,23 +50,36 @@ async function iterate(workers: number, extra: Partial<ExpertIterationSettings> 
     algorithm.reset(1, rng);
     for (let i = 0; i < 3; i++) {
       const stats = await algorithm.collect(rng, i + 1);
-      const update = algorithm.update(rng);
+      const update = await algorithm.update(rng);
       const { seconds: _s, ...counts } = stats;
       const replay = algorithm.replay();
-      out.push({ counts, policyLoss: update.policyLoss, replay, rng: rng.getState() });
+      const weights = learner.model.getWeights().map((w) => Array.from(w.dataSync()));
+      out.push({ counts, policyLoss: update.policyLoss, replay, rng: rng.getState(), weights });
     }
-    return { out, evaluations: algorithm.selfPlay.evaluations };
+    return {
+      out,
+      evaluations: algorithm.selfPlay.evaluations,
+      gradients: algorithm.updater.gradientThreads,
+    };
   } finally {
     await disposeLearner(learner);
   }
 }
 
 describe('sharded self-play', () => {
-  it('plays the same games and trains the same whether shards run in this thread or on workers', async () => {
+  it('plays the same games and trains the same network, to the bit, in this thread or on 1, 2, 4 or 8 workers', async () => {
     const inProcess = await iterate(0);
-    const onWorkers = await iterate(2);
-    expect(onWorkers.out).toEqual(inProcess.out);
-    expect(onWorkers.evaluations).toBe(inProcess.evaluations);
+    expect(inProcess.gradients).toMatch(/^(8 slices on 1 thread|tfjs)$/);
+    for (const workers of [1, 2, 4, 8]) {
+      const onWorkers = await iterate(workers);
+      expect(onWorkers.out).toEqual(inProcess.out);
+      expect(onWorkers.evaluations).toBe(inProcess.evaluations);
+      // The update's 8 slices ran on the workers.
+      if (inProcess.gradients !== 'tfjs') {
+        const threads = workers === 1 ? '1 thread' : `${Math.min(workers, 8)} threads`;
+        expect(onWorkers.gradients).toBe(`8 slices on ${threads}`);
+      }
+    }
     const first = inProcess.out[0] as { counts: { plies: number; games: number } };
     // Every shard plays its share of the moves and finishes at least one game.
     expect(first.counts.plies).toBeGreaterThanOrEqual(10 * 12);
@@ -73,6 +92,21 @@ describe('sharded self-play', () => {
     // Different shards draw different openings and Gumbel noise: the games differ.
     expect(three.out).not.toEqual(one.out);
   });
+
+  it.each(['quick', 'long'])(
+    'the %s preset plays enough shards for 8 cores, each with games of its own',
+    (preset) => {
+      const built = buildConfig([PRESETS[preset]]);
+      const blocks: Readonly<Record<string, unknown>> = built;
+      const { selfPlayShards, gamesAtOnce } = expertIterationSettingsSchema.parse(
+        blocks.expertIteration,
+      );
+      expect(selfPlayShards).toBeGreaterThanOrEqual(8);
+      expect(gamesAtOnce / selfPlayShards).toBeGreaterThanOrEqual(16);
+      // The update's slices keep as many cores busy.
+      expect(built.updateSlices).toBeGreaterThanOrEqual(8);
+    },
+  );
 
   it('refuses more shards than games, and shards for PPO', () => {
     expect(() => config({ selfPlayShards: 11 })).toThrow(

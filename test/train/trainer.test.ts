@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { capWorkers } from '../../eval/pool.ts';
@@ -12,6 +12,7 @@ import { PRESETS } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/config/schema.ts';
 import { CheckpointError, readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
+import { runWorkers } from '../../train/run-workers.ts';
 import { train } from '../../train/trainer.ts';
 
 const quiet = { log: () => {} };
@@ -35,13 +36,14 @@ function deterministicMetrics(path: string): string[][] {
 }
 
 describe('trainer', () => {
-  it("trains the same network whatever its workers, and names the update's threads in its first line", async () => {
+  it('trains the same network with 1, 2 or 8 workers, and says in its first line what its threads do', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-train-'));
     const onnx = (await loadOnnxRuntime()).runtime !== null;
+    const cores = availableParallelism();
     const trained: { weights: string; metrics: string[][] }[] = [];
     // 128 units and 64-row minibatches: shapes whose products onnxruntime
     // rounds differently on one thread and on two.
-    for (const workers of [0, 2]) {
+    for (const workers of [1, 2, 8]) {
       const lines: string[] = [];
       const config = smokeConfig(dir, {
         name: `w${workers}`,
@@ -49,13 +51,21 @@ describe('trainer', () => {
         iterations: 3,
         hidden: [128, 128],
         workers,
-        expertIteration: { selfPlayShards: 2 },
+        expertIteration: { selfPlayShards: 4 },
       });
       await train(config, { resume: false, log: (line) => lines.push(line) });
+      const used = Math.min(workers, cores, 4);
+      if (workers > used) {
+        expect(lines[0]).toBe(
+          cores < 4
+            ? `ayoayo train: workers ${workers} capped at ${cores}, the number of cores here`
+            : "ayoayo train: workers 8 capped at 4, the run's 4 self-play shards (expertIteration.selfPlayShards)",
+        );
+        lines.shift();
+      }
+      const threads = used === 1 ? '1 thread' : `${used} threads`;
       expect(lines[0]).toContain(
-        onnx
-          ? 'updates with gradients on onnxruntime-node (2 threads) and Adam on tfjs'
-          : 'updates on tfjs',
+        `${used} worker thread${used === 1 ? '' : 's'} of ${cores} cores: self-play in 4 shards on ${threads}, evaluations on ${threads}, the update's gradients ${onnx ? `in 8 slices on ${threads} on onnxruntime-node` : 'on tfjs'}, Adam on tfjs`,
       );
       const paths = runPaths(config);
       trained.push({
@@ -63,10 +73,13 @@ describe('trainer', () => {
         metrics: deterministicMetrics(paths.metrics),
       });
     }
-    expect(trained[1]?.metrics).toEqual(trained[0]?.metrics);
-    expect(trained[1]?.weights === trained[0]?.weights).toBe(true);
+    for (const other of trained.slice(1)) {
+      expect(other.metrics).toEqual(trained[0]?.metrics);
+      expect(other.weights === trained[0]?.weights).toBe(true);
+    }
     rmSync(dir, { recursive: true, force: true });
-  });
+    // Three runs of 128-unit layers: 35 s on 2 idle cores.
+  }, 180_000);
 
   it('a tiny run writes config, metrics, checkpoints, a curve and a policy, and resumes exactly', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-train-'));
@@ -228,6 +241,29 @@ describe('training config: refusals and caps', () => {
     expect(buildConfig([{ ppo: { baselineShare: 0, baselineOpponents: [] } }])).toMatchObject({
       ppo: { baselineShare: 0 },
     });
+  });
+
+  it("uses one worker per core by default, and caps workers at the cores and at the run's shards with one line", () => {
+    const notes: string[] = [];
+    const note = (line: string) => notes.push(line);
+    const ei = (workers: number | null, shards: number) =>
+      buildConfig([
+        PRESETS.smoke,
+        { algorithm: 'expert-iteration', workers, expertIteration: { selfPlayShards: shards } },
+      ]);
+    expect(runWorkers(ei(null, 8), note, 16)).toBe(8);
+    expect(runWorkers(ei(null, 8), note, 2)).toBe(2);
+    expect(runWorkers(buildConfig([{ workers: null }]), note, 6)).toBe(6);
+    expect(notes).toEqual([]);
+    expect(runWorkers(ei(12, 8), note, 16)).toBe(8);
+    expect(runWorkers(ei(12, 8), note, 4)).toBe(4);
+    expect(runWorkers(buildConfig([{ workers: 12 }]), note, 6)).toBe(6);
+    expect(runWorkers(ei(0, 8), note, 4)).toBe(0);
+    expect(notes).toEqual([
+      "ayoayo train: workers 12 capped at 8, the run's 8 self-play shards (expertIteration.selfPlayShards)",
+      'ayoayo train: workers 12 capped at 4, the number of cores here',
+      'ayoayo train: workers 12 capped at 6, the number of cores here',
+    ]);
   });
 
   it('caps evaluation workers at the core count, saying so', () => {

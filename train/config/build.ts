@@ -12,7 +12,7 @@ import {
 import { TrainConfigError } from '../errors.ts';
 import { answersTo, flagOfField, layerFromFlags } from './flags.ts';
 import { asPreset, type ConfigLayer, flagFieldsOf, isPreset, withFlagFields } from './layer.ts';
-import { upgradeLegacy } from './legacy.ts';
+import { upgradeLegacy, upgradeSaved } from './legacy.ts';
 import { DEFAULT_SHARED, RUN_SETTINGS, sharedSettingsSchema, type TrainConfig } from './schema.ts';
 
 type Issue = IssueList['issues'][number];
@@ -118,12 +118,16 @@ function checkConfig(input: unknown): { config: TrainConfig } | { issues: readon
 }
 
 /**
- * Validates a whole config, naming every bad or unknown field. A config in
- * a form of earlier versions (config/legacy.ts: a run's config.json or
+ * Validates a whole saved config, naming every bad or unknown field. A config
+ * in a form of earlier versions (config/legacy.ts: a run's config.json or
  * checkpoint from before) is read as the config that trains the same run.
  */
 export function parseTrainConfig(input: unknown, where = 'config'): TrainConfig {
-  const upgraded = upgradeLegacy(input, where);
+  return checkedConfig(upgradeSaved(input, where), where);
+}
+
+/** A config in today's form, checked: the config, or a TrainConfigError naming every problem. */
+function checkedConfig(upgraded: unknown, where: string): TrainConfig {
   if (isFields(upgraded)) {
     const misplaced = otherAlgorithmIssues(upgraded);
     if (misplaced.length > 0) throw configError(where, misplaced);
@@ -145,7 +149,7 @@ export const trainConfigSchema = z.unknown().transform((value, ctx): TrainConfig
 
 /** A stored config (checkpoint, sweep record): today's form, or one of earlier versions, upgraded. */
 export const savedTrainConfigSchema = z.preprocess(
-  (value) => upgradeLegacy(value),
+  (value) => upgradeSaved(value),
   trainConfigSchema,
 );
 
@@ -221,7 +225,7 @@ export function buildConfig(
     }
   }
   if (problems.length > 0 && chosen !== undefined) throw configError(where, problems);
-  return parseTrainConfig({ ...shared, algorithm, [own.block]: block }, where);
+  return checkedConfig(upgradeLegacy({ ...shared, algorithm, [own.block]: block }, where), where);
 }
 
 /** The config of a run that sets nothing. */

@@ -25,6 +25,10 @@ import { sharedSettingsSchema } from './schema.ts';
  * 4. Settings that were removed: at the value every run had without them
  *    they are dropped (the run is the same), at any other they are refused,
  *    naming the setting.
+ * 5. Settings added since, which a config saved whole before them lacks
+ *    (ADDED): a saved config (config.json, a checkpoint's, a sweep's record)
+ *    without one reads it at the value that trains the run as it was, and
+ *    so does a flat config. A layer without it takes its default.
  */
 
 const shared = sharedSettingsSchema.shape;
@@ -81,6 +85,14 @@ const REMOVED: readonly RemovedSetting[] = [
   },
 ];
 
+/**
+ * Step 5's settings, each at the value of the runs saved before it: the
+ * update's gradients on one session of two threads (`updateSlices` null).
+ */
+const ADDED = { updateSlices: null } as const satisfies Partial<
+  Record<keyof typeof shared, unknown>
+>;
+
 /** The rule options as the settings they were before `rules`, each one's name its own. */
 const flatRules = rulesSchema.partial().shape;
 const RULE_OPTIONS = Object.keys(flatRules);
@@ -94,6 +106,7 @@ const { rules: _rules, ...sharedWithoutRules } = shared;
 const flatConfigSchema = z
   .object({
     ...sharedWithoutRules,
+    updateSlices: shared.updateSlices.unwrap().default(ADDED.updateSlices),
     ...flatRules,
     algorithm: z.enum(['ppo', 'reinforce', 'alphazero']),
     ...ppo,
@@ -203,6 +216,17 @@ function withoutRemoved(layer: Fields, where: string): Fields {
     }
   }
   return out;
+}
+
+/**
+ * A config saved whole (config.json, a checkpoint's, a sweep's record) in
+ * today's form: upgradeLegacy, then step 5.
+ */
+export function upgradeSaved(value: unknown, where = 'config'): unknown {
+  const upgraded = upgradeLegacy(value, where);
+  if (!isFields(upgraded)) return upgraded;
+  const missing = Object.entries(ADDED).filter(([key]) => !(key in upgraded));
+  return missing.length === 0 ? upgraded : { ...upgraded, ...Object.fromEntries(missing) };
 }
 
 /**

@@ -148,9 +148,14 @@ const commonShape = {
     description: 'games per baseline in the evaluation at the end',
     unit: 'games',
   }),
-  workers: setting(z.number().int().min(0).default(2), {
+  updateSlices: setting(z.number().int().min(1).max(64).nullable().default(8), {
     description:
-      'worker threads for evaluation games and self-play shards of the algorithms that have them (0: in-process)',
+      "each minibatch's gradients as the sum of this many slices' gradients, each slice on a one-thread session, the slices on up to `workers` threads and added in slice order, so that the run is the same for any number of workers (null: one session of two threads, as runs saved before this setting had)",
+    unit: 'slices',
+  }),
+  workers: setting(z.number().int().min(0).nullable().default(null), {
+    description:
+      "worker threads for self-play shards, the update's slices, evaluation games and accuracy scoring, at most one per core and, with self-play shards, one per shard; the run is the same for any number (null: one per core here; 0: all in-process)",
     unit: 'threads',
   }),
   progress: setting(z.boolean().default(true), { description: 'show a progress bar' }),

@@ -5,9 +5,11 @@ import { expertIterationSettingsSchema } from './settings.ts';
 
 /**
  * Expert iteration as `npm start` and the pretrained policy run it: its
- * searches on both cores (two self-play shards), each update two epochs over
- * the last two iterations' games, value targets half outcome, half search
- * value, openings of 0-8 random plies, balanced.
+ * searches in eight self-play shards (the run is the same on any number of
+ * cores; eight keep 8 cores busy and cost nothing on 2: docs/experiments/
+ * 2026-12-05-shards-and-slices-on-two-cores.md),
+ * each update two epochs over the last two iterations' games, value targets
+ * half outcome, half search value, openings of 0-8 random plies, balanced.
  */
 const PRESET_BASE = {
   algorithm: 'expert-iteration' as const,
@@ -17,7 +19,7 @@ const PRESET_BASE = {
   extraEvalOpeningPlies: [2],
   expertIteration: {
     simulations: 16,
-    selfPlayShards: 2,
+    selfPlayShards: 8,
     searchValueWeight: 0.5,
     replayIterations: 2,
     epochs: 2,
@@ -118,6 +120,7 @@ export const expertIteration = defineAlgorithm({
   },
   memory: expertIterationMemory,
   shards: {
+    count: (config) => config.expertIteration.selfPlayShards,
     async setups(config, inference) {
       const { shardSetups } = await import('./expert-iteration.ts');
       return shardSetups(config, inference);

@@ -4,6 +4,7 @@ import type { InferenceBackend } from '../../models/inference/inference-engine.t
 import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
 import { cachedEndgame } from '../../solve/endgame/cache/shared-tables.ts';
 import { observationOf } from '../config/schema.ts';
+import { type TrainThreads, trainThreads } from '../train-threads.ts';
 import type {
   LearnerParts,
   OwnMetrics,
@@ -49,6 +50,8 @@ export class ExpertIteration implements TrainingAlgorithm {
     readonly selfPlay: ShardedSelfPlay,
     readonly buffer: ReplayBuffer,
     readonly updater: SearchTargetUpdater,
+    /** The worker threads its shards and gradient slices run on, if any (ended with it). */
+    private readonly threads: TrainThreads | null = null,
   ) {}
 
   reset(_seed: number, rng: Random): void {
@@ -57,6 +60,10 @@ export class ExpertIteration implements TrainingAlgorithm {
 
   get gradientBackend(): 'onnx' | 'tfjs' {
     return this.updater.gradientBackend;
+  }
+
+  get gradientThreads(): string {
+    return this.updater.gradientThreads;
   }
 
   // ---- 1. collect and 2. targets ---------------------------------------------
@@ -75,7 +82,7 @@ export class ExpertIteration implements TrainingAlgorithm {
 
   // ---- 3. update -------------------------------------------------------------
 
-  update(rng: Random): UpdateStats {
+  update(rng: Random): Promise<UpdateStats> {
     return this.updater.update(this.buffer, rng);
   }
 
@@ -102,9 +109,10 @@ export class ExpertIteration implements TrainingAlgorithm {
     else this.buffer.restore(saved);
   }
 
-  dispose(): Promise<void> {
+  async dispose(): Promise<void> {
     this.updater.dispose();
-    return this.selfPlay.dispose();
+    await this.selfPlay.dispose();
+    await this.threads?.dispose();
   }
 }
 
@@ -149,7 +157,8 @@ export function shardSetups(
 /**
  * Expert iteration for `config` on the learner's network: one shard setup per
  * self-play shard, played by `shardRunner`'s runner when given (the queue's),
- * else on up to `workers` threads; the replay window and the update.
+ * else on up to `workers` threads; the replay window and the update, whose
+ * gradient slices use the same threads while self-play waits.
  */
 export function buildExpertIteration(
   { tf, rules, obsSize, model, optimizer, inference }: LearnerParts,
@@ -169,10 +178,12 @@ export function buildExpertIteration(
       load: cachedEndgame,
     });
   }
+  const localShards = shardRunner === undefined ? setups.length : 1;
+  const threads = trainThreads(workers, localShards, config.updateSlices);
   const runner =
     shardRunner !== undefined
       ? shardRunner({ config, setups })
-      : localShardRunner(inference, config.backend, setups, workers);
+      : localShardRunner(inference, config.backend, setups, threads);
   const network = { hidden: config.hidden, activation: config.activation };
   const selfPlay = new ShardedSelfPlay(model, network, setups.length, runner);
   const buffer = new ReplayBuffer(
@@ -193,7 +204,9 @@ export function buildExpertIteration(
     obsSize,
     // Where onnxruntime-node runs self-play it computes the update's gradients
     // too (the shards wait while the update runs).
-    inference.runtime === null ? null : { runtime: inference.runtime, network },
+    inference.runtime === null
+      ? null
+      : { runtime: inference.runtime, network, slices: config.updateSlices, threads },
   );
-  return new ExpertIteration(config, selfPlay, buffer, updater);
+  return new ExpertIteration(config, selfPlay, buffer, updater, threads);
 }

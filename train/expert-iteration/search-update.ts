@@ -48,6 +48,7 @@ export class SearchTargetUpdater extends MinibatchUpdater {
       optimizer,
       settings.maxGradNorm,
       obsSize,
+      settings.minibatchSize,
       { kind: 'search-targets', valueCoef: settings.valueCoef },
       onnx,
     );
@@ -58,34 +59,36 @@ export class SearchTargetUpdater extends MinibatchUpdater {
     this.mbValues = new Float32Array(m);
   }
 
-  update(buffer: ReplayBuffer, rng: Random): UpdateStats {
-    const start = performance.now();
-    const n = buffer.size;
-    if (this.order.length < n) this.order = new Int32Array(n);
-    const order = this.order;
-    const { epochs, minibatchSize } = this.settings;
-    const totals = [0, 0, 0];
-    let steps = 0;
-    let samples = 0;
-    for (let epoch = 0; epoch < epochs; epoch++) {
-      shuffledOrder(order, n, rng);
-      for (let from = 0; from < n; from += minibatchSize) {
-        const size = Math.min(minibatchSize, n - from);
-        this.fillMinibatch(buffer, order, from, size);
-        const stats = this.step(size);
-        for (let s = 0; s < 3; s++) totals[s] = (totals[s] as number) + (stats[s] as number);
-        steps++;
-        samples += size;
+  update(buffer: ReplayBuffer, rng: Random): Promise<UpdateStats> {
+    return this.updating(async () => {
+      const start = performance.now();
+      const n = buffer.size;
+      if (this.order.length < n) this.order = new Int32Array(n);
+      const order = this.order;
+      const { epochs, minibatchSize } = this.settings;
+      const totals = [0, 0, 0];
+      let steps = 0;
+      let samples = 0;
+      for (let epoch = 0; epoch < epochs; epoch++) {
+        shuffledOrder(order, n, rng);
+        for (let from = 0; from < n; from += minibatchSize) {
+          const size = Math.min(minibatchSize, n - from);
+          this.fillMinibatch(buffer, order, from, size);
+          const stats = await this.step(size);
+          for (let s = 0; s < 3; s++) totals[s] = (totals[s] as number) + (stats[s] as number);
+          steps++;
+          samples += size;
+        }
       }
-    }
-    const d = Math.max(1, steps);
-    return {
-      policyLoss: (totals[0] as number) / d,
-      valueLoss: (totals[1] as number) / d,
-      entropy: (totals[2] as number) / d,
-      samples,
-      seconds: (performance.now() - start) / 1000,
-    };
+      const d = Math.max(1, steps);
+      return {
+        policyLoss: (totals[0] as number) / d,
+        valueLoss: (totals[1] as number) / d,
+        entropy: (totals[2] as number) / d,
+        samples,
+        seconds: (performance.now() - start) / 1000,
+      };
+    });
   }
 
   private fillMinibatch(buffer: ReplayBuffer, order: Int32Array, from: number, size: number): void {

@@ -1,6 +1,4 @@
-import { fileURLToPath } from 'node:url';
 import type * as tfType from '@tensorflow/tfjs';
-import { Piscina } from 'piscina';
 import { Random } from '../../env/random.ts';
 import type { BackendChoice } from '../../models/backend-choice.ts';
 import {
@@ -11,6 +9,7 @@ import {
 import type { MlpWeights } from '../../models/mlp-runner.ts';
 import { extractMlpWeights, type NetworkConfig } from '../../models/policy-value-model.ts';
 import type { TrainConfig } from '../config/schema.ts';
+import type { TrainThreads } from '../train-threads.ts';
 import { addPositions, type PositionSink } from './position-log.ts';
 import {
   emptySearchStats,
@@ -23,10 +22,7 @@ import {
   ShardPlayer,
   type ShardResult,
   type ShardSetup,
-  type ShardTask,
 } from './shard.ts';
-
-const WORKER_FILE = fileURLToPath(new URL('./self-play-worker.js', import.meta.url));
 
 /**
  * Plays one iteration of every shard with the learner's current weights, in
@@ -88,69 +84,40 @@ class InThisThread implements ShardRunner {
   }
 }
 
-/**
- * Worker threads that play shard tasks (self-play-worker.ts): each thread
- * builds a network per distinct setup and takes every task's weights. The
- * training run's own pool, and a queue worker's (whose main thread must stay
- * free to renew its job's lock while a shard plays).
- */
-export class ShardThreads {
-  readonly #pool: Piscina<ShardTask, ShardResult>;
-
-  constructor(threads: number) {
-    this.#pool = new Piscina<ShardTask, ShardResult>({
-      filename: WORKER_FILE,
-      minThreads: threads,
-      maxThreads: threads,
-    });
-  }
-
-  play(task: ShardTask): Promise<ShardResult> {
-    return this.#pool.run(task);
-  }
-
-  dispose(): Promise<void> {
-    return this.#pool.destroy();
-  }
-}
-
-/** The shards on up to `threads` worker threads, each with its own forward pass that takes the learner's weights. */
+/** The shards on the run's worker threads, each with its own forward pass that takes the learner's weights. */
 class OnWorkerThreads implements ShardRunner {
-  readonly #threads: ShardThreads;
-
   constructor(
     private readonly setups: readonly ShardSetup[],
-    threads: number,
-  ) {
-    this.#threads = new ShardThreads(Math.min(threads, setups.length));
-  }
+    private readonly threads: TrainThreads,
+  ) {}
 
   play(iterations: readonly ShardIteration[], weights: MlpWeights): Promise<ShardResult[]> {
     return Promise.all(
       iterations.map((it, i) =>
-        this.#threads.play({ ...it, setup: this.setups[i] as ShardSetup, weights }),
+        this.threads.playShard({ ...it, setup: this.setups[i] as ShardSetup, weights }),
       ),
     );
   }
 
+  /** The threads are the run's (its update computes on them too): whoever made them ends them. */
   dispose(): Promise<void> {
-    return this.#threads.dispose();
+    return Promise.resolve();
   }
 }
 
 /**
- * The runner of a run on this machine: with `threads` > 0 (and more than one
- * shard) the shards go to that many worker threads, each running the network
- * on the setups' inference backend; otherwise they are played in this thread
- * on `engine`'s (with tfjs on `tfjsBackend`).
+ * The runner of a run on this machine: with worker threads (and more than
+ * one shard) the shards go to them, each running the network on the setups'
+ * inference backend; otherwise they are played in this thread on `engine`'s
+ * (with tfjs on `tfjsBackend`).
  */
 export function localShardRunner(
   engine: InferenceEngine,
   tfjsBackend: BackendChoice,
   setups: readonly ShardSetup[],
-  threads: number,
+  threads: TrainThreads | null,
 ): ShardRunner {
-  return threads > 0 && setups.length > 1
+  return threads !== null && setups.length > 1
     ? new OnWorkerThreads(setups, threads)
     : new InThisThread(engine, tfjsBackend, setups);
 }
@@ -177,6 +144,8 @@ export class ShardedSelfPlay {
   backends = '';
   /** Of the last `collect`'s searched positions, the share whose value the solver proved (0 without one). */
   provenShare = 0;
+  /** Each shard's seconds in the last `collect`, where it played (for benchmarks). */
+  shardSeconds: number[] = [];
 
   /**
    * `setups.length` shards, playing with the weights of the learner's
@@ -233,6 +202,7 @@ export class ShardedSelfPlay {
       this.evaluations += result.stats.evaluations;
     });
     this.backends = backendsText(results.map((r) => r.backend));
+    this.shardSeconds = results.map((r) => r.stats.seconds);
     const stats = mergeStats(
       results.map((r) => r.stats),
       (performance.now() - start) / 1000,

@@ -15,6 +15,11 @@
  *   relu: dz = da where z > 0, else 0; tanh: dz = da (1 - a^2)
  *
  * The weights are inputs, not constants, so one session serves every step.
+ *
+ * A sliced graph (`sliced: true`) computes one slice of a larger minibatch:
+ * `batch` is then the whole minibatch's rows, given as the input `row_weight`
+ * (1 / batch), and every mean is the slice's sum times it, so that the
+ * slices' gradients and statistics add up to the whole minibatch's.
  */
 import {
   FLOAT,
@@ -33,14 +38,22 @@ import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { NetworkConfig } from '../../models/policy-value-model.ts';
 import {
   type AddNode,
+  type BatchMean,
   dataInputs,
   GRADIENT_INPUTS,
   type GradientLoss,
   lossStats,
   policyTerm,
+  ROW_WEIGHT,
 } from './policy-terms.ts';
 
-export { dataInputs, GRADIENT_INPUTS, type GradientLoss, lossStats } from './policy-terms.ts';
+export {
+  dataInputs,
+  GRADIENT_INPUTS,
+  type GradientLoss,
+  lossStats,
+  ROW_WEIGHT,
+} from './policy-terms.ts';
 
 /** One weight of the network: its name (tfjs layer name / kernel or bias) and shape. */
 export interface WeightShape {
@@ -69,11 +82,22 @@ export function gradientName(name: string): string {
   return `grad/${name}`;
 }
 
+/** How a gradient graph weighs its rows. */
+export interface GradientGraphOptions {
+  /**
+   * The graph computes a slice of a larger minibatch: each row weighs the
+   * input `row_weight` (1 / the whole minibatch's rows) rather than 1 / the
+   * rows it is given.
+   */
+  readonly sliced?: boolean;
+}
+
 /** The serialized gradient graph of `loss` for a network of this shape. */
 export function buildGradientGraph(
   inputSize: number,
   network: NetworkConfig,
   loss: GradientLoss,
+  { sliced = false }: GradientGraphOptions = {},
 ): Uint8Array {
   const nodes: INodeProto[] = [];
   const inits: ITensorProto[] = [
@@ -90,11 +114,21 @@ export function buildGradientGraph(
   };
   const keep0 = [intAttribute('keepdims', 0)];
 
-  // 1 / batch, from the observation's shape.
-  add('Shape', [GRADIENT_INPUTS.observation], 'shape');
-  add('Gather', ['shape', 'axis_0'], 'batch_int', [intAttribute('axis', 0)]);
-  add('Cast', ['batch_int'], 'batch', [intAttribute('to', FLOAT)]);
-  add('Div', ['one', 'batch'], 'inv_batch');
+  // 1 / batch: given for a slice, else from the observation's shape.
+  let mean: BatchMean;
+  if (sliced) {
+    add('Identity', [ROW_WEIGHT], 'inv_batch');
+    mean = (input, output) => {
+      add('ReduceSum', [input], `${output}_sum`, keep0);
+      return add('Mul', [`${output}_sum`, 'inv_batch'], output);
+    };
+  } else {
+    add('Shape', [GRADIENT_INPUTS.observation], 'shape');
+    add('Gather', ['shape', 'axis_0'], 'batch_int', [intAttribute('axis', 0)]);
+    add('Cast', ['batch_int'], 'batch', [intAttribute('to', FLOAT)]);
+    add('Div', ['one', 'batch'], 'inv_batch');
+    mean = (input, output) => add('ReduceMean', [input], output, keep0);
+  }
 
   // Forward, keeping each layer's input and output for the backward pass.
   const weights = weightShapes(inputSize, network);
@@ -118,9 +152,9 @@ export function buildGradientGraph(
   add('Exp', ['log_probs'], 'probs');
   add('Mul', ['probs', 'log_probs'], 'p_log_p');
   add('ReduceSum', ['p_log_p', 'axis_1'], 'row_entropy', keep0);
-  add('ReduceMean', ['row_entropy'], 'mean_entropy', keep0);
+  mean('row_entropy', 'mean_entropy');
   add('Neg', ['mean_entropy'], 'entropy');
-  inits.push(...policyTerm(loss, add));
+  inits.push(...policyTerm(loss, add, mean));
 
   // The mask passes no gradient to an illegal action's logit, as tfjs's where
   // does: it matters where a target weighs an illegal action or a row has none legal.
@@ -129,7 +163,7 @@ export function buildGradientGraph(
   // The value loss.
   add('Sub', ['value', GRADIENT_INPUTS.valueTarget], 'value_error');
   add('Mul', ['value_error', 'value_error'], 'value_error_2');
-  add('ReduceMean', ['value_error_2'], 'value_loss', keep0);
+  mean('value_error_2', 'value_loss');
 
   // Backward: the value head, then both heads into the trunk.
   add('Mul', ['value', 'value'], 'value_2');
@@ -166,6 +200,7 @@ export function buildGradientGraph(
 
   const graphInputs: IValueInfoProto[] = [
     ...dataInputs(inputSize, loss).map((input) => tensorInput(input.name, input.width, input.doc)),
+    ...(sliced ? [tensorInput(ROW_WEIGHT, [], "1 / the whole minibatch's rows", false)] : []),
     ...weights.map((w) => tensorInput(w.name, w.shape, 'network weight', false)),
   ];
   const graphOutputs: IValueInfoProto[] = [
@@ -174,7 +209,7 @@ export function buildGradientGraph(
   ];
   return serializeModel({
     graphName: 'ayoayo_policy_value_gradients',
-    description: `${loss.kind} loss gradients of the ayoayo policy-value MLP (in memory)`,
+    description: `${loss.kind} loss gradients of the ayoayo policy-value MLP${sliced ? ' over a slice of a minibatch' : ''} (in memory)`,
     metadata: {},
     producerVersion: '1',
     nodes,

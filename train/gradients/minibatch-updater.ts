@@ -3,26 +3,37 @@ import type { Tf } from '../../models/backend.ts';
 import type { OnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import type { NetworkConfig } from '../../models/policy-value-model.ts';
 import { type GradientBatch, type Gradients, OnnxGradients } from './onnx-gradients.ts';
-import { OnnxGradientStep } from './onnx-step.ts';
+import { type GradientSource, OnnxGradientStep } from './onnx-step.ts';
 import type { GradientLoss } from './policy-terms.ts';
+import type { SliceThreads } from './slice-task.ts';
+import { SlicedGradients } from './sliced-gradients.ts';
 
 /** What an updater needs to compute its gradients on onnxruntime-node. */
 export interface OnnxGradientOptions {
   readonly runtime: OnnxRuntime;
   /** The model's shape, for the gradient graph (checked against the model's weights). */
   readonly network: NetworkConfig;
+  /**
+   * The run's `updateSlices`: each minibatch's gradients as this many slices'
+   * on one-thread sessions, added in slice order; null (runs from before the
+   * setting) for one session of UPDATE_THREADS threads over the whole minibatch.
+   */
+  readonly slices?: number | null;
+  /** Worker threads the slices may run on (none: this thread). */
+  readonly threads?: SliceThreads | null;
   /** Where the one line goes when the gradient session fails and tfjs takes over (stderr if not given). */
   readonly note?: (line: string) => void;
 }
 
 /**
- * The gradient session's intra-op threads in every run, whatever its workers
- * and cores. onnxruntime splits some matrix products between its threads by
- * their number, which rounds the gradients differently for some minibatch
- * sizes (an epoch's last, shorter one), so a count that followed the workers
- * would make a run's results depend on them and on the machine's cores. Two,
- * because the update runs while self-play waits: on the 2-core laptop the
- * project is sized for, it then has both cores.
+ * The one gradient session's intra-op threads in the runs from before
+ * `updateSlices` (their config has none), whatever their workers and cores.
+ * onnxruntime splits some matrix products between its threads by their
+ * number, which rounds the gradients differently for some minibatch sizes (an
+ * epoch's last, shorter one), so a count that followed the workers would make
+ * a run's results depend on them and on the machine's cores. The runs of
+ * today cut each minibatch into slices instead (sliced-gradients.ts), which
+ * any number of threads computes alike.
  */
 export const UPDATE_THREADS = 2;
 
@@ -53,15 +64,26 @@ export abstract class MinibatchUpdater {
     readonly optimizer: tfType.AdamOptimizer,
     maxGradNorm: number,
     inputSize: number,
+    minibatchSize: number,
     loss: GradientLoss,
     onnx: OnnxGradientOptions | null,
   ) {
     this.variables = model.trainableWeights.map((w) => w.read() as tfType.Variable);
     this.#note = onnx?.note ?? toStderr;
     if (onnx === null) return;
-    let gradients: OnnxGradients;
+    let gradients: GradientSource;
     try {
-      gradients = new OnnxGradients(onnx.runtime, inputSize, onnx.network, loss, UPDATE_THREADS);
+      const slices = onnx.slices ?? null;
+      gradients =
+        slices === null
+          ? new OnnxGradients(onnx.runtime, inputSize, onnx.network, loss, UPDATE_THREADS)
+          : new SlicedGradients(
+              onnx.runtime,
+              { inputSize, network: onnx.network, loss },
+              slices,
+              minibatchSize,
+              onnx.threads ?? null,
+            );
     } catch (error) {
       this.#handOver(`its gradient session did not load (${messageOf(error)})`);
       return;
@@ -85,14 +107,46 @@ export abstract class MinibatchUpdater {
     return this.#onnx === null ? 'tfjs' : 'onnx';
   }
 
+  /**
+   * Where the gradients are computed, for the run's first line: `8 slices on
+   * 4 threads` (or `on 1 thread`: this one), `one session of 2 threads`, or
+   * `tfjs`.
+   */
+  get gradientThreads(): string {
+    const source = this.#onnx?.gradients;
+    if (source === undefined) return 'tfjs';
+    if (source instanceof SlicedGradients) {
+      return `${source.slices} slices on ${source.threads} thread${source.threads === 1 ? '' : 's'}`;
+    }
+    return `one session of ${UPDATE_THREADS} threads`;
+  }
+
+  /**
+   * Runs an update's steps (`steps`), then frees the threads its gradients
+   * used, so that self-play has them again.
+   */
+  protected async updating<T>(steps: () => Promise<T>): Promise<T> {
+    try {
+      return await steps();
+    } finally {
+      await this.#onnx?.gradients.release?.();
+    }
+  }
+
+  /** Seconds this thread spent on the slices' gradients and sums so far (benchmarks; 0 on worker threads or one session). */
+  get sliceSeconds(): number {
+    const source = this.#onnx?.gradients;
+    return source instanceof SlicedGradients ? source.hereSeconds : 0;
+  }
+
   /** One gradient step over the first `size` rows of the minibatch; returns the loss's statistics. */
-  protected step(size: number): ArrayLike<number> {
+  protected async step(size: number): Promise<ArrayLike<number>> {
     const onnx = this.#onnx;
     if (onnx !== null) {
       const batch = this.minibatch(size);
       let gradients: Gradients;
       try {
-        gradients = onnx.compute(batch);
+        gradients = await onnx.compute(batch);
       } catch (error) {
         // Nothing was applied yet: tfjs computes this step's gradients instead.
         onnx.dispose();

@@ -9,9 +9,11 @@ import {
   buildGradientGraph,
   dataInputs,
   GRADIENT_INPUTS,
+  type GradientGraphOptions,
   type GradientLoss,
   gradientName,
   lossStats,
+  ROW_WEIGHT,
   type WeightShape,
   weightShapes,
 } from './gradient-graph.ts';
@@ -23,6 +25,8 @@ import {
 export interface GradientBatch {
   readonly size: number;
   readonly columns: Readonly<Record<string, Float32Array>>;
+  /** For a sliced session: 1 / the rows of the whole minibatch these rows are a slice of. */
+  readonly rowWeight?: number;
 }
 
 /** One step's gradients (in weight order) and the loss's statistics (in `lossStats` order). */
@@ -43,9 +47,12 @@ interface Binding {
  * written into arrays this object owns, reused from step to step.
  *
  * `threads` is the session's intra-op thread count. One thread and two may
- * round some products apart, so runs always take UPDATE_THREADS
- * (minibatch-updater.ts) whatever their workers and cores; a session of a
- * given count repeats its gradients bit for bit (a test checks it).
+ * round some products apart, so a run's count never follows its workers or
+ * cores: the runs of before `updateSlices` take UPDATE_THREADS
+ * (minibatch-updater.ts), the others one-thread sessions of slices
+ * (sliced-gradients.ts); a session of a given count repeats its gradients bit
+ * for bit (a test checks it). A `sliced` session computes a slice of a larger
+ * minibatch (gradient-graph.ts): its batches carry `rowWeight`.
  */
 export class OnnxGradients {
   /** Sessions not yet released (for tests and leak checks). */
@@ -58,6 +65,8 @@ export class OnnxGradients {
   readonly #stats: Float32Array;
   readonly #fetches: Record<string, OrtTensor> = {};
   readonly #bindings = new Map<number, Binding>();
+  /** A sliced session's row weight, fed as a scalar. */
+  readonly #rowWeight: { readonly value: Float32Array; readonly tensor: OrtTensor } | null;
   #disposed = false;
 
   constructor(
@@ -66,6 +75,7 @@ export class OnnxGradients {
     network: NetworkConfig,
     readonly loss: GradientLoss,
     threads = 1,
+    { sliced = false }: GradientGraphOptions = {},
   ) {
     if (!Number.isInteger(threads) || threads < 1) {
       throw new Error(`the gradient session's threads must be a positive integer, got ${threads}`);
@@ -73,7 +83,7 @@ export class OnnxGradients {
     this.#runtime = runtime;
     this.weights = weightShapes(inputSize, network);
     this.#inputs = dataInputs(inputSize, loss);
-    const graph = buildGradientGraph(inputSize, network, loss);
+    const graph = buildGradientGraph(inputSize, network, loss, { sliced });
     this.#session = runtime.newSession();
     this.#session.loadModel(graph.buffer as ArrayBuffer, graph.byteOffset, graph.byteLength, {
       ...ONE_THREAD_SESSION,
@@ -83,6 +93,8 @@ export class OnnxGradients {
       extra: { session: { intra_op: { allow_spinning: '0' } } },
     });
     OnnxGradients.live++;
+    const value = new Float32Array(1);
+    this.#rowWeight = sliced ? { value, tensor: new runtime.Tensor('float32', value, []) } : null;
     this.#gradients = this.weights.map((w) => new Float32Array(w.shape.reduce((a, b) => a * b, 1)));
     const stats = lossStats(loss);
     this.#stats = new Float32Array(stats.length);
@@ -114,6 +126,13 @@ export class OnnxGradients {
       this.#bindings.set(batch.size, binding);
     }
     const feeds = { ...binding.feeds };
+    if (this.#rowWeight !== null) {
+      if (batch.rowWeight === undefined) {
+        throw new Error("a sliced gradient session's batch needs its rowWeight");
+      }
+      this.#rowWeight.value[0] = batch.rowWeight;
+      feeds[ROW_WEIGHT] = this.#rowWeight.tensor;
+    }
     this.weights.forEach((w, i) => {
       feeds[w.name] = new this.#runtime.Tensor('float32', weights[i] as Float32Array, w.shape);
     });

@@ -1,7 +1,20 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Tf } from '../../models/backend.ts';
-import type { GradientBatch, Gradients, OnnxGradients } from './onnx-gradients.ts';
+import type { WeightShape } from './gradient-graph.ts';
+import type { GradientBatch, Gradients } from './onnx-gradients.ts';
 import { applyClippedGradients } from './tfjs-step.ts';
+
+/**
+ * Where a step's gradients come from: one session over the whole minibatch
+ * (OnnxGradients), or its slices' sessions (SlicedGradients).
+ */
+export interface GradientSource {
+  readonly weights: readonly WeightShape[];
+  compute(batch: GradientBatch, weights: readonly Float32Array[]): Gradients | Promise<Gradients>;
+  /** Frees any threads it holds between updates. */
+  release?(): Promise<void>;
+  dispose(): void;
+}
 
 /**
  * A gradient step whose gradients come from onnxruntime-node and whose
@@ -14,14 +27,14 @@ export class OnnxGradientStep {
     private readonly tf: Tf,
     private readonly variables: readonly tfType.Variable[],
     private readonly optimizer: tfType.Optimizer,
-    readonly gradients: OnnxGradients,
+    readonly gradients: GradientSource,
     private readonly maxGradNorm: number,
   ) {
     checkWeightOrder(variables, gradients);
   }
 
   /** The gradients of the loss over `batch` at the current weights (nothing applied yet). */
-  compute(batch: GradientBatch): Gradients {
+  compute(batch: GradientBatch): Gradients | Promise<Gradients> {
     const weights = this.variables.map((v) => v.dataSync() as Float32Array);
     return this.gradients.compute(batch, weights);
   }
@@ -46,7 +59,7 @@ export class OnnxGradientStep {
 }
 
 /** The gradient graph's weights must be the model's trainable weights, in the same order and shapes. */
-function checkWeightOrder(variables: readonly tfType.Variable[], gradients: OnnxGradients): void {
+function checkWeightOrder(variables: readonly tfType.Variable[], gradients: GradientSource): void {
   const expected = gradients.weights;
   const matches =
     variables.length === expected.length &&

@@ -48,6 +48,9 @@ export const GRADIENT_INPUTS = {
   advantage: 'advantage',
 } as const;
 
+/** A sliced graph's scalar input: each row's weight, 1 / the rows of the whole minibatch. */
+export const ROW_WEIGHT = 'row_weight';
+
 /** A data input of the gradient graph: its name, row width and description. */
 export interface LossInput {
   readonly name: string;
@@ -97,20 +100,23 @@ export type AddNode = (
   attrs?: INodeProto['attribute'],
 ) => string;
 
+/** Adds the nodes of the mean over the minibatch of `input` (every element), as the scalar `output`. */
+export type BatchMean = (input: string, output: string) => string;
+
 /**
  * Adds the policy term's nodes: from `log_probs`, `probs`, `p_log_p` (per
  * action, p logp) and the graph's `one`, `inv_batch`, `axis_1`, it writes
  * `policy_loss`, `d_masked_logits` (the gradient with respect to the masked
- * logits) and any statistics of its own. Returns the
- * initializers it needs.
+ * logits) and any statistics of its own, its means taken by `mean`. Returns
+ * the initializers it needs.
  */
-export function policyTerm(loss: GradientLoss, add: AddNode): ITensorProto[] {
+export function policyTerm(loss: GradientLoss, add: AddNode, mean: BatchMean): ITensorProto[] {
   const keep0 = [intAttribute('keepdims', 0)];
   const t = GRADIENT_INPUTS.policyTarget;
   if (loss.kind === 'search-targets') {
     add('Mul', [t, 'log_probs'], 'target_log_probs');
     add('ReduceSum', ['target_log_probs', 'axis_1'], 'row_cross', keep0);
-    add('ReduceMean', ['row_cross'], 'mean_cross', keep0);
+    mean('row_cross', 'mean_cross');
     add('Neg', ['mean_cross'], 'policy_loss');
     add('ReduceSum', [t, 'axis_1'], 'target_mass'); // [batch, 1]
     add('Mul', ['probs', 'target_mass'], 'probs_mass');
@@ -125,17 +131,17 @@ export function policyTerm(loss: GradientLoss, add: AddNode): ITensorProto[] {
   add('Exp', ['log_ratio'], 'ratio');
   add('Sub', ['ratio', 'one'], 'ratio_less_1');
   add('Sub', ['ratio_less_1', 'log_ratio'], 'kl_terms');
-  add('ReduceMean', ['kl_terms'], 'approx_kl', keep0);
+  mean('kl_terms', 'approx_kl');
   add('Abs', ['ratio_less_1'], 'ratio_distance');
   add('Greater', ['ratio_distance', 'clip'], 'clipped');
   add('Cast', ['clipped'], 'clipped_float', [intAttribute('to', FLOAT)]);
-  add('ReduceMean', ['clipped_float'], 'clip_fraction', keep0);
+  mean('clipped_float', 'clip_fraction');
   if (loss.kind === 'ppo') {
     add('Mul', ['ratio', advantage], 'surrogate');
     add('Clip', ['ratio', 'ratio_low', 'ratio_high'], 'clipped_ratio');
     add('Mul', ['clipped_ratio', advantage], 'clipped_surrogate');
     add('Min', ['surrogate', 'clipped_surrogate'], 'objective');
-    add('ReduceMean', ['objective'], 'mean_objective', keep0);
+    mean('objective', 'mean_objective');
     add('Neg', ['mean_objective'], 'policy_loss');
     // d objective / d ratio: A where the unclipped term is the minimum (ties
     // included), else A where the clip lets the ratio through, else 0.
@@ -149,7 +155,7 @@ export function policyTerm(loss: GradientLoss, add: AddNode): ITensorProto[] {
     add('Mul', ['d_objective_d_ratio', 'ratio'], 'd_objective_d_log_prob');
   } else {
     add('Mul', ['log_prob', advantage], 'objective');
-    add('ReduceMean', ['objective'], 'mean_objective', keep0);
+    mean('objective', 'mean_objective');
     add('Neg', ['mean_objective'], 'policy_loss');
     add('Identity', [advantage], 'd_objective_d_log_prob');
   }

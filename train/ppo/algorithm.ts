@@ -88,7 +88,7 @@ export const policyGradient = defineAlgorithm({
     "rollouts step all environments in lockstep with the learner's network in one process",
   async build(parts, config, options) {
     const { buildPolicyGradient } = await import('./ppo.ts');
-    return buildPolicyGradient(parts, config, options.files);
+    return buildPolicyGradient(parts, config, options.workers, options.files);
   },
   memory,
   opponents: (config) => config.ppo.baselineOpponents,

@@ -58,6 +58,7 @@ export class PolicyUpdater extends MinibatchUpdater {
       optimizer,
       settings.maxGradNorm,
       obsSize,
+      settings.minibatchSize,
       {
         kind: settings.algorithm,
         valueCoef: settings.valueCoef,
@@ -75,42 +76,44 @@ export class PolicyUpdater extends MinibatchUpdater {
     this.mbReturns = new Float32Array(m);
   }
 
-  update(buffer: RolloutBuffer, rng: Random): PolicyUpdateStats {
-    const start = performance.now();
-    const n = buffer.size;
-    if (this.order.length < n) this.order = new Int32Array(buffer.capacity);
-    const order = this.order;
-    const epochs = this.settings.algorithm === 'ppo' ? this.settings.epochs : 1;
-    const totals = { policyLoss: 0, valueLoss: 0, entropy: 0, approxKl: 0, clipFraction: 0 };
-    let steps = 0;
-    let samples = 0;
-    for (let epoch = 0; epoch < epochs; epoch++) {
-      shuffledOrder(order, n, rng);
-      for (let startRow = 0; startRow < n; startRow += this.settings.minibatchSize) {
-        const size = Math.min(this.settings.minibatchSize, n - startRow);
-        // A tail much smaller than a minibatch gives noisy normalised advantages.
-        if (size < Math.min(this.settings.minibatchSize, n) / 2) break;
-        this.fillMinibatch(buffer, order, startRow, size);
-        const stats = this.step(size);
-        totals.policyLoss += stats[0] as number;
-        totals.valueLoss += stats[1] as number;
-        totals.entropy += stats[2] as number;
-        totals.approxKl += stats[3] as number;
-        totals.clipFraction += stats[4] as number;
-        steps++;
-        samples += size;
+  update(buffer: RolloutBuffer, rng: Random): Promise<PolicyUpdateStats> {
+    return this.updating(async () => {
+      const start = performance.now();
+      const n = buffer.size;
+      if (this.order.length < n) this.order = new Int32Array(buffer.capacity);
+      const order = this.order;
+      const epochs = this.settings.algorithm === 'ppo' ? this.settings.epochs : 1;
+      const totals = { policyLoss: 0, valueLoss: 0, entropy: 0, approxKl: 0, clipFraction: 0 };
+      let steps = 0;
+      let samples = 0;
+      for (let epoch = 0; epoch < epochs; epoch++) {
+        shuffledOrder(order, n, rng);
+        for (let startRow = 0; startRow < n; startRow += this.settings.minibatchSize) {
+          const size = Math.min(this.settings.minibatchSize, n - startRow);
+          // A tail much smaller than a minibatch gives noisy normalised advantages.
+          if (size < Math.min(this.settings.minibatchSize, n) / 2) break;
+          this.fillMinibatch(buffer, order, startRow, size);
+          const stats = await this.step(size);
+          totals.policyLoss += stats[0] as number;
+          totals.valueLoss += stats[1] as number;
+          totals.entropy += stats[2] as number;
+          totals.approxKl += stats[3] as number;
+          totals.clipFraction += stats[4] as number;
+          steps++;
+          samples += size;
+        }
       }
-    }
-    const d = Math.max(1, steps);
-    return {
-      policyLoss: totals.policyLoss / d,
-      valueLoss: totals.valueLoss / d,
-      entropy: totals.entropy / d,
-      approxKl: totals.approxKl / d,
-      clipFraction: totals.clipFraction / d,
-      samples,
-      seconds: (performance.now() - start) / 1000,
-    };
+      const d = Math.max(1, steps);
+      return {
+        policyLoss: totals.policyLoss / d,
+        valueLoss: totals.valueLoss / d,
+        entropy: totals.entropy / d,
+        approxKl: totals.approxKl / d,
+        clipFraction: totals.clipFraction / d,
+        samples,
+        seconds: (performance.now() - start) / 1000,
+      };
+    });
   }
 
   private fillMinibatch(

@@ -2,6 +2,7 @@ import type { Agent } from '../../agents/agent.ts';
 import { createAgent, type JobFiles } from '../../agents/spec.ts';
 import type { Random } from '../../env/random.ts';
 import { observationOf } from '../config/schema.ts';
+import { type TrainThreads, trainThreads } from '../train-threads.ts';
 import type {
   LearnerParts,
   OwnMetrics,
@@ -40,6 +41,8 @@ export class PolicyGradient implements TrainingAlgorithm {
     readonly buffer: RolloutBuffer,
     readonly updater: PolicyUpdater,
     readonly snapshots: OpponentPool,
+    /** The worker threads its update's gradient slices run on, if any (ended with it). */
+    private readonly threads: TrainThreads | null = null,
   ) {}
 
   reset(seed: number, rng: Random): void {
@@ -58,8 +61,8 @@ export class PolicyGradient implements TrainingAlgorithm {
 
   // ---- 3. update -------------------------------------------------------------
 
-  update(rng: Random): PolicyUpdateStats {
-    this.#update = this.updater.update(this.buffer, rng);
+  async update(rng: Random): Promise<PolicyUpdateStats> {
+    this.#update = await this.updater.update(this.buffer, rng);
     return this.#update;
   }
 
@@ -96,25 +99,38 @@ export class PolicyGradient implements TrainingAlgorithm {
     return this.updater.gradientBackend;
   }
 
-  dispose(): Promise<void> {
+  get gradientThreads(): string {
+    return this.updater.gradientThreads;
+  }
+
+  async dispose(): Promise<void> {
     this.updater.dispose();
     this.rollouts.dispose();
     this.snapshots.dispose();
-    return Promise.resolve();
+    await this.threads?.dispose();
   }
 }
 
 /**
  * PPO or REINFORCE for `config` on the learner's network: the baseline
  * opponents (only when some games are played against them), an empty
- * opponent pool, the rollouts, their buffer and the update.
+ * opponent pool, the rollouts, their buffer and the update, whose gradient
+ * slices run on up to `workers` threads.
  */
 export async function buildPolicyGradient(
   { tf, rules, obsSize, model, optimizer, inference }: LearnerParts,
   config: PpoConfig,
+  workers: number,
   files?: JobFiles,
 ): Promise<PolicyGradient> {
   const { ppo } = config;
+  // First: a baseline that fails to load leaves no session or thread behind.
+  const baselines: Agent[] = [];
+  if (ppo.baselineShare > 0) {
+    for (const spec of ppo.baselineOpponents)
+      baselines.push(await createAgent(spec, { rules, ...(files !== undefined ? { files } : {}) }));
+  }
+  const threads = inference.runtime === null ? null : trainThreads(workers, 0, config.updateSlices);
   const updater = new PolicyUpdater(
     tf,
     model,
@@ -136,13 +152,10 @@ export async function buildPolicyGradient(
       : {
           runtime: inference.runtime,
           network: { hidden: config.hidden, activation: config.activation },
+          slices: config.updateSlices,
+          threads,
         },
   );
-  const baselines: Agent[] = [];
-  if (ppo.baselineShare > 0) {
-    for (const spec of ppo.baselineOpponents)
-      baselines.push(await createAgent(spec, { rules, ...(files !== undefined ? { files } : {}) }));
-  }
   const opponents = new OpponentPool(ppo.poolSize, inference);
   const rollouts = new PolicyRollouts(
     model,
@@ -162,5 +175,5 @@ export async function buildPolicyGradient(
     rules,
   );
   const buffer = new RolloutBuffer(ppo.numEnvs * ppo.rolloutSteps, obsSize);
-  return new PolicyGradient(config, rollouts, buffer, updater, opponents);
+  return new PolicyGradient(config, rollouts, buffer, updater, opponents, threads);
 }
