@@ -68,8 +68,8 @@ export interface AlgorithmDescriptor {
     config: TrainConfig,
     options: BuildOptions,
   ): Promise<TrainingAlgorithm>;
-  /** What a run of `config` keeps in memory besides the network and the process. */
-  memory(config: TrainConfig): MemoryPart[];
+  /** What a run of `config` on `threads` worker threads keeps in memory besides the network and the process. */
+  memory(config: TrainConfig, threads: number): MemoryPart[];
   /** The agent specs it plays against in training (their files travel with a queued run). */
   opponents(config: TrainConfig): readonly string[];
   /** Its self-play in shards that the queue's workers can play, or null. */
@@ -105,7 +105,7 @@ export interface AlgorithmDefinition<N extends string, K extends string, S exten
     config: ConfigOf<N, K, z.output<S>>,
     options: BuildOptions,
   ): Promise<TrainingAlgorithm>;
-  memory(config: ConfigOf<N, K, z.output<S>>): MemoryPart[];
+  memory(config: ConfigOf<N, K, z.output<S>>, threads: number): MemoryPart[];
   opponents?(config: ConfigOf<N, K, z.output<S>>): readonly string[];
   readonly shards?: {
     count(config: ConfigOf<N, K, z.output<S>>): number;
@@ -151,7 +151,7 @@ export function defineAlgorithm<
     presets: definition.presets ?? {},
     metrics: definition.metrics ?? [],
     build: (parts, config, options) => definition.build(parts, own(config), options),
-    memory: (config) => definition.memory(own(config)),
+    memory: (config, threads) => definition.memory(own(config), threads),
     opponents: (config) => definition.opponents?.(own(config)) ?? [],
     shards:
       shards === undefined

@@ -43,6 +43,6 @@ function networkPart(config: SharedSettings, threads: number): MemoryPart {
  */
 export function estimateRunMemory(config: TrainConfig): MemoryEstimate {
   const threads = Math.max(1, runWorkers(config));
-  const own = algorithmOf(config).memory(config);
+  const own = algorithmOf(config).memory(config, threads);
   return total([...own, networkPart(config, threads)], threads);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { DEFAULT_RULES } from '../../env/index.ts';
+import { buildEndgame } from '../../solve/index.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
@@ -85,5 +86,34 @@ describe('the memory a run is estimated to need, before it allocates', () => {
     for (const preset of ['quick', 'long', 'quick-ppo', 'long-ppo']) {
       expect(estimateRunMemory(buildConfig([PRESETS[preset] as never])).bytes).toBeLessThan(1e9);
     }
+  });
+
+  it("counts the rescoring solver's endgame table in every thread that loads it, with solverNodes only", () => {
+    const solving = (seeds: number, workers: number) =>
+      estimateRunMemory(
+        buildConfig([
+          PRESETS.smoke,
+          {
+            algorithm: 'expert-iteration',
+            workers,
+            expertIteration: { selfPlayShards: 8, solverNodes: 1000, solverEndgameSeeds: seeds },
+          },
+        ]),
+      );
+    const what = 'the rescoring solvers: an endgame table and a proof table a thread';
+    const table = (seeds: number) => {
+      const values = buildEndgame(seeds, DEFAULT_RULES);
+      return values.lo.byteLength + values.hi.byteLength;
+    };
+    // The main thread and each worker thread hold a copy, with a proof table of 8 MB each.
+    const proofTable = 32 * 2 ** 18;
+    expect(partBytes(solving(8, 2), what)).toBe(3 * (table(8) + proofTable));
+    expect(partBytes(solving(10, 1), what)).toBe(2 * (table(10) + proofTable));
+    const without = estimateRunMemory(buildConfig([PRESETS.smoke]));
+    expect(without.parts.some((p) => p.what === what)).toBe(false);
+    // 20 seeds: the 452 MB table, once a thread and once more, names its setting.
+    expect(overMemoryLimit(solving(20, 1), 0.5e9, 'this run', 'the limit')).toMatch(
+      /most of it is the rescoring solvers: an endgame table and a proof table a thread, 920 MB \(solverNodes 1000, solverEndgameSeeds 20\)/,
+    );
   });
 });

@@ -2,9 +2,11 @@ import { treeBytes } from '../../agents/puct/tree.ts';
 import { observationSize } from '../../env/gym/observation.ts';
 import { core } from '../../env/index.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { endgameOffsets } from '../../solve/endgame/build.ts';
 import { observationOf } from '../config/schema.ts';
 import { type MemoryEstimate, type MemoryPart, parameters, part, total } from '../memory-parts.ts';
 import type { ExpertIterationConfig } from './settings.ts';
+import { RESCORING_TABLE_BITS } from './targets/solver-rescoring.ts';
 
 const { STATE_SIZE } = core;
 
@@ -45,12 +47,42 @@ function positionsPart(config: ExpertIterationConfig, moves: number): MemoryPart
   });
 }
 
-/** What an expert-iteration run grows with its settings: its games, searches, positions and replay window. */
-export function expertIterationMemory(config: ExpertIterationConfig): MemoryPart[] {
+/** A table entry of the rescoring solver (solve/table.ts). */
+const PROOF_ENTRY_BYTES = 32;
+
+/**
+ * With `solverNodes`, the rescoring solvers: on each of `copies` threads the
+ * endgame table (two bytes a board, read from the cache once per thread) and
+ * a proof table of its own. None without.
+ */
+function solverParts(config: ExpertIterationConfig, copies: number): MemoryPart[] {
+  const { solverNodes, solverEndgameSeeds: seeds } = config.expertIteration;
+  if (solverNodes === 0) return [];
+  const boards = seeds === 0 ? 0 : (endgameOffsets(seeds)[seeds + 1] as number);
+  return [
+    part(
+      'the rescoring solvers: an endgame table and a proof table a thread',
+      copies * (2 * boards + PROOF_ENTRY_BYTES * 2 ** RESCORING_TABLE_BITS),
+      { solverNodes, solverEndgameSeeds: seeds },
+    ),
+  ];
+}
+
+/**
+ * What an expert-iteration run on `threads` worker threads grows with its
+ * settings: its games, searches, positions, replay window and, with
+ * `solverNodes`, the rescoring solvers (a copy in each thread and one in
+ * the main thread, which loads the endgame table first).
+ */
+export function expertIterationMemory(
+  config: ExpertIterationConfig,
+  threads: number,
+): MemoryPart[] {
   const ei = config.expertIteration;
   const inputs = observationSize(observationOf(config));
   const rows = ei.movesPerIteration * ei.replayIterations;
   return [
+    ...solverParts(config, threads + 1),
     ...shardGamesParts(config, ei.gamesAtOnce),
     positionsPart(config, ei.movesPerIteration),
     part(
@@ -69,5 +101,13 @@ export function shardMemory(config: ExpertIterationConfig, moves: number): Memor
   const network = part('the network', 2 * parameters(inputs, config.hidden) * 4, {
     hidden: config.hidden,
   });
-  return total([...shardGamesParts(config, games), positionsPart(config, moves), network], 1);
+  return total(
+    [
+      ...shardGamesParts(config, games),
+      ...solverParts(config, 1),
+      positionsPart(config, moves),
+      network,
+    ],
+    1,
+  );
 }

@@ -6,7 +6,7 @@ import { type EndgameValues, Solver } from '../../../solve/index.ts';
  * Bits of the rescoring solver's table: 2^18 entries (8 MB), more than a
  * shard's iteration of budgeted solves fills, cleared in a few milliseconds.
  */
-const TABLE_BITS = 18;
+export const RESCORING_TABLE_BITS = 18;
 
 /** What the solver proved of a position and its moves, for the player to move. */
 export interface ProvenMoves {
@@ -47,7 +47,7 @@ export class SolverRescoring {
         `the rescoring solver's budget must be a positive whole number of nodes, got ${nodes}`,
       );
     }
-    this.#solver = new Solver({ rules, tableBits: TABLE_BITS, endgame });
+    this.#solver = new Solver({ rules, tableBits: RESCORING_TABLE_BITS, endgame });
     this.#nodes = nodes;
   }
 
