@@ -105,15 +105,43 @@ describe('the perfect player', { timeout: TEST_MS }, () => {
 
   it('in a forced loss plays the move whose loss takes the longest proof', () => {
     const agent = perfect();
-    for (const p of byValue.loss) {
+    // Above the endgame table's 16 seeds, where losing moves' proofs differ in depth.
+    const losses = smallPositions(45, 40, [20, 22], DEFAULT_RULES, 3)
+      .filter((p) => solve(p, { budget: { timeMs: 10_000 } }).value === 'loss')
+      .slice(0, 8);
+    let differing = 0;
+    for (const p of losses) {
       const choice = agent.choose(p, DEFAULT_RULES, Random.fromSeed(1));
       expect(choice.value).toBe(-1);
       // A fresh solve with the book's solver settings: every move's proof depth.
       const fresh = new Solver({ rules: DEFAULT_RULES, tableBits: 20, endgame: endgame() });
       const solution = fresh.solveState(p.stateView, { moves: true });
       const depths = legalActions(p).map((a) => solution.moveDepth[a] as number);
+      if (new Set(depths).size > 1) differing++;
       expect(solution.moveDepth[choice.action], p.toString()).toBe(Math.max(...depths));
     }
+    expect(differing).toBeGreaterThan(0);
+  });
+
+  it('in a draw plays the drawing move that leaves the opponent the most losing replies', () => {
+    const agent = perfect();
+    const solver = new Solver({ rules: DEFAULT_RULES, endgame: endgame() });
+    let chosen = 0;
+    for (const p of byValue.draw) {
+      const draws = solve(p).moves.filter((m) => m.value === 'draw');
+      if (draws.length < 2) continue;
+      const losingReplies = draws.map((m) => {
+        const child = applyAction(p, m.action);
+        if (legalActions(child).length === 0) return 0;
+        const replies = solver.solveState(child.stateView, { moves: true });
+        return legalActions(child).filter((a) => replies.moveHi[a] === -1).length;
+      });
+      const choice = agent.choose(p, DEFAULT_RULES, Random.fromSeed(1));
+      const i = draws.findIndex((m) => m.action === choice.action);
+      expect(losingReplies[i], p.toString()).toBe(Math.max(...losingReplies));
+      chosen++;
+    }
+    expect(chosen).toBeGreaterThan(0);
   });
 
   it('wins a won position whose game can go round, and never leaves the cycle for a loss', async () => {
@@ -123,8 +151,16 @@ describe('the perfect player', { timeout: TEST_MS }, () => {
       legalActions(parsePosition(ENDLESS))[0] as number,
     );
     expect(solve(start).value).toBe('win');
-    const won = await play([perfect(), perfect()], start, 5);
-    expect([won.truncated, won.winner]).toEqual([false, 0]);
+    // Each of its moves is a move of the shortest proof: the game ends within the
+    // proof's depth (a fresh proof without the table: its depth is in plies),
+    // whoever the loser's longest losses and whatever the seed.
+    const depth = new Solver({ rules: DEFAULT_RULES, tableBits: 16 }).solveState(start.stateView, {
+      moves: false,
+    }).depth;
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const won = await play([perfect(), perfect()], start, seed);
+      expect([seed, won.winner, won.plies <= depth]).toEqual([seed, 0, true]);
+    }
     // captureSeedStays: player 1 keeps going round, never playing a proven loss.
     const endless = parsePosition(ENDLESS);
     const agent = perfect(STAYS);
