@@ -1,8 +1,8 @@
-import { core, type Position, Random, type Rules, rulesKey } from '../env/index.ts';
+import { core, type Position, Random, type Rules, sameRules } from '../env/index.ts';
 import { bookIfAny } from '../solve/book/cache/load-book.ts';
 import { solvingAgentEndgame } from '../solve/endgame/cache/shared-tables.ts';
 import type { PolicySearchResult } from './network/policy-search.ts';
-import { PerfectAgent } from './perfect.ts';
+import { PerfectPlayers } from './perfect.ts';
 
 /**
  * The perfect player as a service's search (`ayoayo serve --search perfect`):
@@ -15,33 +15,19 @@ import { PerfectAgent } from './perfect.ts';
  */
 export class PerfectSearch {
   readonly description = 'perfect';
-  readonly #players = new Map<string, PerfectAgent>();
+  readonly #players: PerfectPlayers;
 
   /** `rules`: the service's own (its endgame table is read, or built, now rather than on a request). */
   constructor(readonly rules: Rules) {
-    this.#players.set(
-      rulesKey(rules),
-      new PerfectAgent({
-        name: '--search perfect',
-        rules,
-        book: bookIfAny(rules),
-        endgame: solvingAgentEndgame(rules),
-      }),
-    );
+    this.#players = new PerfectPlayers('--search perfect', (asked) => ({
+      book: bookIfAny(asked),
+      endgame: sameRules(asked, rules) ? solvingAgentEndgame(asked) : null,
+    }));
+    this.#players.for(rules);
   }
 
   search(position: Position, rules: Rules): PolicySearchResult {
-    const key = rulesKey(rules);
-    let player = this.#players.get(key);
-    if (player === undefined) {
-      player = new PerfectAgent({
-        name: '--search perfect',
-        rules,
-        book: bookIfAny(rules),
-        endgame: null,
-      });
-      this.#players.set(key, player);
-    }
+    const player = this.#players.for(rules);
     const choice = player.choose(position, rules, Random.fromSeed(0));
     const policy = new Float64Array(core.ACTIONS);
     policy[choice.action] = 1;

@@ -5,6 +5,7 @@ import {
   type Random,
   type Rules,
   ruleCode,
+  rulesKey,
   sameRules,
 } from '../env/index.ts';
 import type { OpeningBook } from '../solve/book/book.ts';
@@ -211,6 +212,33 @@ export class PerfectAgent implements Agent {
 
   newGame(): void {
     // Each move starts from a cleared table: nothing carries over.
+  }
+}
+
+/** What a perfect player under some rules reads: the opening book and the endgame table (null: none). */
+export type PerfectSources = (rules: Rules) => Pick<PerfectAgentOptions, 'book' | 'endgame'>;
+
+/**
+ * One perfect player a rule set, made on first use from what `sources` gives
+ * for those rules, so that a service or a worker answering games under
+ * several rule sets keeps each player's solver tables.
+ */
+export class PerfectPlayers {
+  readonly #players = new Map<string, PerfectAgent>();
+
+  constructor(
+    readonly name: string,
+    readonly sources: PerfectSources,
+  ) {}
+
+  for(rules: Rules): PerfectAgent {
+    const key = rulesKey(rules);
+    let player = this.#players.get(key);
+    if (player === undefined) {
+      player = new PerfectAgent({ name: this.name, rules, ...this.sources(rules) });
+      this.#players.set(key, player);
+    }
+    return player;
   }
 }
 

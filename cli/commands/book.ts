@@ -233,7 +233,7 @@ export const bookCommand = defineCommand<BookArgs>({
       .options(queueOptions('solve the leaves on `ayoayo worker`s'))
       .example(
         '$0 book build --plies 6 --workers 2',
-        "the default rules' book of 6 plies (about an hour of CPU)",
+        "the default rules' book of 6 plies (about half an hour of CPU)",
       )
       .example(
         '$0 book check --sample 32',

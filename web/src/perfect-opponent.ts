@@ -6,14 +6,13 @@
  * page's side of it, a computer player that asks the worker for each move.
  * Tests call both directly.
  */
-import { PerfectAgent } from '../../agents/perfect.ts';
+import { PerfectPlayers } from '../../agents/perfect.ts';
 import {
   formatPosition,
   type Position,
   parsePosition,
   Random,
   type Rules,
-  rulesKey,
 } from '../../env/index.ts';
 import type { PageSolving } from './page-solving.ts';
 import type { Choice, ComputerPlayer } from './players.ts';
@@ -58,21 +57,23 @@ export function isPerfectMoveRequest(data: unknown): data is PerfectMoveRequest 
 /** Answers PerfectMoveRequests with one perfect player per rule set, on the worker's book and tables. */
 export class PagePerfectPlayer {
   readonly #solving: PageSolving;
-  readonly #agents = new Map<string, PerfectAgent>();
+  readonly #players: PerfectPlayers;
 
   constructor(solving: PageSolving) {
     this.#solving = solving;
+    this.#players = new PerfectPlayers('perfect', (rules) => ({
+      book: solving.book(rules),
+      endgame: solving.table(rules),
+    }));
   }
 
   /** Loads the book first (once), so that the opening's moves come from it. */
   async answer(request: PerfectMoveRequest): Promise<PerfectMoveAnswer> {
     await this.#solving.loadBook();
     const started = performance.now();
-    const choice = this.#agentFor(request.rules).choose(
-      parsePosition(request.position),
-      request.rules,
-      Random.fromSeed(request.seed),
-    );
+    const choice = this.#players
+      .for(request.rules)
+      .choose(parsePosition(request.position), request.rules, Random.fromSeed(request.seed));
     return {
       kind: 'perfect-move',
       id: request.id,
@@ -81,21 +82,6 @@ export class PagePerfectPlayer {
       value: choice.value,
       timeMs: Math.round(performance.now() - started),
     };
-  }
-
-  #agentFor(rules: Rules): PerfectAgent {
-    const key = rulesKey(rules);
-    let agent = this.#agents.get(key);
-    if (agent === undefined) {
-      agent = new PerfectAgent({
-        name: 'perfect',
-        rules,
-        book: this.#solving.book(rules),
-        endgame: this.#solving.table(rules),
-      });
-      this.#agents.set(key, agent);
-    }
-    return agent;
   }
 }
 
