@@ -42,13 +42,18 @@ function refuseStat(
   }
 }
 
-/**
- * Reads a regular file of at most `file.maxBytes` bytes as UTF-8 text. A
- * folder, a device (`/dev/zero` would be read until memory runs out), a FIFO
- * or a file over the cap is refused in one line naming it, before anything
- * is read; a file that grows while it is read stops at the cap.
- */
+/** A user's or a job's text file, read as readBytesBounded reads it, as UTF-8. */
 export function readTextBounded(path: string, file: BoundedFile): string {
+  return readBytesBounded(path, file).toString('utf8');
+}
+
+/**
+ * Reads a regular file of at most `file.maxBytes` bytes. A folder, a device
+ * (`/dev/zero` would be read until memory runs out), a FIFO or a file over the
+ * cap is refused in one line naming it, before anything is read; a file that
+ * grows while it is read stops at the cap.
+ */
+export function readBytesBounded(path: string, file: BoundedFile): Buffer {
   let fd: number;
   try {
     // Non-blocking: a pipe put at the path must not hang the open (a regular file reads the same).
@@ -76,7 +81,7 @@ export function readTextBounded(path: string, file: BoundedFile): string {
         );
       }
     }
-    return Buffer.concat(chunks, length).toString('utf8');
+    return Buffer.concat(chunks, length);
   } finally {
     closeSync(fd);
   }

@@ -1,17 +1,10 @@
 import { formatRules, sameRules } from '../../env/index.ts';
 import { OpeningBook } from './book.ts';
 import { checkBook } from './check.ts';
-import {
-  BookFileError,
-  type BookSettings,
-  decodeBookFile,
-  MAX_BOOK_HEADER_BYTES,
-  RECORD_BYTES,
-  sameBookSettings,
-} from './format.ts';
+import { BookFileError, type BookSettings, decodeBookFile, sameBookSettings } from './format.ts';
 
-/** The most bytes a book file may have: 8 million positions (ply 9 alone holds about 1.2 million). */
-export const MAX_BOOK_BYTES = MAX_BOOK_HEADER_BYTES + 8_000_000 * RECORD_BYTES;
+/** The most bytes a book file may have, 256 MiB: over 9 million positions (ply 9 alone holds about 1.2 million). */
+export const MAX_BOOK_BYTES = 256 * 1024 * 1024;
 
 /**
  * The book in a book file's bytes (read from the cache, or fetched by the

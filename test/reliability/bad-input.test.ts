@@ -650,6 +650,13 @@ const cliRows: CliRow[] = [
     stderr: 'package.json: not an ayoayo opening book',
     code: 1,
   },
+  {
+    case: 'book check of a device, which would be read without end',
+    args: ['book', 'check', '--file', '/dev/zero'],
+    stderr:
+      'book /dev/zero is not a regular file (a device, a pipe or a socket): give an opening book',
+    code: 1,
+  },
 ];
 
 describe('bad input on the command line: one line on stderr, the exit code', () => {

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RULES, type Rules, rulesKey, sameRules } from '../../../env/index.ts';
 import { cacheDir } from '../../../files/cache-dir.ts';
 import { type FolderLock, lockFolderWaiting } from '../../../files/folder-lock.ts';
+import { readBytesBounded } from '../../../files/read-bounded.ts';
 import { DEFAULT_ENDGAME_SEEDS } from '../../endgame/cache/table-cache.ts';
 import type { OpeningBook } from '../book.ts';
 import { BookFileError, type BookSettings, MAX_BOOK_PLIES } from '../format.ts';
@@ -50,16 +51,18 @@ export function shippedBookPath(): string {
 }
 
 /**
- * Reads the book at `path` and checks it against `settings` and for what
- * can be checked without solving (openBook); throws a BookFileError naming
- * what is wrong.
+ * Reads the book at `path` (a regular file within MAX_BOOK_BYTES: a device
+ * or a pipe named as a book is refused, not read) and checks it against
+ * `settings` and for what can be checked without solving (openBook); throws
+ * a BoundedReadError or a BookFileError naming what is wrong.
  */
 export function readBook(path: string, settings: BookSettings): OpeningBook {
-  const size = statSync(path).size;
-  if (size > MAX_BOOK_BYTES) {
-    throw new BookFileError(`${size} bytes is more than a book holds (${MAX_BOOK_BYTES} at most)`);
-  }
-  return openBook(readFileSync(path), settings);
+  const bytes = readBytesBounded(path, {
+    what: `book ${path}`,
+    kind: 'an opening book',
+    maxBytes: MAX_BOOK_BYTES,
+  });
+  return openBook(bytes, settings);
 }
 
 export interface FindBookOptions {
