@@ -8,7 +8,7 @@ import { type FolderLock, lockFolderWaiting } from '../../../files/folder-lock.t
 import { readBytesBounded } from '../../../files/read-bounded.ts';
 import { DEFAULT_ENDGAME_SEEDS } from '../../endgame/cache/table-cache.ts';
 import type { OpeningBook } from '../book.ts';
-import { BookFileError, type BookSettings, MAX_BOOK_PLIES } from '../format.ts';
+import { type BookSettings, MAX_BOOK_PLIES } from '../format.ts';
 import { MAX_BOOK_BYTES, openBook } from '../open-book.ts';
 
 /** The plies of the book that ships with the package (default rules). */
