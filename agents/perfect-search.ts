@@ -1,7 +1,7 @@
-import { core, type Position, Random, type Rules, sameRules } from '../env/index.ts';
+import { type Position, Random, type Rules, sameRules } from '../env/index.ts';
 import { bookIfAny } from '../solve/book/cache/load-book.ts';
 import { solvingAgentEndgame } from '../solve/endgame/cache/shared-tables.ts';
-import type { PolicySearchResult } from './network/policy-search.ts';
+import { exactResult, type PolicySearchResult } from './network/policy-search.ts';
 import { PerfectPlayers } from './perfect.ts';
 
 /**
@@ -29,16 +29,6 @@ export class PerfectSearch {
   search(position: Position, rules: Rules): PolicySearchResult {
     const player = this.#players.for(rules);
     const choice = player.choose(position, rules, Random.fromSeed(0));
-    const policy = new Float64Array(core.ACTIONS);
-    policy[choice.action] = 1;
-    return {
-      action: choice.action,
-      simulations: 0,
-      visits: new Float64Array(core.ACTIONS),
-      policy,
-      q: new Float64Array(core.ACTIONS),
-      value: choice.value ?? 0,
-      solved: choice.value !== null,
-    };
+    return exactResult(choice.action, choice.value ?? 0, choice.value !== null);
   }
 }

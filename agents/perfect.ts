@@ -8,18 +8,13 @@ import {
   rulesKey,
   sameRules,
 } from '../env/index.ts';
-import type { OpeningBook } from '../solve/book/book.ts';
+import type { BookMove, OpeningBook } from '../solve/book/book.ts';
+import { BOOK_TABLE_BITS } from '../solve/book/format.ts';
 import { type EndgameValues, Solver, type StateSolution } from '../solve/index.ts';
 import type { Agent, AgentContext } from './agent.ts';
 
 const { ACTIONS, STATE_SIZE, STORE_0, STORE_1, TOTAL_SEEDS, expand, legalMask } = core;
 
-/**
- * log2 of the entries of the perfect player's solver table, cleared for each
- * move: the opening book's leaves are solved so (solve/book/cache/book-cache.ts's
- * BOOK_TABLE_BITS), so that a move's proof depth means the same in and out of the book.
- */
-const TABLE_BITS = 20;
 /** A fresh table for the won positions the endgame table answers (their proofs need depths). */
 const WIN_TABLE_BITS = 16;
 
@@ -33,12 +28,7 @@ export interface PerfectAgentOptions {
 }
 
 /** One legal move as the perfect player weighs it: bounds on its value for the mover, and its proof depth. */
-export interface WeighedMove {
-  readonly action: number;
-  readonly lo: number;
-  readonly hi: number;
-  readonly depth: number;
-}
+export type WeighedMove = BookMove;
 
 /** A move of the perfect player and why. */
 export interface PerfectChoice {
@@ -102,7 +92,8 @@ export class PerfectAgent implements Agent {
     this.#book = options.book;
     this.#solver = new Solver({
       rules: options.rules,
-      tableBits: TABLE_BITS,
+      // Cleared for each move, as the book's leaves were solved: a proof depth means the same in and out of it.
+      tableBits: options.book?.settings.tableBits ?? BOOK_TABLE_BITS,
       endgame: options.endgame,
     });
     this.#winSolver = new Solver({ rules: options.rules, tableBits: WIN_TABLE_BITS });
@@ -172,10 +163,9 @@ export class PerfectAgent implements Agent {
       for (const m of keeping) if (m.hi > best) best = m.hi;
       candidates = keeping.filter((m) => m.hi === best).map((m) => m.action);
     } else {
-      const best = keeping;
-      if (value === 1) candidates = this.#shortestWins(state, best);
-      else if (value === -1) candidates = extremes(best, (m) => m.depth, 'max');
-      else candidates = this.#liveliestDraws(state, best);
+      if (value === 1) candidates = this.#shortestWins(state, keeping);
+      else if (value === -1) candidates = extremes(keeping, (m) => m.depth, 'max');
+      else candidates = this.#liveliestDraws(state, keeping);
     }
     const action = candidates.length === 1 ? (candidates[0] as number) : rng.pick(candidates);
     return { action, value, candidates };
@@ -200,7 +190,7 @@ export class PerfectAgent implements Agent {
     const children = this.#children;
     expand(state, this.#code, children, this.#status);
     const chances = (m: WeighedMove): number => {
-      const child = children.slice(m.action * STATE_SIZE, (m.action + 1) * STATE_SIZE);
+      const child = children.subarray(m.action * STATE_SIZE, (m.action + 1) * STATE_SIZE);
       if (legalMask(child, this.#code) === 0) return 0;
       const replies =
         this.#book?.lookup(child)?.moves ??

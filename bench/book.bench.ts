@@ -24,9 +24,8 @@ import {
   positionFromState,
   Random,
 } from '../env/index.ts';
-import { BOOK_TABLE_BITS } from '../solve/book/cache/book-cache.ts';
 import { loadBook } from '../solve/book/cache/load-book.ts';
-import { KEY_BYTES, RECORD_BYTES } from '../solve/book/format.ts';
+import { BOOK_TABLE_BITS, KEY_BYTES, RECORD_BYTES } from '../solve/book/format.ts';
 import { LeafSolver } from '../solve/book/leaves.ts';
 import { bookLevels } from '../solve/book/plan.ts';
 import { cachedEndgame } from '../solve/endgame/cache/shared-tables.ts';

@@ -63,6 +63,21 @@ export interface PolicySearchResult {
   readonly solved: boolean;
 }
 
+/** A result where no search ran: the move an exact answer chose, 1 in the policy, no visits. */
+export function exactResult(action: number, value: number, solved: boolean): PolicySearchResult {
+  const policy = new Float64Array(NUM_ACTIONS);
+  policy[action] = 1;
+  return {
+    action,
+    simulations: 0,
+    visits: new Float64Array(NUM_ACTIONS),
+    policy,
+    q: new Float64Array(NUM_ACTIONS),
+    value,
+    solved,
+  };
+}
+
 export interface PolicySearchOptions {
   /**
    * With solve=1: the endgame table its solver reads under the policy's rules,
@@ -143,18 +158,7 @@ export class PolicySearch {
     if (this.solver !== null) {
       const proven = this.#prover(key, rules, this.solver.solveMs).prove(position, rules);
       if (proven !== null) {
-        const action = proven.progress ?? (proven.moves[0] as number);
-        const policy = new Float64Array(NUM_ACTIONS);
-        policy[action] = 1;
-        return {
-          action,
-          simulations: 0,
-          visits: new Float64Array(NUM_ACTIONS),
-          policy,
-          q: new Float64Array(NUM_ACTIONS),
-          value: proven.value,
-          solved: true,
-        };
+        return exactResult(proven.progress ?? (proven.moves[0] as number), proven.value, true);
       }
     }
     let search = this.#searches.get(key);

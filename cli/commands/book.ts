@@ -9,7 +9,6 @@ import { cacheDir } from '../../files/cache-dir.ts';
 import { lockFolder } from '../../files/folder-lock.ts';
 import type { OpeningBook } from '../../solve/book/book.ts';
 import {
-  BOOK_TABLE_BITS,
   bookPath,
   findBook,
   readBook,
@@ -22,7 +21,12 @@ import {
   DEFAULT_BOOK_CHECK_SAMPLES,
   DEFAULT_BOOK_CHECK_SEED,
 } from '../../solve/book/check.ts';
-import { BookFileError, type BookSettings, MAX_BOOK_PLIES } from '../../solve/book/format.ts';
+import {
+  BOOK_TABLE_BITS,
+  BookFileError,
+  type BookSettings,
+  MAX_BOOK_PLIES,
+} from '../../solve/book/format.ts';
 import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
 import type { EndgameValues } from '../../solve/index.ts';
 import { endgameOption, endgameSeedsFromArg } from '../endgame-option.ts';

@@ -52,6 +52,13 @@ export function codeBounds(code: number): { lo: number; hi: number } | null {
 }
 
 /** What a file holds: a whole book, or the leaves solved so far by a build (its resume file). */
+/**
+ * log2 of the entries of the solver's table each leaf of the package's books
+ * is solved with (cleared for each); the perfect player solves past the book
+ * with the same, so that a proof depth means the same in and out of it.
+ */
+export const BOOK_TABLE_BITS = 20;
+
 export type BookFileKind = 'book' | 'leaves';
 
 /** What a book was built with: the same settings build the same book, to the byte. */

@@ -8,7 +8,7 @@ import { type FolderLock, lockFolderWaiting } from '../../../files/folder-lock.t
 import { readBytesBounded } from '../../../files/read-bounded.ts';
 import { DEFAULT_ENDGAME_SEEDS } from '../../endgame/cache/table-cache.ts';
 import type { OpeningBook } from '../book.ts';
-import { type BookSettings, MAX_BOOK_PLIES } from '../format.ts';
+import { BOOK_TABLE_BITS, type BookSettings, MAX_BOOK_PLIES } from '../format.ts';
 import { MAX_BOOK_BYTES, openBook } from '../open-book.ts';
 
 /** The plies of the book that ships with the package (default rules). */
@@ -18,8 +18,6 @@ export const SHIPPED_BOOK_PLIES = 6;
  * a few minutes on one core); `ayoayo book build --plies N` builds deeper.
  */
 export const FIRST_USE_BOOK_PLIES = 4;
-/** log2 of the entries of the solver's table each leaf is solved with (cleared for each). */
-export const BOOK_TABLE_BITS = 20;
 
 /** The settings of the book of `plies` plies under `rules`, as the package's books are built. */
 export function bookSettings(rules: Rules, plies: number): BookSettings {
