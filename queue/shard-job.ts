@@ -2,7 +2,7 @@ import { UnrecoverableError } from 'bullmq';
 import { observationSize } from '../env/gym/observation.ts';
 import type { InferenceBackend } from '../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
-import { algorithmNamed } from '../train/algorithms.ts';
+import { algorithmOf } from '../train/algorithms.ts';
 import { observationOf, type TrainConfig } from '../train/config/schema.ts';
 import type { TrainThreads } from '../train/train-threads.ts';
 import { acceptJob } from './accept-job.ts';
@@ -53,8 +53,9 @@ export async function playShardJob(
 ): Promise<EncodedShardResult> {
   const job: ShardJob = acceptJob(shardJobSchema, data, 'self-play shard job', worker, () => []);
   const where = `self-play shard ${job.shard} of iteration ${job.iteration} of run ${job.config.name}`;
-  const shards = algorithmNamed(job.config.algorithm)?.shards;
-  if (shards === undefined || shards === null) {
+  // The schema checked the config, its algorithm among them.
+  const { shards } = algorithmOf(job.config);
+  if (shards === null) {
     refuse(`${where}: the run's algorithm is ${job.config.algorithm}, which plays no shards`);
   }
   const setups = await shards.setups(job.config, inference);

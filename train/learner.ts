@@ -21,8 +21,8 @@ export interface Learner extends LearnerParts {
  * Adam at the configured rate, the process's inference backend for
  * self-play (models/inference/), and the run's algorithm, as its descriptor
  * builds it (train/algorithms.ts: its self-play may use up to `workers`
- * threads, or the queue's runner of its shards; the update's gradients use
- * UPDATE_THREADS threads whatever the workers). The trainer and the
+ * threads, or the queue's runner of its shards; the update's gradient slices
+ * use the same threads, and give the same sums on any number of them). The trainer and the
  * self-play benchmark both start from here; disposeLearner ends it.
  */
 export async function buildLearner(

@@ -11,17 +11,21 @@ import {
 } from '../algorithms.ts';
 import { TrainConfigError } from '../errors.ts';
 import { answersTo, flagOfField, layerFromFlags } from './flags.ts';
-import { asPreset, type ConfigLayer, flagFieldsOf, isPreset, withFlagFields } from './layer.ts';
+import {
+  asPreset,
+  type ConfigLayer,
+  type Fields,
+  flagFieldsOf,
+  isFields,
+  isPreset,
+  withFlagFields,
+} from './layer.ts';
 import { upgradeLegacy, upgradeSaved } from './legacy.ts';
 import { DEFAULT_SHARED, RUN_SETTINGS, sharedSettingsSchema, type TrainConfig } from './schema.ts';
 
 type Issue = IssueList['issues'][number];
-type Fields = Record<string, unknown>;
 
 const DEFAULTS: Readonly<Fields> = DEFAULT_SHARED;
-
-const isFields = (value: unknown): value is Fields =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The algorithm whose block of settings is `key`, if any. */
 const blockOwner = (key: string): AlgorithmDescriptor | undefined =>

@@ -4,7 +4,7 @@ import { formatRules, parseRulesText, RulesError, rulesSchema } from '../../env/
 import type { AlgorithmDescriptor } from '../algorithm-descriptor.ts';
 import { algorithmNames, algorithms, defaultAlgorithm } from '../algorithms.ts';
 import { TrainConfigError } from '../errors.ts';
-import { type ConfigLayer, withFlagFields } from './layer.ts';
+import { type ConfigLayer, type Fields, isFields, withFlagFields } from './layer.ts';
 import { RUN_SETTINGS, type SettingMeta, settingMeta, sharedSettingsSchema } from './schema.ts';
 
 /**
@@ -285,8 +285,6 @@ function fromText(flag: string, info: FieldInfo, value: string): unknown {
   return value;
 }
 
-type Fields = Record<string, unknown>;
-
 const byKey = (): Map<string, SettingFlag> =>
   new Map(settingFlags().map((f) => [camelCase(f.flag), f]));
 
@@ -330,9 +328,6 @@ export function layerFromFlags(values: Readonly<Fields>): ConfigLayer {
   }
   return flagFields.size > 0 ? withFlagFields(out, flagFields) : out;
 }
-
-const isFields = (value: unknown): value is Fields =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The settings given on the command line (yargs' parsed arguments) as a layer. */
 export function layerFromArgv(argv: Readonly<Fields>): ConfigLayer {

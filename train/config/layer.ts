@@ -13,6 +13,13 @@ export type ConfigLayer = Omit<Partial<SharedSettings>, 'rules'> & {
   readonly [block: string]: unknown;
 };
 
+/** A layer's (or a block's) fields, as read from a file or built from flags. */
+export type Fields = Record<string, unknown>;
+
+/** True for an object of fields (not null, not an array). */
+export const isFields = (value: unknown): value is Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /*
  * How buildConfig reads a layer's blocks of other algorithms than the run's:
  * a preset may hold blocks for several algorithms (a run takes its own); a

@@ -5,6 +5,7 @@ import { describeIssues } from '../../env/zod-issues.ts';
 import { TrainConfigError } from '../errors.ts';
 import { expertIterationSettingsSchema } from '../expert-iteration/settings.ts';
 import { ppoSettingsSchema } from '../ppo/settings.ts';
+import { type Fields, isFields } from './layer.ts';
 import { sharedSettingsSchema } from './schema.ts';
 
 /**
@@ -126,11 +127,6 @@ const flatConfigSchema = z
   })
   .strict();
 type FlatConfig = z.output<typeof flatConfigSchema>;
-
-type Fields = Record<string, unknown>;
-
-const isFields = (value: unknown): value is Fields =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** True for a whole config in the flat form of step 1. */
 function isFlatConfig(value: Fields): boolean {

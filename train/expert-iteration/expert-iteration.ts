@@ -8,10 +8,11 @@ import { type TrainThreads, trainThreads } from '../train-threads.ts';
 import type {
   LearnerParts,
   OwnMetrics,
+  PositionWindow,
   TrainingAlgorithm,
   UpdateStats,
 } from '../training-algorithm.ts';
-import { ReplayBuffer, type ReplayContents } from './replay-buffer.ts';
+import { ReplayBuffer } from './replay-buffer.ts';
 import type { SearchSelfPlayStats } from './search-self-play.ts';
 import { SearchTargetUpdater } from './search-update.ts';
 import type { ExpertIterationConfig } from './settings.ts';
@@ -100,11 +101,11 @@ export class ExpertIteration implements TrainingAlgorithm {
     return false;
   }
 
-  replay(): ReplayContents {
+  replay(): PositionWindow {
     return this.buffer.contents();
   }
 
-  restoreReplay(saved: ReplayContents | null): void {
+  restoreReplay(saved: PositionWindow | null): void {
     if (saved === null) this.buffer.clear();
     else this.buffer.restore(saved);
   }
@@ -178,8 +179,10 @@ export function buildExpertIteration(
       load: cachedEndgame,
     });
   }
-  const localShards = shardRunner === undefined ? setups.length : 1;
-  const threads = trainThreads(workers, localShards, config.updateSlices);
+  const localShards = shardRunner === undefined ? setups.length : 0;
+  // Slices run only on onnxruntime's gradient sessions; tfjs's update keeps no thread busy.
+  const slices = inference.runtime === null ? null : config.updateSlices;
+  const threads = trainThreads(workers, localShards, slices);
   const runner =
     shardRunner !== undefined
       ? shardRunner({ config, setups })

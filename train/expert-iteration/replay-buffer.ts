@@ -6,9 +6,6 @@ import type { PositionSink } from './position-log.ts';
 
 const { STATE_SIZE } = core;
 
-/** A replay window's rows as a checkpoint keeps them: positions, not their (larger, derived) observations. */
-export type ReplayContents = PositionWindow;
-
 /**
  * What expert iteration learns from: positions of finished self-play games
  * (kept as game states and as observations with their legal-action masks),
@@ -82,7 +79,7 @@ export class ReplayBuffer implements PositionSink {
   }
 
   /** The rows for a checkpoint (copies). */
-  contents(): ReplayContents {
+  contents(): PositionWindow {
     return {
       iterationRows: [...this.iterationRows],
       states: Float32Array.from(this.states.subarray(0, this.size * STATE_SIZE)),
@@ -92,7 +89,7 @@ export class ReplayBuffer implements PositionSink {
   }
 
   /** Replaces the rows with a checkpoint's, re-encoding the observations; a mismatch is a RangeError naming it. */
-  restore(saved: ReplayContents): void {
+  restore(saved: PositionWindow): void {
     const { iterationRows } = saved;
     if (iterationRows.length > this.window) {
       throw new RangeError(

@@ -1,10 +1,11 @@
 import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
-import { OnnxGradients } from './onnx-gradients.ts';
+import type { OnnxGradients } from './onnx-gradients.ts';
 import {
   columnWidths,
   computeSlice,
   type SliceGraph,
   type SliceLayout,
+  slicedSession,
   sliceLayout,
   sliceRows,
   slicesWithRows,
@@ -78,13 +79,8 @@ export interface SliceThreads {
   serveSlices(serving: SliceServing, helpers: number): Promise<void>;
 }
 
-/** Range `r` of `ranges` over `floats` floats. */
-export function sumRange(floats: number, ranges: number, r: number): { from: number; to: number } {
-  return sliceRows(floats, ranges, r);
-}
-
 /** Blocks until control word `at` is at least `value`, or a server failed. */
-export function waitFor(control: Int32Array, at: number, value: number): void {
+function waitFor(control: Int32Array, at: number, value: number): void {
   for (;;) {
     const now = Atomics.load(control, at);
     if (now >= value || Atomics.load(control, CONTROL.failed) !== 0) return;
@@ -108,9 +104,7 @@ export async function sessionFor(graph: SliceGraph): Promise<OnnxGradients> {
   const { runtime, reason } = await loadOnnxRuntime();
   if (runtime === null)
     throw new Error(`onnxruntime-node did not load on a worker thread: ${reason}`);
-  const session = new OnnxGradients(runtime, graph.inputSize, graph.network, graph.loss, 1, {
-    sliced: true,
-  });
+  const session = slicedSession(runtime, graph);
   sessions.set(key, session);
   return session;
 }
@@ -176,7 +170,7 @@ export class SliceHand {
     for (;;) {
       const r = Atomics.add(this.#control, CONTROL.nextRange, 1);
       if (r >= ranges || Atomics.load(this.#control, CONTROL.failed) !== 0) return;
-      sumSlices(this.#outputs, computed, stride, sumRange(stride, ranges, r), this.#sums);
+      sumSlices(this.#outputs, computed, stride, sliceRows(stride, ranges, r), this.#sums);
     }
   }
 }

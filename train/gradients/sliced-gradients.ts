@@ -1,6 +1,6 @@
 import type { OnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { type WeightShape, weightShapes } from './gradient-graph.ts';
-import { type GradientBatch, type Gradients, OnnxGradients } from './onnx-gradients.ts';
+import type { GradientBatch, Gradients, OnnxGradients } from './onnx-gradients.ts';
 import {
   CONTROL,
   CONTROL_WORDS,
@@ -14,6 +14,7 @@ import {
   computeSlice,
   type SliceGraph,
   type SliceLayout,
+  slicedSession,
   sliceLayout,
   slicesWithRows,
   sumSlices,
@@ -116,10 +117,7 @@ export class SlicedGradients {
 
   /** This thread's session, made at the first step it computes. */
   #sessionHere(): OnnxGradients {
-    const { inputSize, network, loss } = this.#graph;
-    this.#session ??= new OnnxGradients(this.#runtime, inputSize, network, loss, 1, {
-      sliced: true,
-    });
+    this.#session ??= slicedSession(this.#runtime, this.#graph);
     return this.#session;
   }
 

@@ -1,6 +1,7 @@
+import type { OnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import type { NetworkConfig } from '../../models/policy-value-model.ts';
 import { dataInputs, type GradientLoss, lossStats, weightShapes } from './gradient-graph.ts';
-import type { GradientBatch, OnnxGradients } from './onnx-gradients.ts';
+import { type GradientBatch, OnnxGradients } from './onnx-gradients.ts';
 
 /**
  * A minibatch cut into a fixed number of slices, each slice's gradients
@@ -15,6 +16,13 @@ export interface SliceGraph {
   readonly inputSize: number;
   readonly network: NetworkConfig;
   readonly loss: GradientLoss;
+}
+
+/** A one-thread session of the sliced gradient graph `graph` (each thread that computes slices has one). */
+export function slicedSession(runtime: OnnxRuntime, graph: SliceGraph): OnnxGradients {
+  return new OnnxGradients(runtime, graph.inputSize, graph.network, graph.loss, 1, {
+    sliced: true,
+  });
 }
 
 /** Slice `i` of a minibatch of `size` rows cut into `slices`: rows `from` to `to` (excluded), as even as whole rows allow. */
