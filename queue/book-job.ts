@@ -1,9 +1,9 @@
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
-import { formatPosition, positionFromState, resolveRules } from '../env/index.ts';
+import { formatPosition, positionFromState, resolveRules, rulesKey } from '../env/index.ts';
 import { solveBookChunkHere } from '../eval/book-chunk.ts';
-import type { BookSettings } from '../solve/book/format.ts';
-import { bookLevels, stateKey } from '../solve/book/plan.ts';
+import { type BookSettings, KEY_BYTES } from '../solve/book/format.ts';
+import { bookLevels, keySet, stateKey } from '../solve/book/plan.ts';
 import { acceptJob } from './accept-job.ts';
 import { type JobWorker, progressReporter } from './chunk-job.ts';
 import { type BookJob, bookJobSchema } from './jobs.ts';
@@ -21,11 +21,9 @@ export function fromHex(text: string): Uint8Array {
 let planned: { key: string; leaves: Set<string> } | null = null;
 
 function leavesOf(settings: BookSettings): Set<string> {
-  const key = JSON.stringify([settings.rules, settings.plies]);
+  const key = `${rulesKey(settings.rules)}/${settings.plies}`;
   if (planned?.key !== key) {
-    const last = bookLevels(settings.rules, settings.plies)[settings.plies] as Uint8Array;
-    const leaves = new Set<string>();
-    for (let at = 0; at < last.length; at += 16) leaves.add(stateKey(last.subarray(at, at + 16)));
+    const leaves = keySet(bookLevels(settings.rules, settings.plies)[settings.plies] as Uint8Array);
     planned = { key, leaves };
   }
   return planned.leaves;
@@ -55,9 +53,9 @@ export async function runBookJob(
   };
   const keys = fromHex(data.chunk.keys);
   const leaves = leavesOf(settings);
-  for (let at = 0; at < keys.length; at += 16) {
-    const key = keys.subarray(at, at + 16);
-    if (key[15] !== 0 || !leaves.has(stateKey(key))) {
+  for (let at = 0; at < keys.length; at += KEY_BYTES) {
+    const key = keys.subarray(at, at + KEY_BYTES);
+    if (key[KEY_BYTES - 1] !== 0 || !leaves.has(stateKey(key))) {
       let where = 'not a position';
       try {
         where = `position ${formatPosition(positionFromState(key))}`;
@@ -65,14 +63,14 @@ export async function runBookJob(
         // Named as not a position.
       }
       throw new UnrecoverableError(
-        `invalid opening book chunk job: leaf ${at / 16} (${where}) is not a leaf of the book of ${settings.plies} plies`,
+        `invalid opening book chunk job: leaf ${at / KEY_BYTES} (${where}) is not a leaf of the book of ${settings.plies} plies`,
       );
     }
   }
   const onLeaf = progressReporter(job);
   const out: Uint8Array[] = [];
-  for (let at = 0; at < keys.length; at += 16) {
-    out.push(solveBookChunkHere({ settings, keys: keys.subarray(at, at + 16) }));
+  for (let at = 0; at < keys.length; at += KEY_BYTES) {
+    out.push(solveBookChunkHere({ settings, keys: keys.subarray(at, at + KEY_BYTES) }));
     onLeaf();
     await new Promise((resolve) => setImmediate(resolve));
   }

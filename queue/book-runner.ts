@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { pickRules } from '../env/index.ts';
 import type { BookChunk, BookChunkRunner } from '../solve/book/cache/build-book.ts';
+import { KEY_BYTES } from '../solve/book/format.ts';
 import { fromHex, toHex } from './book-job.ts';
 import { QueueStoppedError } from './errors.ts';
 import { followJobs } from './follow-jobs.ts';
@@ -44,16 +45,16 @@ export function queueBookRunner(url: string, options: QueueRunnerOptions = {}): 
             data: { version, book, index, chunk },
           })),
           noun: 'book chunk',
-          describe: (i) => `book chunk ${i} (${(chunks[i]?.keys.length ?? 0) / 16} leaves)`,
+          describe: (i) => `book chunk ${i} (${(chunks[i]?.keys.length ?? 0) / KEY_BYTES} leaves)`,
           onResult: (i, value) => {
             const where = `book chunk ${i}`;
             const records = fromHex(parseJobData(bookResultSchema, value, where));
             onChunk(i, records);
-            count(i, (chunks[i] as BookChunk).keys.length / 16);
+            count(i, (chunks[i] as BookChunk).keys.length / KEY_BYTES);
           },
           onProgress: (i, progress) => {
             if (typeof progress === 'number' && Number.isInteger(progress) && progress >= 0) {
-              count(i, Math.min(progress, (chunks[i] as BookChunk).keys.length / 16));
+              count(i, Math.min(progress, (chunks[i] as BookChunk).keys.length / KEY_BYTES));
             }
           },
           signal,

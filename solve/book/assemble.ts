@@ -7,6 +7,7 @@ import {
   DEPTH_AT,
   KEY_BYTES,
   RECORD_BYTES,
+  sortedRecords,
   VALUE_AT,
   valueCode,
 } from './format.ts';
@@ -114,10 +115,5 @@ export function assembleBook(
     return record;
   };
   for (const state of interior.values()) recordOf(state);
-  const sorted = [...records.values()].sort((a, b) => compareKeys(a, 0, b, 0));
-  const out = new Uint8Array(sorted.length * RECORD_BYTES);
-  sorted.forEach((r, i) => {
-    out.set(r, i * RECORD_BYTES);
-  });
-  return out;
+  return sortedRecords(records.values());
 }

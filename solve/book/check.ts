@@ -6,7 +6,7 @@ import { recordFromChildren } from './assemble.ts';
 import type { OpeningBook } from './book.ts';
 import { BookFileError, KEY_BYTES, RECORD_BYTES, VALUE_AT, valueCode } from './format.ts';
 import { LeafSolver } from './leaves.ts';
-import { bookLevels, stateKey } from './plan.ts';
+import { bookLevels, keySet, stateKey } from './plan.ts';
 
 const { ACTIONS, STATE_SIZE, expand, legalMask } = core;
 
@@ -57,11 +57,7 @@ export function checkBook(book: OpeningBook, options: BookCheckOptions = {}): Bo
   const { settings } = book;
   const code = ruleCode(settings.rules);
   const levels = bookLevels(settings.rules, settings.plies);
-  const leafKeys = new Set<string>();
-  const last = levels[settings.plies] as Uint8Array;
-  for (let at = 0; at < last.length; at += KEY_BYTES) {
-    leafKeys.add(stateKey(last.subarray(at, at + KEY_BYTES)));
-  }
+  const leafKeys = keySet(levels[settings.plies] as Uint8Array);
   let planned = 0;
   for (const level of levels) {
     for (let at = 0; at < level.length; at += KEY_BYTES) {

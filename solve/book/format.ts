@@ -206,6 +206,16 @@ export function decodeBookFile(bytes: Uint8Array): { header: BookHeader; records
 }
 
 /** Byte order of two keys: negative, 0 or positive. */
+/** Records (RECORD_BYTES each) sorted by state, in one array. */
+export function sortedRecords(records: Iterable<Uint8Array>): Uint8Array {
+  const list = [...records].sort((a, b) => compareKeys(a, 0, b, 0));
+  const out = new Uint8Array(list.length * RECORD_BYTES);
+  list.forEach((r, i) => {
+    out.set(r, i * RECORD_BYTES);
+  });
+  return out;
+}
+
 export function compareKeys(a: Uint8Array, at: number, b: Uint8Array, bt: number): number {
   for (let i = 0; i < KEY_BYTES; i++) {
     const d = (a[at + i] as number) - (b[bt + i] as number);

@@ -8,6 +8,15 @@ export function stateKey(state: Uint8Array): string {
   return String.fromCharCode(...state.subarray(0, STATE_SIZE - 1));
 }
 
+/** The keys (KEY_BYTES each) of a level, as a set of stateKeys. */
+export function keySet(level: Uint8Array): Set<string> {
+  const keys = new Set<string>();
+  for (let at = 0; at < level.length; at += KEY_BYTES) {
+    keys.add(stateKey(level.subarray(at, at + KEY_BYTES)));
+  }
+  return keys;
+}
+
 /** Keys (KEY_BYTES each, pad byte 0) sorted in byte order. */
 function sortedKeys(states: Uint8Array[]): Uint8Array {
   states.sort((a, b) => compareKeys(a, 0, b, 0));

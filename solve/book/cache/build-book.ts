@@ -14,8 +14,9 @@ import {
   KEY_BYTES,
   RECORD_BYTES,
   sameBookSettings,
+  sortedRecords,
 } from '../format.ts';
-import { bookLevels, stateKey } from '../plan.ts';
+import { bookLevels, keySet, stateKey } from '../plan.ts';
 
 /** Leaves a chunk of the build holds: a thread's or a queue job's unit of work. */
 export const CHUNK_LEAVES = 16;
@@ -122,16 +123,6 @@ function readResume(
   return solved;
 }
 
-/** Records of a map sorted by state, in one array. */
-function sortedRecords(records: Iterable<Uint8Array>): Uint8Array {
-  const list = [...records].sort((a, b) => compareKeys(a, 0, b, 0));
-  const out = new Uint8Array(list.length * RECORD_BYTES);
-  list.forEach((r, i) => {
-    out.set(r, i * RECORD_BYTES);
-  });
-  return out;
-}
-
 /**
  * Builds the book of `settings` into `options.path`: plans it, solves the
  * leaves not yet in its resume file in chunks on the runner (the resume file
@@ -149,10 +140,7 @@ export async function buildBook(
   const levels = bookLevels(settings.rules, settings.plies);
   const leafKeys = levels[settings.plies] as Uint8Array;
   const total = leafKeys.length / KEY_BYTES;
-  const leafSet = new Set<string>();
-  for (let at = 0; at < leafKeys.length; at += KEY_BYTES) {
-    leafSet.add(stateKey(leafKeys.subarray(at, at + KEY_BYTES)));
-  }
+  const leafSet = keySet(leafKeys);
   mkdirSync(dirname(options.path), { recursive: true });
   const resumeFile = resumeFileOf(options.path);
   const solved = readResume(resumeFile, settings, leafSet, note);

@@ -67,7 +67,7 @@ export function bookIfAny(rules: Rules): OpeningBook | null {
  */
 export function loadBook(rules: Rules, options: LoadBookOptions = {}): Promise<OpeningBook> {
   const dir = options.dir ?? cacheDir();
-  const key = `${dir}|${JSON.stringify(rules)}|${options.plies ?? FIRST_USE_BOOK_PLIES}`;
+  const key = `${dir}|${rulesKey(rules)}|${options.plies ?? FIRST_USE_BOOK_PLIES}`;
   let book = books.get(key);
   if (book === undefined) {
     book = openOrBuild(rules, dir, options);
