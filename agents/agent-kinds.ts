@@ -81,6 +81,15 @@ export interface AgentKindContext {
 export type AgentFactoryContext = AgentKindContext & { readonly options: CreateAgentOptions };
 
 /**
+ * What the registry adds for a kind's own check and factory: the endgame
+ * tables of the registry (the user's cache, unless a registration gives
+ * others), for a kind that reads one itself.
+ */
+export interface WithEndgame {
+  readonly endgame: SolverEndgame;
+}
+
+/**
  * Parses a kind's argument (the text after the colon, null without one) into
  * its spec; throws `fail(why)`, an AgentSpecError naming the spec, why, and
  * the valid forms. `otherForms` are the forms of the other specs of its name
@@ -140,8 +149,14 @@ export interface AgentKind<K extends AgentKindId = AgentKindId> {
    * file) without making the agent, which may be costly. Default: the parse
    * is the whole check.
    */
-  readonly check?: (spec: AgentSpecOf<K>, context: AgentKindContext) => void | Promise<void>;
-  readonly create: (spec: AgentSpecOf<K>, context: AgentFactoryContext) => Agent | Promise<Agent>;
+  readonly check?: (
+    spec: AgentSpecOf<K>,
+    context: AgentKindContext & WithEndgame,
+  ) => void | Promise<void>;
+  readonly create: (
+    spec: AgentSpecOf<K>,
+    context: AgentFactoryContext & WithEndgame,
+  ) => Agent | Promise<Agent>;
   /** Whether (and how) it may be solver-backed; default: not. */
   readonly solvable?: SolvableKind<K>;
 }

@@ -44,9 +44,9 @@ function registered<K extends AgentKindId>(declaration: AgentKind<K>): Registere
     continues: (piece) => continues?.(piece) === true,
     files: (spec) => files?.(own(spec)) ?? [],
     check: async (spec, context) => {
-      await check?.(own(spec), context);
+      await check?.(own(spec), { ...context, endgame });
     },
-    create: async (spec, context) => declaration.create(own(spec), context),
+    create: async (spec, context) => declaration.create(own(spec), { ...context, endgame }),
   };
   if (solvable === undefined) return entry;
   const withTimeMs = (spec: AgentSpec, timeMs: number): AgentSpec => {
