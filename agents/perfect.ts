@@ -12,6 +12,7 @@ import type { BookMove, OpeningBook } from '../solve/book/book.ts';
 import { BOOK_TABLE_BITS } from '../solve/book/format.ts';
 import { type EndgameValues, Solver, type StateSolution } from '../solve/index.ts';
 import type { Agent, AgentContext } from './agent.ts';
+import { checkOwnRules } from './solving-agent.ts';
 
 const { ACTIONS, STATE_SIZE, STORE_0, STORE_1, TOTAL_SEEDS, expand, legalMask } = core;
 
@@ -123,11 +124,7 @@ export class PerfectAgent implements Agent {
 
   /** Its move in an unfinished position under `rules` (its own: others throw), ties drawn from `rng`. */
   choose(position: Position, rules: Rules, rng: Random): PerfectChoice {
-    if (!sameRules(rules, this.#rules)) {
-      throw new RangeError(
-        `${this.name} was made for ${formatRules(this.#rules)}, not this game's ${formatRules(rules)} (its book and tables hold values under its own rules): start it with --rules ${formatRules(rules)} to play these rules`,
-      );
-    }
+    checkOwnRules(this.name, this.#rules, rules, 'its book and tables');
     const state = position.stateView;
     const entry = this.#book?.lookup(state);
     if (entry?.moves.every((m) => m.lo === m.hi)) {

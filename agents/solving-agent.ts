@@ -41,6 +41,19 @@ export interface ProvenPosition {
 }
 
 /**
+ * Throws a RangeError saying how to start `name` for `rules` where they are
+ * not the rules it was made for (`own`): what it holds (`holding`: its
+ * solver's tables, its book) has values under its own rules, which under
+ * others would lie.
+ */
+export function checkOwnRules(name: string, own: Rules, rules: Rules, holding: string): void {
+  if (sameRules(rules, own)) return;
+  throw new RangeError(
+    `${name} was made for ${formatRules(own)}, not this game's ${formatRules(rules)} (${holding} hold values under its own rules): start it with --rules ${formatRules(rules)} to play these rules`,
+  );
+}
+
+/**
  * The solver side of a solver-backed search: proves a position's value within
  * its time and names the moves that keep it. Its table holds proven facts
  * only, so it may be kept from one position to the next (of the rules it was
@@ -92,13 +105,7 @@ export class PositionProver {
    * them) within its time; null when it does not prove it.
    */
   prove(position: Position, rules: Rules): ProvenPosition | null {
-    const own = this.#solver.rules;
-    if (!sameRules(rules, own)) {
-      // Its tables hold values under the rules it was made for; under others they would lie.
-      throw new RangeError(
-        `${this.#name} was made for ${formatRules(own)}, not this game's ${formatRules(rules)} (its solver's tables hold values under its own rules): start it with --rules ${formatRules(rules)} to play these rules`,
-      );
-    }
+    checkOwnRules(this.#name, this.#solver.rules, rules, "its solver's tables");
     const started = performance.now();
     const solution = this.#solver.solveState(position.stateView, {
       timeMs: this.#solveMs,
