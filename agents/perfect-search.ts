@@ -14,7 +14,7 @@ import { PerfectPlayers } from './perfect.ts';
  * request gets the book found, no table, and builds nothing.
  */
 export class PerfectSearch {
-  readonly description = 'perfect';
+  readonly label = 'perfect';
   readonly #players: PerfectPlayers;
 
   /** `rules`: the service's own (its endgame table is read, or built, now rather than on a request). */

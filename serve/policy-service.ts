@@ -49,8 +49,8 @@ export interface ActResponse {
 
 /** A search the service answers with: PUCT over the policy (PolicySearch), or the perfect player (PerfectSearch). */
 export interface MoveSearch {
-  /** Its settings in words, for `GET /health`. */
-  readonly description: string;
+  /** What `GET /health` calls it: `perfect`, or `az` and its settings. */
+  readonly label: string;
   search(position: Position, rules: Rules): PolicySearchResult;
 }
 
@@ -116,12 +116,7 @@ export class PolicyService {
       observation: { ...observation, size: weights.inputSize },
       rules,
       ...(evaluation ? { evaluation } : {}),
-      ...(this.search
-        ? {
-            search:
-              this.search.description === 'perfect' ? 'perfect' : `az ${this.search.description}`,
-          }
-        : {}),
+      ...(this.search ? { search: this.search.label } : {}),
     };
   }
 }

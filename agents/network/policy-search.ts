@@ -111,6 +111,11 @@ export class PolicySearch {
   readonly #limits: PuctLimits;
   readonly #endgame: EndgameValues | null;
 
+  /** What `GET /health` calls it (serve's MoveSearch). */
+  get label(): string {
+    return `az ${this.description}`;
+  }
+
   private constructor(
     readonly policy: LoadedPolicy,
     readonly options: AzOptions,
