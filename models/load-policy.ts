@@ -114,7 +114,7 @@ export function readPolicyText(path: string): { text: string; file: string } {
  * Loads a policy file or a training checkpoint as plain weights for the
  * runner: from `files` when given (a queue job's; a path it does not carry is
  * refused, whatever is on this machine's disk), else from the disk. The text
- * is decoded once per process (decoded-policies.ts): callers share the
+ * is decoded once per process (decodeOnce, below): callers share the
  * weights and must not change them.
  */
 export function loadPolicy(path: string, files?: JobFiles): LoadedPolicy {

@@ -25,7 +25,7 @@ import { NetworkLeafEvaluator } from './network-leaf.ts';
 export { NetworkSpecError };
 
 /** Simulations a move when an az spec gives neither sims nor t. */
-export const DEFAULT_SIMULATIONS = 800;
+const DEFAULT_SIMULATIONS = 800;
 
 const cacheBits = integerOption('cache', 0, 24, ' (log2 of the entries; 0: none)');
 
