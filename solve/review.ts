@@ -21,7 +21,7 @@ import {
 } from '../env/index.ts';
 import type { EndgameValues } from './endgame/build.ts';
 import { describeSolution } from './solve.ts';
-import { Solver } from './solver.ts';
+import { Solver, type StateSolution } from './solver.ts';
 import type { GameValue } from './value.ts';
 
 /** What an oracle knows of a position: its value for the mover, and each legal action's. */
@@ -68,11 +68,16 @@ export function solverExactValues(options: SolverExactValuesOptions): ExactValue
       timeMs: options.budgetMs,
       moves: true,
     });
-    const solution = describeSolution(position, result);
-    return {
-      value: solution.value,
-      moves: solution.moves.map((m) => ({ action: m.action, value: m.value })),
-    };
+    return moveValuesOf(position, result);
+  };
+}
+
+/** A solve's (or the book's) result at `position` as the values an ExactValues answers. */
+export function moveValuesOf(position: Position, result: StateSolution): MoveValues {
+  const solution = describeSolution(position, result);
+  return {
+    value: solution.value,
+    moves: solution.moves.map((m) => ({ action: m.action, value: m.value })),
   };
 }
 

@@ -1,6 +1,5 @@
 import { core, type Rules } from '../../env/index.ts';
-import type { ExactValues } from '../review.ts';
-import { describeSolution } from '../solve.ts';
+import { type ExactValues, moveValuesOf } from '../review.ts';
 import type { StateSolution } from '../solver.ts';
 import type { OpeningBook } from './book.ts';
 
@@ -56,11 +55,6 @@ export function bookFirst(
   return (position, rules) => {
     const found = book(rules);
     const result = found === null ? null : bookSolution(found, position.stateView);
-    if (result === null) return rest(position, rules);
-    const solution = describeSolution(position, result);
-    return {
-      value: solution.value,
-      moves: solution.moves.map((m) => ({ action: m.action, value: m.value })),
-    };
+    return result === null ? rest(position, rules) : moveValuesOf(position, result);
   };
 }

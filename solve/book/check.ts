@@ -105,6 +105,7 @@ export function checkBook(book: OpeningBook, options: BookCheckOptions = {}): Bo
     }
     const endgame = options.endgame ?? null;
     if (endgame === null) continue;
+    const { moves } = book.entryAt(i);
     for (let a = 0; a < ACTIONS; a++) {
       if ((mask & (1 << a)) === 0) continue;
       const child = children.subarray(a * STATE_SIZE, (a + 1) * STATE_SIZE);
@@ -112,8 +113,7 @@ export function checkBook(book: OpeningBook, options: BookCheckOptions = {}): Bo
       const bounds = endgameBounds(endgame, child);
       if (bounds === null) continue;
       endgameMoves++;
-      const entry = book.entryAt(i);
-      const move = entry.moves.find((m) => m.action === a);
+      const move = moves.find((m) => m.action === a);
       if (move === undefined || move.lo < -bounds.hi || move.hi > -bounds.lo) {
         fail(
           'endgame',
