@@ -294,3 +294,28 @@ export function lockFolderWaiting(
     }
   }
 }
+
+/**
+ * The lock of a cached file's build (`what`: `endgame table`), so that
+ * threads and processes that find no file wait for one of them to build it,
+ * `note` hearing once whom they wait for: null when it cannot be taken (a
+ * folder it cannot write), which only costs the wait.
+ */
+export function lockBuildWaiting(
+  path: string,
+  what: string,
+  note: (message: string) => void,
+): FolderLock | null {
+  try {
+    return lockFolderWaiting(path, what, (holder, lockFile) => {
+      const here = holder.host === hostname();
+      const who =
+        here && holder.pid === process.pid
+          ? 'another thread of this process'
+          : `pid ${holder.pid}${here ? '' : ` on host ${holder.host}`}${holder.command !== '' ? ` (${holder.command})` : ''}`;
+      note(`waiting for ${who} to build ${path} (its lock: ${lockFile})`);
+    });
+  } catch {
+    return null;
+  }
+}

@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RULES, type Rules, rulesKey, sameRules } from '../../../env/index.ts';
 import { cacheDir } from '../../../files/cache-dir.ts';
-import { type FolderLock, lockFolderWaiting } from '../../../files/folder-lock.ts';
 import { readBytesBounded } from '../../../files/read-bounded.ts';
 import { DEFAULT_ENDGAME_SEEDS } from '../../endgame/cache/table-cache.ts';
 import type { OpeningBook } from '../book.ts';
@@ -97,24 +95,4 @@ export function findBook(rules: Rules, options: FindBookOptions = {}): OpeningBo
     }
   }
   return null;
-}
-
-/**
- * The lock of a book's first-use build, so that threads and processes that
- * find no book wait for one of them to build it: null when it cannot be
- * taken (a folder it cannot write), which only costs the wait.
- */
-export function lockBookBuild(path: string, note: (message: string) => void): FolderLock | null {
-  try {
-    return lockFolderWaiting(path, 'opening book', (holder, lockFile) => {
-      const here = holder.host === hostname();
-      const who =
-        here && holder.pid === process.pid
-          ? 'another thread of this process'
-          : `pid ${holder.pid}${here ? '' : ` on host ${holder.host}`}`;
-      note(`waiting for ${who} to build ${path} (its lock: ${lockFile})`);
-    });
-  } catch {
-    return null;
-  }
 }

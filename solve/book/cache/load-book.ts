@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { gamesProgressBar } from '../../../display/progress.ts';
 import { type Rules, rulesKey } from '../../../env/index.ts';
 import { cacheDir } from '../../../files/cache-dir.ts';
+import { lockBuildWaiting } from '../../../files/folder-lock.ts';
 import type { EndgameValues } from '../../endgame/build.ts';
 import { solvingAgentEndgame } from '../../endgame/cache/shared-tables.ts';
 import type { OpeningBook } from '../book.ts';
@@ -11,7 +12,6 @@ import {
   FIRST_USE_BOOK_PLIES,
   type FindBookOptions,
   findBook,
-  lockBookBuild,
   readBook,
 } from './book-cache.ts';
 import { type BookChunkRunner, buildBook } from './build-book.ts';
@@ -97,7 +97,7 @@ async function openOrBuild(
       note(`${file}: ${why}: ${file === path ? 'building it again' : 'not used'}`),
   });
   if (found !== null) return found;
-  const lock = lockBookBuild(path, note);
+  const lock = lockBuildWaiting(path, 'opening book', note);
   try {
     // Another thread or process may have built it meanwhile.
     if (existsSync(path)) {

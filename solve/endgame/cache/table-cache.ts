@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type Rules, rulesKey, sameRules } from '../../../env/index.ts';
 import { writeFileAtomic } from '../../../files/atomic-write.ts';
 import { cacheDir } from '../../../files/cache-dir.ts';
-import { type FolderLock, lockFolderWaiting } from '../../../files/folder-lock.ts';
+import { lockBuildWaiting } from '../../../files/folder-lock.ts';
 import {
   buildEndgame,
   checkEndgame,
@@ -97,26 +96,6 @@ function isFolder(path: string): boolean {
 }
 
 /**
- * The lock of the table's build, so that threads and processes that find no
- * table wait for one of them to build it and then read it: null when it
- * cannot be taken (a folder it cannot write), which only costs the wait.
- */
-function lockBuild(path: string, note: (message: string) => void): FolderLock | null {
-  try {
-    return lockFolderWaiting(path, 'endgame table', (holder, lockFile) => {
-      const here = holder.host === hostname();
-      const who =
-        here && holder.pid === process.pid
-          ? 'another thread of this process'
-          : `pid ${holder.pid}${here ? '' : ` on host ${holder.host}`}${holder.command !== '' ? ` (${holder.command})` : ''}`;
-      note(`waiting for ${who} to build ${path} (its lock: ${lockFile})`);
-    });
-  } catch {
-    return null;
-  }
-}
-
-/**
  * The endgame table of every board of up to `maxSeeds` seeds (solve's
  * buildEndgame) under `rules`: read from the cache folder when it is there
  * and sound (readCached), else built and written there atomically, so that
@@ -141,7 +120,7 @@ export function loadEndgame(
   const seen = seenAt(path);
   const cached = readCached(path, maxSeeds, rules, note);
   if (cached !== null) return cached;
-  const lock = lockBuild(path, note);
+  const lock = lockBuildWaiting(path, 'endgame table', note);
   try {
     // Another thread or process may have built it meanwhile.
     if (seenAt(path) !== seen) {
