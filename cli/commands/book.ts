@@ -13,6 +13,7 @@ import {
   findBook,
   readBook,
   SHIPPED_BOOK_PLIES,
+  shippedBookPath,
 } from '../../solve/book/cache/book-cache.ts';
 import { type BookChunkRunner, buildBook, fileSize } from '../../solve/book/cache/build-book.ts';
 import { localBookRunner } from '../../solve/book/cache/local-runner.ts';
@@ -152,16 +153,18 @@ function bookToCheck(argv: BookArgs, rules: Rules): { book: OpeningBook; path: s
   let path = '';
   const book = findBook(rules, {
     onRefused: (file, why) => writeStatusLine(`ayoayo: ${file}: ${why}: not used`),
+    onRead: (file) => {
+      path = file;
+    },
   });
   if (book === null || (argv.plies !== undefined && book.plies !== argv.plies)) {
     throw new CliError(
       `no opening book${argv.plies !== undefined ? ` of ${argv.plies} plies` : ''} under ${formatRules(rules)} in ${cacheDir()}${argv.plies === undefined ? ' or the package' : ''}: build one with ayoayo book build${argv.rules !== undefined ? ` --rules ${argv.rules}` : ''}`,
     );
   }
-  path = bookPath(cacheDir(), book.settings);
   return {
     book,
-    path: fileSize(path) === null ? `the package's book (${book.plies} plies)` : path,
+    path: path === shippedBookPath() ? `the package's book (${book.plies} plies)` : path,
   };
 }
 

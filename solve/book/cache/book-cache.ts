@@ -66,6 +66,8 @@ export interface FindBookOptions {
   readonly dir?: string;
   /** Hears of each book file found that is not used, and why. */
   readonly onRefused?: (path: string, why: string) => void;
+  /** Hears of the file the book found was read from. */
+  readonly onRead?: (path: string) => void;
   /** Where the shipped book is (default shippedBookPath(); tests pass others). */
   readonly shipped?: string;
 }
@@ -87,11 +89,15 @@ export function findBook(rules: Rules, options: FindBookOptions = {}): OpeningBo
     }
     for (const path of candidates) {
       if (!existsSync(path)) continue;
+      let book: OpeningBook;
       try {
-        return readBook(path, settings);
+        book = readBook(path, settings);
       } catch (err) {
         refused(path, (err as Error).message);
+        continue;
       }
+      options.onRead?.(path);
+      return book;
     }
   }
   return null;
