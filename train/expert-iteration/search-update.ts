@@ -4,9 +4,10 @@ import type { Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
 import { GRADIENT_INPUTS } from '../gradients/gradient-graph.ts';
+import { gatherRows, shuffledOrder } from '../gradients/minibatch-rows.ts';
 import { MinibatchUpdater, type OnnxGradientOptions } from '../gradients/minibatch-updater.ts';
 import type { GradientBatch } from '../gradients/onnx-gradients.ts';
-import { shuffledOrder, tfjsGradientStep } from '../gradients/tfjs-step.ts';
+import { tfjsGradientStep } from '../gradients/tfjs-step.ts';
 import type { UpdateStats } from '../training-algorithm.ts';
 import type { ReplayBuffer } from './replay-buffer.ts';
 
@@ -92,15 +93,10 @@ export class SearchTargetUpdater extends MinibatchUpdater {
   }
 
   private fillMinibatch(buffer: ReplayBuffer, order: Int32Array, from: number, size: number): void {
-    const o = this.obsSize;
-    for (let r = 0; r < size; r++) {
-      const k = order[from + r] as number;
-      this.mbObs.set(buffer.observations.subarray(k * o, (k + 1) * o), r * o);
-      const at = k * NUM_ACTIONS;
-      this.mbMasks.set(buffer.masks.subarray(at, at + NUM_ACTIONS), r * NUM_ACTIONS);
-      this.mbPolicies.set(buffer.policies.subarray(at, at + NUM_ACTIONS), r * NUM_ACTIONS);
-      this.mbValues[r] = buffer.values[k] as number;
-    }
+    gatherRows(buffer.observations, this.obsSize, order, from, size, this.mbObs);
+    gatherRows(buffer.masks, NUM_ACTIONS, order, from, size, this.mbMasks);
+    gatherRows(buffer.policies, NUM_ACTIONS, order, from, size, this.mbPolicies);
+    gatherRows(buffer.values, 1, order, from, size, this.mbValues);
   }
 
   /** The minibatch as the gradient graph's inputs. */

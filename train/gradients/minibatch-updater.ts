@@ -122,14 +122,15 @@ export abstract class MinibatchUpdater {
   }
 
   /**
-   * Runs an update's steps (`steps`), then frees the threads its gradients
-   * used, so that self-play has them again.
+   * Runs an update's steps (`steps`), then gives the weights and Adam's state
+   * back to tfjs and frees the threads its gradients used, so that self-play
+   * has them again.
    */
   protected async updating<T>(steps: () => Promise<T>): Promise<T> {
     try {
       return await steps();
     } finally {
-      await this.#onnx?.gradients.release?.();
+      await this.#onnx?.end();
     }
   }
 
@@ -148,7 +149,8 @@ export abstract class MinibatchUpdater {
       try {
         gradients = await onnx.compute(batch);
       } catch (error) {
-        // Nothing was applied yet: tfjs computes this step's gradients instead.
+        // This step applied nothing yet: tfjs takes the steps before it back and computes this one.
+        await onnx.end();
         onnx.dispose();
         this.#onnx = null;
         this.#handOver(`a gradient step failed (${messageOf(error)})`);

@@ -1,8 +1,8 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Tf } from '../../models/backend.ts';
+import { FloatAdam } from './float-adam.ts';
 import type { WeightShape } from './gradient-graph.ts';
 import type { GradientBatch, Gradients } from './onnx-gradients.ts';
-import { applyClippedGradients } from './tfjs-step.ts';
 
 /**
  * Where a step's gradients come from: one session over the whole minibatch
@@ -18,11 +18,16 @@ export interface GradientSource {
 
 /**
  * A gradient step whose gradients come from onnxruntime-node and whose
- * optimizer (Adam, with clipping by global norm) stays tfjs's, so that the
+ * optimizer is tfjs's Adam with clipping by global norm, its steps taken in
+ * a WebAssembly kernel (float-adam.ts, tfjs's wasm Adam to the bit), so that the
  * optimizer's state and checkpoints do not depend on where the gradients were
- * computed. Used by both updaters when onnxruntime-node loads.
+ * computed. Used by both updaters when onnxruntime-node loads. An update's
+ * steps borrow the weights and Adam's state from tfjs at the first `compute`
+ * and give them back at `end`.
  */
 export class OnnxGradientStep {
+  #adam: FloatAdam | null = null;
+
   constructor(
     private readonly tf: Tf,
     private readonly variables: readonly tfType.Variable[],
@@ -34,22 +39,32 @@ export class OnnxGradientStep {
   }
 
   /** The gradients of the loss over `batch` at the current weights (nothing applied yet). */
-  compute(batch: GradientBatch): Gradients | Promise<Gradients> {
-    const weights = this.variables.map((v) => v.dataSync() as Float32Array);
-    return this.gradients.compute(batch, weights);
+  async compute(batch: GradientBatch): Promise<Gradients> {
+    this.#adam ??= await FloatAdam.borrow(this.tf, this.optimizer, this.variables);
+    return this.gradients.compute(batch, this.#adam.weightViews);
   }
 
   /** Applies gradients from `compute` (clipped, by Adam); returns the loss's statistics. */
   apply(result: Gradients): Float32Array {
-    const tf = this.tf;
-    tf.tidy(() => {
-      const grads: tfType.NamedTensorMap = {};
-      this.variables.forEach((v, i) => {
-        grads[v.name] = tf.tensor(result.gradients[i] as Float32Array, v.shape);
-      });
-      applyClippedGradients(tf, this.optimizer, grads, this.maxGradNorm);
-    });
+    const adam = this.#adam;
+    if (adam === null)
+      throw new Error('a gradient step applied before its gradients were computed');
+    adam.step(result.gradients, this.maxGradNorm);
     return result.stats;
+  }
+
+  /**
+   * Ends an update: the gradients' threads are freed, and the weights and
+   * Adam's state go back to tfjs's model and optimizer.
+   */
+  async end(): Promise<void> {
+    const adam = this.#adam;
+    this.#adam = null;
+    try {
+      await this.gradients.release?.();
+    } finally {
+      await adam?.giveBack();
+    }
   }
 
   /** Releases the gradient session. */

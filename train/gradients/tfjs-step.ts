@@ -1,17 +1,5 @@
 import type * as tfType from '@tensorflow/tfjs';
-import type { Random } from '../../env/random.ts';
 import type { Tf } from '../../models/backend.ts';
-
-/** Writes 0..n-1 into `order` and shuffles it (Fisher-Yates, `n - 1` draws from `rng`). */
-export function shuffledOrder(order: Int32Array, n: number, rng: Random): void {
-  for (let i = 0; i < n; i++) order[i] = i;
-  for (let i = n - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    const t = order[i] as number;
-    order[i] = order[j] as number;
-    order[j] = t;
-  }
-}
 
 /**
  * Applies `grads` with `optimizer` after scaling them down to a global norm of

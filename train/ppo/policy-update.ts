@@ -4,9 +4,10 @@ import type { Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
 import { GRADIENT_INPUTS } from '../gradients/gradient-graph.ts';
+import { gatherRows, shuffledOrder } from '../gradients/minibatch-rows.ts';
 import { MinibatchUpdater, type OnnxGradientOptions } from '../gradients/minibatch-updater.ts';
 import type { GradientBatch } from '../gradients/onnx-gradients.ts';
-import { shuffledOrder, tfjsGradientStep } from '../gradients/tfjs-step.ts';
+import { tfjsGradientStep } from '../gradients/tfjs-step.ts';
 import type { UpdateStats } from '../training-algorithm.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
 
@@ -122,7 +123,6 @@ export class PolicyUpdater extends MinibatchUpdater {
     from: number,
     size: number,
   ): void {
-    const o = this.obsSize;
     let mean = 0;
     for (let r = 0; r < size; r++) mean += buffer.advantages[order[from + r] as number] as number;
     mean /= size;
@@ -132,9 +132,9 @@ export class PolicyUpdater extends MinibatchUpdater {
       variance += d * d;
     }
     const std = Math.sqrt(variance / size) + 1e-8;
+    gatherRows(buffer.observations, this.obsSize, order, from, size, this.mbObs);
     for (let r = 0; r < size; r++) {
       const k = order[from + r] as number;
-      this.mbObs.set(buffer.observations.subarray(k * o, (k + 1) * o), r * o);
       for (let a = 0; a < NUM_ACTIONS; a++) {
         this.mbMasks[r * NUM_ACTIONS + a] = buffer.masks[k * NUM_ACTIONS + a] as number;
       }

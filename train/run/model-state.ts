@@ -1,6 +1,7 @@
 import type * as tfType from '@tensorflow/tfjs';
 import type { Tf } from '../../models/backend.ts';
 import { CheckpointError } from '../../models/errors.ts';
+import { adamPowers } from '../gradients/float-adam.ts';
 import { loadTensorData, type SavedTensor, saveTensor } from './checkpoint.ts';
 
 /** Layer names of the policy-value network, in a fixed order (see models/policy-value-model.ts). */
@@ -69,15 +70,7 @@ function renameSlot(slot: string, names: Map<string, string>): string {
   return slot;
 }
 
-/**
- * Adam's running products beta1^t and beta2^t. tfjs keeps them out of
- * getWeights() and recomputes them with pow() in setWeights(), which differs
- * from the step-by-step product in the last bits; saving them keeps resume exact.
- */
-interface AdamPowers {
-  accBeta1: tfType.Variable;
-  accBeta2: tfType.Variable;
-}
+/** Saved beside the moments: tfjs's setWeights() would recompute them with pow(), a few bits off. */
 const POWERS = ['accBeta1', 'accBeta2'] as const;
 const powerName = (key: (typeof POWERS)[number]) => `adam/${key}`;
 
@@ -91,9 +84,9 @@ export async function saveOptimizer(
   const saved = named.map(({ name, tensor }) =>
     saveTensor(renameSlot(name, names), tensor.shape, Float32Array.from(tensor.dataSync())),
   );
-  const powers = optimizer as unknown as Partial<AdamPowers>;
+  const powers = adamPowers(optimizer);
   for (const key of POWERS) {
-    const power = powers[key];
+    const power = powers?.[key];
     if (power !== undefined)
       saved.push(saveTensor(powerName(key), power.shape, Float32Array.from(power.dataSync())));
   }
@@ -119,10 +112,10 @@ export async function restoreOptimizer(
   }));
   await optimizer.setWeights(named);
   for (const { tensor } of named) tensor.dispose();
-  const powers = optimizer as unknown as Partial<AdamPowers>;
+  const powers = adamPowers(optimizer);
   for (const key of POWERS) {
     const t = saved.find((s) => s.name === powerName(key));
-    const power = powers[key];
+    const power = powers?.[key];
     // Checkpoints written before the powers were saved keep tfjs' recomputed value.
     if (t === undefined || power === undefined) continue;
     const value = tf.tensor(loadTensorData(t, where), t.shape);
