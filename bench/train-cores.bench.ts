@@ -17,14 +17,16 @@ import type { Emit } from './types.ts';
  *
  * - `shard-costs`: with no worker thread, each self-play shard's seconds an
  *   iteration (played one after the other in this thread: its CPU time) and
- *   the update's, split into its gradient slices' part (which the workers
- *   share) and the rest (Adam and the minibatches, on the main thread).
+ *   self-play's rest (the main thread's), and the update's, split into the
+ *   part its threads share (the gradient slices, their sums, the next
+ *   minibatch's filling) and the rest (Adam, on the main thread).
  * - `by-workers`: searched moves/s and update samples/s with 1, 2, ... worker
  *   threads up to the cores here, and whether each ends with the same network
  *   (`sameRun`: the run must not depend on its workers).
  * - `projection`: an iteration's seconds on N cores from `shard-costs`, its
  *   critical path: the shards dealt to N threads (longest first, each to the
- *   thread free first) and the update with its slices dealt to N threads;
+ *   thread free first), self-play's rest, and the update with its slices
+ *   dealt to N threads and its rest;
  *   `speedupOver2` against 2 cores. The 2-core row can be checked against
  *   `by-workers`'s measured seconds an iteration with 2 workers.
  *
@@ -91,7 +93,13 @@ const round = (x: number): number => Math.round(x * 1000) / 1000;
 interface IterationCosts {
   /** Each shard's seconds, in shard order. */
   readonly shardSeconds: readonly number[];
-  /** The update's gradient slices and their sums (shared by the workers). */
+  /** Self-play's rest, on the main thread: handing the weights out, adding the shards' positions. */
+  readonly serialSelfPlaySeconds: number;
+  /**
+   * The update's part its threads share: the gradient slices, their sums and
+   * the minibatches' filling (the main thread fills the next while the
+   * helpers start on the step's slices).
+   */
   readonly sliceSeconds: number;
   /** The rest of the update, on the main thread. */
   readonly serialUpdateSeconds: number;
@@ -103,20 +111,23 @@ async function shardCosts(tf: Tf, config: TrainConfig): Promise<IterationCosts> 
   const algorithm = learner.algorithm;
   if (!(algorithm instanceof ExpertIteration)) throw new Error('the presets measured have shards');
   const shards: number[] = [];
+  let selfPlay = 0;
   let slices = 0;
   let update = 0;
   try {
     const rng = Random.fromSeed(1);
     algorithm.reset(1, rng);
     for (let i = 0; i < WARM_UP + MEASURED; i++) {
-      await algorithm.collect(rng, i + 1);
-      const sliceBefore = algorithm.updater.sliceSeconds;
+      const collected = await algorithm.collect(rng, i + 1);
+      const sharedBefore = algorithm.updater.sliceSeconds + algorithm.updater.fillSeconds;
       const stats = await algorithm.update(rng);
       if (i < WARM_UP) continue;
       algorithm.selfPlay.shardSeconds.forEach((s, k) => {
         shards[k] = (shards[k] ?? 0) + s / MEASURED;
       });
-      slices += (algorithm.updater.sliceSeconds - sliceBefore) / MEASURED;
+      selfPlay += collected.seconds / MEASURED;
+      const shared = algorithm.updater.sliceSeconds + algorithm.updater.fillSeconds;
+      slices += (shared - sharedBefore) / MEASURED;
       update += stats.seconds / MEASURED;
     }
   } finally {
@@ -124,6 +135,7 @@ async function shardCosts(tf: Tf, config: TrainConfig): Promise<IterationCosts> 
   }
   return {
     shardSeconds: shards.map(round),
+    serialSelfPlaySeconds: round(selfPlay - shards.reduce((a, b) => a + b, 0)),
     sliceSeconds: round(slices),
     serialUpdateSeconds: round(update - slices),
     updateSlices: config.updateSlices ?? 1,
@@ -176,7 +188,7 @@ export function projectedSeconds(costs: IterationCosts, cores: number): number {
     const free = threads.indexOf(Math.min(...threads));
     threads[free] = (threads[free] as number) + shard;
   }
-  const selfPlay = Math.max(...threads);
+  const selfPlay = Math.max(...threads) + costs.serialSelfPlaySeconds;
   const slices = costs.updateSlices;
   const rounds = Math.ceil(slices / Math.min(cores, slices));
   return selfPlay + (costs.sliceSeconds * rounds) / slices + costs.serialUpdateSeconds;

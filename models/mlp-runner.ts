@@ -30,6 +30,37 @@ export interface MlpWeights {
   readonly value: DenseWeights;
 }
 
+/** Whether two networks' weights are the same: shapes, activations and every float. */
+export function sameWeights(a: MlpWeights, b: MlpWeights): boolean {
+  if (a === b) return true;
+  const layers = (w: MlpWeights): readonly DenseWeights[] => [...w.hidden, w.policy, w.value];
+  const left = layers(a);
+  const right = layers(b);
+  return (
+    a.inputSize === b.inputSize &&
+    left.length === right.length &&
+    left.every((layer, i) => {
+      const other = right[i] as DenseWeights;
+      return (
+        layer.inputSize === other.inputSize &&
+        layer.outputSize === other.outputSize &&
+        layer.activation === other.activation &&
+        sameFloats(layer.kernel, other.kernel) &&
+        sameFloats(layer.bias, other.bias)
+      );
+    })
+  );
+}
+
+/** Float by float, as bits: NaN equals NaN, -0 differs from 0 (a network's weights either way). */
+function sameFloats(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  const x = new Int32Array(a.buffer, a.byteOffset, a.length);
+  const y = new Int32Array(b.buffer, b.byteOffset, b.length);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
 /** The policy head's outputs: one logit per action of the game. */
 export const NUM_ACTIONS = core.ACTIONS;
 

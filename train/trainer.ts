@@ -124,7 +124,7 @@ async function trainOpened(
     ...(options.files !== undefined ? { files: options.files } : {}),
   });
   log(
-    `ayoayo train: run ${paths.dir}, ${coresText(config, learner, workers, options.shardRunner !== undefined)}, Adam on tfjs ${backend}${options.shardRunner !== undefined ? '' : `; self-play inference on ${learner.inference.describe()}`}${resumeFrom ? `; resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
+    `ayoayo train: run ${paths.dir}, ${coresText(config, learner, workers, options.shardRunner !== undefined, backend)}${options.shardRunner !== undefined ? '' : `; self-play inference on ${learner.inference.describe()}`}${resumeFrom ? `; resuming after iteration ${resumeFrom.payload.iteration} from ${resumeFrom.path}` : ''}`,
   );
   try {
     const state = resumeFrom
@@ -162,13 +162,15 @@ async function trainOpened(
 /**
  * What the run's threads do, for its first line: `2 worker threads of 2
  * cores: self-play in 8 shards on 2 threads, evaluations on 2 threads, the
- * update's gradients in 8 slices on 2 threads on onnxruntime-node`.
+ * update's gradients in 8 slices on 2 threads on onnxruntime-node, Adam in
+ * WebAssembly` (or `the update's gradients and Adam on tfjs wasm`).
  */
 function coresText(
   config: TrainConfig,
   learner: Learner,
   workers: number,
   shardsElsewhere: boolean,
+  backend: string,
 ): string {
   const threads = (n: number): string =>
     n === 0 ? 'in this thread' : `on ${n} thread${n === 1 ? '' : 's'}`;
@@ -179,8 +181,11 @@ function coresText(
       ? 'in this thread'
       : `in ${shards} shard${shards === 1 ? '' : 's'} ${threads(shards > 1 ? Math.min(workers, shards) : 0)}`;
   const where = learner.algorithm.gradientThreads ?? learner.algorithm.gradientBackend;
-  const gradients = where === 'tfjs' ? 'on tfjs' : `in ${where} on onnxruntime-node`;
-  return `${workers} worker thread${workers === 1 ? '' : 's'} of ${availableParallelism()} cores: self-play ${selfPlay}, evaluations ${threads(workers)}, the update's gradients ${gradients}`;
+  const update =
+    where === 'tfjs'
+      ? `the update's gradients and Adam on tfjs ${backend}`
+      : `the update's gradients in ${where} on onnxruntime-node, Adam in WebAssembly`;
+  return `${workers} worker thread${workers === 1 ? '' : 's'} of ${availableParallelism()} cores: self-play ${selfPlay}, evaluations ${threads(workers)}, ${update}`;
 }
 
 /**

@@ -65,7 +65,7 @@ describe('trainer', () => {
       }
       const threads = used === 1 ? '1 thread' : `${used} threads`;
       expect(lines[0]).toContain(
-        `${used} worker thread${used === 1 ? '' : 's'} of ${cores} cores: self-play in 4 shards on ${threads}, evaluations on ${threads}, the update's gradients ${onnx ? `in 8 slices on ${threads} on onnxruntime-node` : 'on tfjs'}, Adam on tfjs`,
+        `${used} worker thread${used === 1 ? '' : 's'} of ${cores} cores: self-play in 4 shards on ${threads}, evaluations on ${threads}, ${onnx ? `the update's gradients in 8 slices on ${threads} on onnxruntime-node, Adam in WebAssembly` : "the update's gradients and Adam on tfjs"}`,
       );
       const paths = runPaths(config);
       trained.push({

@@ -2,7 +2,7 @@ import type { ObservationEncoder } from '../../env/gym/observation.ts';
 import { core, maskToBytes } from '../../env/index.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { PositionWindow } from '../training-algorithm.ts';
-import type { PositionSink } from './position-log.ts';
+import type { EncodedPositions, PositionSink } from './position-log.ts';
 
 const { STATE_SIZE } = core;
 
@@ -76,6 +76,28 @@ export class ReplayBuffer implements PositionSink {
     this.policies.set(policy.subarray(policyOffset, policyOffset + NUM_ACTIONS), row * NUM_ACTIONS);
     this.values[row] = value;
     this.#encodeRow(row);
+  }
+
+  /** Adds logged positions with their observations to the newest iteration, as `add` would one by one. */
+  addEncoded(positions: EncodedPositions): void {
+    const { count, encoded } = positions;
+    if (encoded.observations.length !== count * this.obsSize) {
+      throw new RangeError(
+        `${count} positions came with ${encoded.observations.length} observation floats, not ${count} of ${this.obsSize}`,
+      );
+    }
+    if (this.iterationRows.length === 0) this.iterationRows.push(0);
+    let capacity = this.capacity;
+    while (this.size + count > capacity) capacity *= 2;
+    if (capacity !== this.capacity) this.#grow(capacity);
+    const row = this.size;
+    this.size += count;
+    this.iterationRows[this.iterationRows.length - 1] = this.newestRows + count;
+    this.states.set(positions.states, row * STATE_SIZE);
+    this.policies.set(positions.policies, row * NUM_ACTIONS);
+    this.values.set(positions.values, row);
+    this.observations.set(encoded.observations, row * this.obsSize);
+    this.masks.set(encoded.masks, row * NUM_ACTIONS);
   }
 
   /** The rows for a checkpoint (copies). */

@@ -22,18 +22,20 @@ export interface SearchUpdateSettings {
  * Expert iteration's update: the policy head towards the search's improved
  * policy (cross-entropy over the legal actions) and the value head towards
  * its value target (squared error), for several epochs of shuffled
- * minibatches sliced in JS (tf.gather is slow on wasm), with gradients
+ * minibatches gathered in JS (tf.gather is slow on wasm), with gradients
  * clipped by global norm. The gradients come from onnxruntime-node when the
  * updater is given onnxruntime-node (train/gradients/, four to six times
- * faster than tfjs on wasm), else from tfjs; Adam and the clipping are tfjs's
- * either way, so the optimizer's state and checkpoints do not depend on it.
+ * faster than tfjs on wasm), else from tfjs; Adam and the clipping give tfjs's
+ * wasm floats either way (train/gradients/float-adam.ts), so the optimizer's
+ * state and checkpoints do not depend on it.
  */
 export class SearchTargetUpdater extends MinibatchUpdater {
-  private readonly mbObs: Float32Array;
-  private readonly mbMasks: Float32Array;
-  private readonly mbPolicies: Float32Array;
-  private readonly mbValues: Float32Array;
+  /** Two minibatches: the step's, and the next one, filled while the step's slices are computed. */
+  readonly #slots: readonly [SearchMinibatch, SearchMinibatch];
+  #slot = 0;
   private order = new Int32Array(0);
+  /** Seconds spent filling minibatches (benchmarks: work that overlaps the slices' threads). */
+  fillSeconds = 0;
 
   constructor(
     tf: Tf,
@@ -53,11 +55,16 @@ export class SearchTargetUpdater extends MinibatchUpdater {
       { kind: 'search-targets', valueCoef: settings.valueCoef },
       onnx,
     );
-    const m = settings.minibatchSize;
-    this.mbObs = new Float32Array(m * obsSize);
-    this.mbMasks = new Float32Array(m * NUM_ACTIONS);
-    this.mbPolicies = new Float32Array(m * NUM_ACTIONS);
-    this.mbValues = new Float32Array(m);
+    const slot = (): SearchMinibatch => {
+      const m = settings.minibatchSize;
+      return {
+        obs: new Float32Array(m * obsSize),
+        masks: new Float32Array(m * NUM_ACTIONS),
+        policies: new Float32Array(m * NUM_ACTIONS),
+        values: new Float32Array(m),
+      };
+    };
+    this.#slots = [slot(), slot()];
   }
 
   update(buffer: ReplayBuffer, rng: Random): Promise<UpdateStats> {
@@ -65,21 +72,25 @@ export class SearchTargetUpdater extends MinibatchUpdater {
       const start = performance.now();
       const n = buffer.size;
       if (this.order.length < n) this.order = new Int32Array(n);
-      const order = this.order;
-      const { epochs, minibatchSize } = this.settings;
+      const plan = this.#plan(n, rng);
       const totals = [0, 0, 0];
       let steps = 0;
       let samples = 0;
-      for (let epoch = 0; epoch < epochs; epoch++) {
-        shuffledOrder(order, n, rng);
-        for (let from = 0; from < n; from += minibatchSize) {
-          const size = Math.min(minibatchSize, n - from);
-          this.fillMinibatch(buffer, order, from, size);
-          const stats = await this.step(size);
-          for (let s = 0; s < 3; s++) totals[s] = (totals[s] as number) + (stats[s] as number);
-          steps++;
-          samples += size;
-        }
+      let current = plan.next();
+      if (!current.done) this.#fill(buffer, current.value, 0);
+      this.#slot = 0;
+      while (!current.done) {
+        const { size } = current.value;
+        let upcoming: IteratorResult<PlannedMinibatch> = { done: true, value: undefined };
+        const stats = await this.step(size, () => {
+          upcoming = plan.next();
+          if (!upcoming.done) this.#fill(buffer, upcoming.value, 1 - this.#slot);
+        });
+        for (let s = 0; s < 3; s++) totals[s] = (totals[s] as number) + (stats[s] as number);
+        steps++;
+        samples += size;
+        current = upcoming;
+        this.#slot = 1 - this.#slot;
       }
       const d = Math.max(1, steps);
       return {
@@ -92,22 +103,42 @@ export class SearchTargetUpdater extends MinibatchUpdater {
     });
   }
 
-  private fillMinibatch(buffer: ReplayBuffer, order: Int32Array, from: number, size: number): void {
-    gatherRows(buffer.observations, this.obsSize, order, from, size, this.mbObs);
-    gatherRows(buffer.masks, NUM_ACTIONS, order, from, size, this.mbMasks);
-    gatherRows(buffer.policies, NUM_ACTIONS, order, from, size, this.mbPolicies);
-    gatherRows(buffer.values, 1, order, from, size, this.mbValues);
+  /**
+   * The update's minibatches in order: each epoch's rows shuffled (drawn from
+   * `rng` when its first minibatch is asked for), cut into minibatches.
+   */
+  *#plan(n: number, rng: Random): Generator<PlannedMinibatch> {
+    const { epochs, minibatchSize } = this.settings;
+    const order = this.order;
+    for (let epoch = 0; epoch < epochs; epoch++) {
+      shuffledOrder(order, n, rng);
+      for (let from = 0; from < n; from += minibatchSize) {
+        yield { from, size: Math.min(minibatchSize, n - from) };
+      }
+    }
   }
 
-  /** The minibatch as the gradient graph's inputs. */
+  #fill(buffer: ReplayBuffer, { from, size }: PlannedMinibatch, slot: number): void {
+    const start = performance.now();
+    const into = this.#slots[slot] as SearchMinibatch;
+    const order = this.order;
+    gatherRows(buffer.observations, this.obsSize, order, from, size, into.obs);
+    gatherRows(buffer.masks, NUM_ACTIONS, order, from, size, into.masks);
+    gatherRows(buffer.policies, NUM_ACTIONS, order, from, size, into.policies);
+    gatherRows(buffer.values, 1, order, from, size, into.values);
+    this.fillSeconds += (performance.now() - start) / 1000;
+  }
+
+  /** The step's minibatch as the gradient graph's inputs. */
   protected minibatch(size: number): GradientBatch {
+    const batch = this.#slots[this.#slot] as SearchMinibatch;
     return {
       size,
       columns: {
-        [GRADIENT_INPUTS.observation]: this.mbObs,
-        [GRADIENT_INPUTS.mask]: this.mbMasks,
-        [GRADIENT_INPUTS.policyTarget]: this.mbPolicies,
-        [GRADIENT_INPUTS.valueTarget]: this.mbValues,
+        [GRADIENT_INPUTS.observation]: batch.obs,
+        [GRADIENT_INPUTS.mask]: batch.masks,
+        [GRADIENT_INPUTS.policyTarget]: batch.policies,
+        [GRADIENT_INPUTS.valueTarget]: batch.values,
       },
     };
   }
@@ -116,17 +147,32 @@ export class SearchTargetUpdater extends MinibatchUpdater {
   protected tfjsStep(size: number): Float32Array {
     const tf = this.tf;
     const { valueCoef, maxGradNorm } = this.settings;
+    const batch = this.#slots[this.#slot] as SearchMinibatch;
     return tfjsGradientStep(tf, this.variables, this.optimizer, maxGradNorm, () => {
-      const obs = tf.tensor2d(this.mbObs.subarray(0, size * this.obsSize), [size, this.obsSize]);
-      const mask = tf.tensor2d(this.mbMasks.subarray(0, size * NUM_ACTIONS), [size, NUM_ACTIONS]);
-      const targets = tf.tensor2d(this.mbPolicies.subarray(0, size * NUM_ACTIONS), [
+      const obs = tf.tensor2d(batch.obs.subarray(0, size * this.obsSize), [size, this.obsSize]);
+      const mask = tf.tensor2d(batch.masks.subarray(0, size * NUM_ACTIONS), [size, NUM_ACTIONS]);
+      const targets = tf.tensor2d(batch.policies.subarray(0, size * NUM_ACTIONS), [
         size,
         NUM_ACTIONS,
       ]);
-      const valueTargets = tf.tensor1d(this.mbValues.subarray(0, size));
+      const valueTargets = tf.tensor1d(batch.values.subarray(0, size));
       return searchTargetLoss(tf, this.model, { obs, mask, targets, valueTargets }, valueCoef);
     });
   }
+}
+
+/** A minibatch's rows: observations, legal masks, the search's policies and value targets. */
+interface SearchMinibatch {
+  readonly obs: Float32Array;
+  readonly masks: Float32Array;
+  readonly policies: Float32Array;
+  readonly values: Float32Array;
+}
+
+/** Rows `order[from]` .. `order[from + size - 1]` of the buffer. */
+interface PlannedMinibatch {
+  readonly from: number;
+  readonly size: number;
 }
 
 /** A minibatch as tensors: observations, legal masks, the search's policies and value targets ([batch]). */

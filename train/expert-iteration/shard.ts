@@ -1,3 +1,4 @@
+import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { Random } from '../../env/random.ts';
 import { loadBackend } from '../../models/backend.ts';
 import type { BackendChoice } from '../../models/backend-choice.ts';
@@ -52,6 +53,13 @@ export interface ShardTask extends ShardIteration {
   readonly setup: ShardSetup;
   /** The learner's current weights. */
   readonly weights: MlpWeights;
+  /**
+   * Whether the result carries the positions' observations (LoggedPositions
+   * `encoded`): for a worker thread beside the learner, not for a queue's
+   * worker, whose results cross the network (an observation is 70 times a
+   * state's bytes).
+   */
+  readonly encodePositions?: boolean;
 }
 
 /** What a shard's iteration gives back: the games to carry on, the generator, the finished games' positions. */
@@ -85,10 +93,12 @@ export async function inferenceName(
 export class ShardPlayer {
   readonly selfPlay: SearchSelfPlay;
   readonly #backend: string;
+  readonly #encoder: ObservationEncoder;
 
   /** `backend` names what runs `forward` in the results (inferenceName). */
   constructor(forward: ForwardPass, setup: ShardSetup, backend: string) {
     const { rules, solverNodes } = setup.selfPlay;
+    this.#encoder = new ObservationEncoder(setup.selfPlay.observation, rules);
     const openings = new TrainingOpenings(setup.openings, rules);
     const endgame =
       solverNodes > 0 && setup.endgameSeeds > 0 ? cachedEndgame(setup.endgameSeeds, rules) : null;
@@ -96,19 +106,26 @@ export class ShardPlayer {
     this.#backend = backend;
   }
 
-  /** Carries the shard's games on (or starts fresh ones) with its own generator for `moves` moves. */
-  play(iteration: ShardIteration): ShardResult {
+  /**
+   * Carries the shard's games on (or starts fresh ones) with its own
+   * generator for `moves` moves; `encode`: the positions come with their
+   * observations (every shard played on this machine; not a queue's).
+   */
+  play(iteration: ShardIteration, encode = false): ShardResult {
     const { selfPlay } = this;
     const rng = Random.fromState([...iteration.rngState]);
     if (iteration.games === null) selfPlay.reset(rng);
     else selfPlay.importGames(iteration.games);
     const log = new PositionLog();
     const stats = selfPlay.collect(iteration.moves, log, rng);
+    const start = performance.now();
+    const positions = log.positions(encode ? this.#encoder : undefined);
     return {
       games: selfPlay.exportGames(),
       rngState: rng.getState(),
-      positions: log.positions(),
-      stats,
+      positions,
+      // The shard's seconds (benchmarks weigh the shards by them) include the encoding.
+      stats: { ...stats, seconds: stats.seconds + (performance.now() - start) / 1000 },
       backend: this.#backend,
     };
   }
@@ -144,5 +161,5 @@ async function playerFor(setup: ShardSetup, weights: MlpWeights): Promise<Worker
  */
 export async function playShard(task: ShardTask): Promise<ShardResult> {
   const { player } = await playerFor(task.setup, task.weights);
-  return player.play(task);
+  return player.play(task, task.encodePositions === true);
 }

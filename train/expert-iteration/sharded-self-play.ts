@@ -74,7 +74,7 @@ class InThisThread implements ShardRunner {
         (setup) => new ShardPlayer(inference.forward, setup, backend),
       );
     }
-    return iterations.map((it, i) => (this.#players[i] as ShardPlayer).play(it));
+    return iterations.map((it, i) => (this.#players[i] as ShardPlayer).play(it, true));
   }
 
   dispose(): Promise<void> {
@@ -94,7 +94,12 @@ class OnWorkerThreads implements ShardRunner {
   play(iterations: readonly ShardIteration[], weights: MlpWeights): Promise<ShardResult[]> {
     return Promise.all(
       iterations.map((it, i) =>
-        this.threads.playShard({ ...it, setup: this.setups[i] as ShardSetup, weights }),
+        this.threads.playShard({
+          ...it,
+          setup: this.setups[i] as ShardSetup,
+          weights,
+          encodePositions: true,
+        }),
       ),
     );
   }

@@ -140,14 +140,38 @@ export abstract class MinibatchUpdater {
     return source instanceof SlicedGradients ? source.hereSeconds : 0;
   }
 
-  /** One gradient step over the first `size` rows of the minibatch; returns the loss's statistics. */
-  protected async step(size: number): Promise<ArrayLike<number>> {
+  /**
+   * One gradient step over the first `size` rows of the minibatch; returns
+   * the loss's statistics. `prepareNext` (once, before the step returns) fills
+   * the next minibatch into other arrays than this step's: where the step's
+   * slices run on worker threads, while they compute.
+   */
+  protected async step(size: number, prepareNext?: () => void): Promise<ArrayLike<number>> {
+    let prepared = prepareNext === undefined;
+    // Kept until the step ends: thrown inside it, it would stop the step with its slices half taken.
+    let failure: { readonly error: unknown } | null = null;
+    const meanwhile = (): void => {
+      if (prepared) return;
+      prepared = true;
+      try {
+        prepareNext?.();
+      } catch (error) {
+        failure = { error };
+      }
+    };
+    const stats = await this.#stepNow(size, meanwhile);
+    meanwhile();
+    if (failure !== null) throw (failure as { readonly error: unknown }).error;
+    return stats;
+  }
+
+  async #stepNow(size: number, meanwhile: () => void): Promise<ArrayLike<number>> {
     const onnx = this.#onnx;
     if (onnx !== null) {
       const batch = this.minibatch(size);
       let gradients: Gradients;
       try {
-        gradients = await onnx.compute(batch);
+        gradients = await onnx.compute(batch, meanwhile);
       } catch (error) {
         // This step applied nothing yet: tfjs takes the steps before it back and computes this one.
         await onnx.end();

@@ -10,7 +10,12 @@ import type { GradientBatch, Gradients } from './onnx-gradients.ts';
  */
 export interface GradientSource {
   readonly weights: readonly WeightShape[];
-  compute(batch: GradientBatch, weights: readonly Float32Array[]): Gradients | Promise<Gradients>;
+  /** `meanwhile`, if given and called (once), is this thread's other work while other threads compute. */
+  compute(
+    batch: GradientBatch,
+    weights: readonly Float32Array[],
+    meanwhile?: () => void,
+  ): Gradients | Promise<Gradients>;
   /** Frees any threads it holds between updates. */
   release?(): Promise<void>;
   dispose(): void;
@@ -38,10 +43,13 @@ export class OnnxGradientStep {
     checkWeightOrder(variables, gradients);
   }
 
-  /** The gradients of the loss over `batch` at the current weights (nothing applied yet). */
-  async compute(batch: GradientBatch): Promise<Gradients> {
+  /**
+   * The gradients of the loss over `batch` at the current weights (nothing
+   * applied yet); `meanwhile` as GradientSource.compute.
+   */
+  async compute(batch: GradientBatch, meanwhile?: () => void): Promise<Gradients> {
     this.#adam ??= await FloatAdam.borrow(this.tf, this.optimizer, this.variables);
-    return this.gradients.compute(batch, this.#adam.weightViews);
+    return this.gradients.compute(batch, this.#adam.weightViews, meanwhile);
   }
 
   /** Applies gradients from `compute` (clipped, by Adam); returns the loss's statistics. */

@@ -99,9 +99,15 @@ export class SlicedGradients {
   /**
    * The gradients of the loss over `batch` at `weights` (one array per weight,
    * in order) and its statistics. The arrays returned are this object's,
-   * overwritten by the next call.
+   * overwritten by the next call. `meanwhile` (the next minibatch's filling)
+   * runs on this thread while the helpers start on the slices; without
+   * helpers the caller runs it after.
    */
-  async compute(batch: GradientBatch, weights: readonly Float32Array[]): Promise<Gradients> {
+  async compute(
+    batch: GradientBatch,
+    weights: readonly Float32Array[],
+    meanwhile?: () => void,
+  ): Promise<Gradients> {
     if (this.#disposed) throw new Error('the sliced gradient sessions were released');
     if (weights.length !== this.weights.length) {
       throw new Error(`expected ${this.weights.length} weight arrays, got ${weights.length}`);
@@ -111,7 +117,7 @@ export class SlicedGradients {
     }
     checkColumns(batch, this.#widths);
     if (this.#threads === null) this.#computeHere(batch, weights);
-    else await this.#computeOn(this.#threads, batch, weights);
+    else await this.#computeOn(this.#threads, batch, weights, meanwhile);
     return this.#result;
   }
 
@@ -140,6 +146,7 @@ export class SlicedGradients {
     threads: SliceThreads,
     batch: GradientBatch,
     weights: readonly Float32Array[],
+    meanwhile: (() => void) | undefined,
   ): Promise<void> {
     this.#serving ??= this.#startServing(threads);
     const serving = this.#serving;
@@ -161,6 +168,9 @@ export class SlicedGradients {
     }
     Atomics.add(control, CONTROL.step, 1);
     Atomics.notify(control, CONTROL.step);
+    // The helpers have the step's rows in shared memory: this thread's other work (the next
+    // minibatch) goes first, then it takes what slices are left, reading the batch's own arrays.
+    meanwhile?.();
     // This thread takes its share too: the step goes on even while the machine keeps a helper waiting.
     const start = performance.now();
     hand.takeSlices(size, weights, () => batch.columns);

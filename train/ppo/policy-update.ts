@@ -33,7 +33,8 @@ export interface PolicyUpdateStats extends UpdateStats {
  * sliced from the buffer's typed arrays in JS, not gathered with tfjs, which is
  * slow on the wasm backend. The gradients come from onnxruntime-node when the
  * updater is given onnxruntime-node (train/gradients/), else from tfjs;
- * Adam and the clipping are tfjs's either way.
+ * Adam and the clipping give tfjs's wasm floats either way
+ * (train/gradients/float-adam.ts).
  */
 export class PolicyUpdater extends MinibatchUpdater {
   private readonly mbObs: Float32Array;

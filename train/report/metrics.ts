@@ -17,7 +17,7 @@ export const METRIC_COLUMNS = [
   ['perf/update_samples_per_s', 'samples per second in the update (epochs counted)'],
   [
     'update/gradient_backend',
-    "where this iteration's update computed its gradients: `onnx` (onnxruntime-node) or `tfjs`; Adam runs in tfjs either way",
+    "where this iteration's update computed its gradients: `onnx` (onnxruntime-node, with Adam in WebAssembly) or `tfjs` (with tfjs's Adam); the two Adams give the same floats",
   ],
   [
     'losses/policy',
