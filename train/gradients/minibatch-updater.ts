@@ -173,7 +173,7 @@ export abstract class MinibatchUpdater {
       try {
         gradients = await onnx.compute(batch, meanwhile);
       } catch (error) {
-        // This step applied nothing yet: tfjs takes the steps before it back and computes this one.
+        // This step applied nothing yet: the steps before it go back to tfjs's model and optimizer, and tfjs computes this one.
         await onnx.end();
         onnx.dispose();
         this.#onnx = null;
