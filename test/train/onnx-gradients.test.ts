@@ -22,6 +22,7 @@ import type {
 import { type GradientBatch, OnnxGradients } from '../../train/gradients/onnx-gradients.ts';
 import { PolicyUpdater, policyGradientLoss } from '../../train/ppo/policy-update.ts';
 import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
+import { TrainThreads } from '../../train/train-threads.ts';
 import { randomPositions } from '../agents/positions.ts';
 import { encoder, inputSize, randomMinibatch, relativeDifference } from './gradient-batches.ts';
 
@@ -475,4 +476,57 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
       model.dispose();
     },
   );
+});
+
+describe.skipIf(runtime === null)('the next minibatch filled while the slices compute', () => {
+  it('ends the update with the filling error, the steps before it kept and the threads free', async () => {
+    const network: NetworkConfig = { hidden: [16], activation: 'relu' };
+    const pool = new TrainThreads(2);
+    const settings = { epochs: 1, minibatchSize: 32, valueCoef: 1, maxGradNorm: 1 };
+    const make = (model: tfType.LayersModel, optimizer: tfType.AdamOptimizer) =>
+      new SearchTargetUpdater(tf, model, optimizer, settings, inputSize, {
+        runtime: runtime as OnnxRuntime,
+        network,
+        slices: 4,
+        threads: pool,
+      });
+    const batch = randomMinibatch(21, 128);
+    const buffer = new ReplayBuffer(128, encoder);
+    buffer.startIteration();
+    randomPositions(21, 128).forEach((p, i) => {
+      const targets = batch.columns[policyTarget] as Float32Array;
+      buffer.add(p.toState(), targets.subarray(i * NUM_ACTIONS, (i + 1) * NUM_ACTIONS), 0, 0.5);
+    });
+    // The masks read well for the first minibatch (32 rows of 6) and fail in the second's filling,
+    // which runs while the helper computes the first step's slices.
+    const masks = buffer.masks;
+    let reads = 0;
+    buffer.masks = new Proxy(masks, {
+      get(target, key) {
+        if (typeof key === 'string' && /^\d+$/.test(key) && ++reads > 32 * NUM_ACTIONS) {
+          throw new Error('injected: a row could not be read');
+        }
+        return Reflect.get(target, key);
+      },
+    });
+    const model = createPolicyValueModel(tf, inputSize, network, 4);
+    const optimizer = tf.train.adam(1e-3);
+    const updater = make(model, optimizer);
+    const before = model.getWeights().map((w) => Float32Array.from(w.dataSync()));
+    await expect(updater.update(buffer, Random.fromSeed(3))).rejects.toThrow(
+      'injected: a row could not be read',
+    );
+    // The first step was applied and given back to the model; Adam counted it.
+    const after = model.getWeights().map((w) => w.dataSync());
+    expect(after.some((w, i) => w.some((x, k) => x !== before[i]?.[k]))).toBe(true);
+    expect((await optimizer.getWeights())[0]?.tensor.dataSync()[0]).toBe(1);
+    // The pool's threads serve the next update: it runs all four steps.
+    buffer.masks = masks;
+    const stats = await updater.update(buffer, Random.fromSeed(3));
+    expect(stats.samples).toBe(128);
+    updater.dispose();
+    optimizer.dispose();
+    model.dispose();
+    await pool.dispose();
+  });
 });
