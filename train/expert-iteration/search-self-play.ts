@@ -115,7 +115,8 @@ export interface GamesInProgress {
  */
 export class SearchSelfPlay {
   readonly #n: number;
-  readonly #encoder: ObservationEncoder;
+  /** What turns a position into the network's input (the searches' and the positions' they log). */
+  readonly encoder: ObservationEncoder;
   readonly #target: SearchTarget;
   readonly #searches: PuctSearch[];
   /** Each search's first waiting leaf (a view made once: the searches step one leaf at a time). */
@@ -157,7 +158,7 @@ export class SearchSelfPlay {
   ) {
     const n = options.games;
     this.#n = n;
-    this.#encoder = new ObservationEncoder(options.observation, options.rules);
+    this.encoder = new ObservationEncoder(options.observation, options.rules);
     this.#target = searchTarget(options.policyTarget, n, options.completedQScale);
     this.#searches = Array.from(
       { length: n },
@@ -184,7 +185,7 @@ export class SearchSelfPlay {
     this.#proven = Array.from({ length: n }, () => unknownMoves(0));
     this.#logCount = new Int32Array(n);
     this.#rowGame = new Int32Array(n);
-    this.#observations = new Float32Array(n * this.#encoder.size);
+    this.#observations = new Float32Array(n * this.encoder.size);
     this.#logits = new Float32Array(n * NUM_ACTIONS);
     this.#values = new Float32Array(n);
     this.#ruleCode = ruleCode(options.rules);
@@ -294,10 +295,10 @@ export class SearchSelfPlay {
       }
       if (this.#searchDone(g)) continue;
       if (search.selectLeaves(1) === 0) continue;
-      this.#encoder.encode(
+      this.encoder.encode(
         this.#leafStates[g] as Uint8Array,
         this.#observations,
-        rows * this.#encoder.size,
+        rows * this.encoder.size,
       );
       this.#rowGame[rows++] = g;
     }

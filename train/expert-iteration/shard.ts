@@ -1,4 +1,3 @@
-import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { Random } from '../../env/random.ts';
 import { loadBackend } from '../../models/backend.ts';
 import type { BackendChoice } from '../../models/backend-choice.ts';
@@ -93,12 +92,10 @@ export async function inferenceName(
 export class ShardPlayer {
   readonly selfPlay: SearchSelfPlay;
   readonly #backend: string;
-  readonly #encoder: ObservationEncoder;
 
   /** `backend` names what runs `forward` in the results (inferenceName). */
   constructor(forward: ForwardPass, setup: ShardSetup, backend: string) {
     const { rules, solverNodes } = setup.selfPlay;
-    this.#encoder = new ObservationEncoder(setup.selfPlay.observation, rules);
     const openings = new TrainingOpenings(setup.openings, rules);
     const endgame =
       solverNodes > 0 && setup.endgameSeeds > 0 ? cachedEndgame(setup.endgameSeeds, rules) : null;
@@ -119,7 +116,7 @@ export class ShardPlayer {
     const log = new PositionLog();
     const stats = selfPlay.collect(iteration.moves, log, rng);
     const start = performance.now();
-    const positions = log.positions(encode ? this.#encoder : undefined);
+    const positions = log.positions(encode ? selfPlay.encoder : undefined);
     return {
       games: selfPlay.exportGames(),
       rngState: rng.getState(),
