@@ -2,8 +2,10 @@
 // bench` runs): of the source tree under ROOT, warmed up, then timed. Prints
 // {perSec, pliesPerSec, ...}.
 //
-//   npx tsx bench/against-side.ts ROOT WHAT SECONDS
+//   npx tsx bench/against-side.ts ROOT WHAT SECONDS [LAYER]
 //
+// LAYER (JSON): settings over a preset's, for self-play presets (the settings
+// an older side ran with, say).
 // WHAT: reject | expand (the engine's playout loops, per second of CPU time),
 // vectorEnv (steps with lookahead, per second of CPU time), quick | long |
 // quick-ppo | long-ppo (a preset's self-play, bench/train.bench.ts: plies per
@@ -34,12 +36,19 @@ export interface Rate {
   readonly updatePerSec?: number;
   /** Self-play presets: what computed the update's gradients. */
   readonly gradients?: string;
+  /** Self-play presets: seconds an iteration, self-play and update (wall time). */
+  readonly iterationSeconds?: number;
 }
 
 type Playout = (...args: unknown[]) => number;
 type Env = typeof import('../env/index.ts');
 
-async function timeSide(root: string, what: Measured, seconds: number): Promise<Rate> {
+async function timeSide(
+  root: string,
+  what: Measured,
+  seconds: number,
+  layer: Readonly<Record<string, unknown>>,
+): Promise<Rate> {
   const url = (path: string): string => pathToFileURL(join(root, path)).href;
   const env = (await import(url('env/index.ts'))) as Env;
   const { core, Random } = env;
@@ -89,13 +98,14 @@ async function timeSide(root: string, what: Measured, seconds: number): Promise<
       >),
       Random,
     };
-    const row = await measureSelfPlay(m, what);
+    const row = await measureSelfPlay(m, what, undefined, layer);
     return {
       perSec: row.selfPlayPliesPerSec as number,
       cpuPerSec: row.selfPlayCpuPliesPerSec as number,
       inference: row.inference as string,
       updatePerSec: row.updateSamplesPerSec as number,
       gradients: (row.gradients as string | undefined) ?? 'tfjs',
+      iterationSeconds: row.iterationSeconds as number,
     };
   }
   const { randomPlayout } = (await import(url('agents/playout.ts'))) as { randomPlayout: Playout };
@@ -121,9 +131,10 @@ async function timeSide(root: string, what: Measured, seconds: number): Promise<
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] as string).href) {
-  const [root, what, seconds] = process.argv.slice(2);
+  const [root, what, seconds, layer] = process.argv.slice(2);
   if (!MEASURED.includes(what as Measured))
     throw new Error(`against-side: WHAT must be one of ${MEASURED.join(', ')}, not ${what}`);
-  const rate = await timeSide(root as string, what as Measured, Number(seconds));
+  const settings = layer === undefined ? {} : (JSON.parse(layer) as Record<string, unknown>);
+  const rate = await timeSide(root as string, what as Measured, Number(seconds), settings);
   console.log(JSON.stringify(rate));
 }

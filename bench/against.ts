@@ -9,10 +9,15 @@
 // median of the rounds, each ratio the median of the rounds' ratios.
 //
 //   npx tsx bench/against.ts [REF...] [--rounds N] [--seconds S] [--measure A,B,...]
+//       [--old-settings JSON]
 //
 // REF defaults to where this branch left main (git merge-base HEAD main).
 // --measure: reject, expand, vectorEnv (the default), quick, long, quick-ppo,
-// long-ppo (bench/train.bench.ts), az (az:models/pretrained,t=50ms).
+// long-ppo (bench/train.bench.ts, with the seconds an iteration), az
+// (az:models/pretrained,t=50ms). --old-settings: settings over the preset for
+// the earlier commits' sides, to weigh a preset against the one it replaced
+// (issue 46's 2-core cost: `npx tsx bench/against.ts 0542302 --measure quick
+// --old-settings '{"expertIteration":{"selfPlayShards":2},"updateSlices":null}'`).
 //
 // Each REF's sources are exported with `git archive` into a temporary folder
 // beside node_modules (no worktree); each side runs its own code through the
@@ -33,6 +38,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '1' },
     measure: { type: 'string', default: 'reject,expand,vectorEnv' },
+    'old-settings': { type: 'string', default: '{}' },
   },
 });
 const here = fileURLToPath(new URL('..', import.meta.url));
@@ -51,12 +57,13 @@ const oldRoots: string[] = [];
 const engineLoops = measured.some((what) => what === 'reject' || what === 'expand');
 const native = engineLoops ? compileNativePlayouts() : 'no playout loop measured';
 const tsx = join(here, 'node_modules', '.bin', 'tsx');
-const side = (root: string, what: Measured): Rate =>
+const side = (root: string, what: Measured, settings: string): Rate =>
   JSON.parse(
-    execFileSync(tsx, [join(here, 'bench', 'against-side.ts'), root, what, String(seconds)], {
-      cwd: root,
-      encoding: 'utf8',
-    }),
+    execFileSync(
+      tsx,
+      [join(here, 'bench', 'against-side.ts'), root, what, String(seconds), settings],
+      { cwd: root, encoding: 'utf8' },
+    ),
   ) as Rate;
 try {
   const sides: { name: string; root: string }[] = [];
@@ -88,7 +95,9 @@ try {
       runs[name] = list;
     };
     for (let round = 0; round < rounds; round++) {
-      for (const { name, root } of sides) record(name, side(root, what));
+      for (const { name, root } of sides) {
+        record(name, side(root, what, root === here ? '{}' : values['old-settings']));
+      }
       if ((what === 'reject' || what === 'expand') && typeof native !== 'string') {
         const t = native.time(what, seconds);
         const cpuSec = t.cpuMs / 1000;
@@ -98,10 +107,12 @@ try {
     const row: Record<string, unknown> = { measurement: what, rounds, seconds };
     const medianOf = (
       rates: Rate[],
-      key: 'perSec' | 'pliesPerSec' | 'cpuPerSec' | 'updatePerSec',
+      key: 'perSec' | 'pliesPerSec' | 'cpuPerSec' | 'updatePerSec' | 'iterationSeconds',
     ) => {
       const xs = rates.map((r) => r[key]).filter((x): x is number => x !== undefined);
-      return xs.length === 0 ? {} : { [key]: Math.round(median(xs)) };
+      if (xs.length === 0) return {};
+      const m = median(xs);
+      return { [key]: key === 'iterationSeconds' ? Number(m.toFixed(3)) : Math.round(m) };
     };
     for (const [name, rates] of Object.entries(runs)) {
       const inference = rates[0]?.inference;
@@ -113,12 +124,13 @@ try {
         ...(inference === undefined ? {} : { inference }),
         ...medianOf(rates, 'updatePerSec'),
         ...(gradients === undefined ? {} : { gradients }),
+        ...medianOf(rates, 'iterationSeconds'),
       };
     }
     const ratio = (
       a: string,
       b: string,
-      key: 'perSec' | 'cpuPerSec' | 'updatePerSec' = 'perSec',
+      key: 'perSec' | 'cpuPerSec' | 'updatePerSec' | 'iterationSeconds' = 'perSec',
     ) => {
       const x = runs[a];
       const y = runs[b];
@@ -132,6 +144,9 @@ try {
       if (cpu !== undefined) row[`newOver(${name}),cpu`] = cpu;
       const update = ratio('new', name, 'updatePerSec');
       if (update !== undefined) row[`newOver(${name}),update`] = update;
+      // Seconds, not a rate: above 1 the new side's iteration takes longer.
+      const iteration = ratio('new', name, 'iterationSeconds');
+      if (iteration !== undefined) row[`newOver(${name}),iterationSeconds`] = iteration;
     }
     if (runs.C !== undefined) {
       row.newOverC = ratio('new', 'C');

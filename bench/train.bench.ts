@@ -47,12 +47,13 @@ export async function measureSelfPlay(
   m: TrainModules,
   preset: TrainPreset,
   iterations = 8,
+  layer: Readonly<Record<string, unknown>> = {},
 ): Promise<Measurement> {
   const { tf, name: backend } = await m.loadBackend('auto');
   const base = m.PRESETS[preset];
   const selfOnly =
     base?.algorithm === 'expert-iteration' ? {} : { ppo: { poolShare: 0, baselineShare: 0 } };
-  const config = m.buildConfig([base, { seed: 1, ...selfOnly }]);
+  const config = m.buildConfig([base, { seed: 1, ...selfOnly }, layer]);
   // Expert iteration's shards play on worker threads as in a run (one per core at most).
   const workers = Math.min(config.workers ?? availableParallelism(), availableParallelism());
   const learner = await m.buildLearner(tf, config, { workers });
@@ -64,15 +65,18 @@ export async function measureSelfPlay(
   let rolloutCpuSeconds = 0;
   let samples = 0;
   let updateSeconds = 0;
+  let iterationSeconds = 0;
   const searchSelfPlay = algorithm instanceof m.ExpertIteration ? algorithm.selfPlay : null;
   let evaluations = 0;
   for (let i = 0; i < iterations; i++) {
     const evaluationsBefore = searchSelfPlay?.evaluations ?? 0;
+    const start = performance.now();
     const cpuBefore = process.cpuUsage();
     const rollout = await algorithm.collect(rng, i + 1);
     const cpu = process.cpuUsage(cpuBefore);
     const update = await algorithm.update(rng);
     if (i < 2) continue; // warm-up
+    iterationSeconds += (performance.now() - start) / 1000;
     plies += rollout.plies;
     evaluations += (searchSelfPlay?.evaluations ?? 0) - evaluationsBefore;
     rolloutSeconds += rollout.seconds;
@@ -112,12 +116,13 @@ export async function measureSelfPlay(
       : {}),
     updateSamplesPerSec: Math.round(samples / updateSeconds),
     gradients,
+    iterationSeconds: Number((iterationSeconds / (iterations - 2)).toFixed(3)),
   };
 }
 
 /**
- * Self-play plies per second and update samples per second (epochs counted)
- * of each preset's algorithm, after two warm-up iterations, with no pool or
+ * Self-play plies per second, update samples per second (epochs counted) and
+ * seconds an iteration (both) of each preset's algorithm, after two warm-up iterations, with no pool or
  * baseline opponents. PPO (`quick-ppo`, `long-ppo`): VectorEnv stepping, lookahead
  * encoding and one batched inference per step. Expert iteration (`quick`, `long`):
  * searched moves per second, each behind a Gumbel search whose leaves of all
