@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup/builtin-algorithms.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Child processes rather than worker threads: safest with tfjs (wasm/native backends).

@@ -84,14 +84,17 @@ async function timeSide(
     return { perSec: rate.simulationsPerSec };
   }
   if (what !== 'reject' && what !== 'expand') {
+    // Code from before the registry held no algorithm of its own registers them here.
+    if (existsSync(join(root, 'train/builtin-algorithms.ts'))) {
+      const builtins = (await import(url('train/builtin-algorithms.ts'))) as {
+        registerBuiltinAlgorithms: () => void;
+      };
+      builtins.registerBuiltinAlgorithms();
+    }
     const m: TrainModules = {
       ...((await import(url('models/backend.ts'))) as Pick<TrainModules, 'loadBackend'>),
       ...((await import(url('train/config/build.ts'))) as Pick<TrainModules, 'buildConfig'>),
       ...((await import(url('train/config/presets.ts'))) as Pick<TrainModules, 'PRESETS'>),
-      ...((await import(url('train/expert-iteration/expert-iteration.ts'))) as Pick<
-        TrainModules,
-        'ExpertIteration'
-      >),
       ...((await import(url('train/learner.ts'))) as Pick<
         TrainModules,
         'buildLearner' | 'disposeLearner'

@@ -2,12 +2,11 @@ import { createHash } from 'node:crypto';
 import { Random } from '../env/random.ts';
 import { loadBackend } from '../models/backend.ts';
 import { inferenceEngine } from '../models/inference/inference-engine.ts';
-import { QueueShardRunner } from '../queue/shard-runner.ts';
+import { QueueShardRunner, type ShardQueueTimings } from '../queue/shard-runner.ts';
 import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
-import { expertIterationSettingsSchema } from '../train/expert-iteration/settings.ts';
-import type { ShardRunnerFactory } from '../train/expert-iteration/sharded-self-play.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
+import type { ShardRunnerContext, ShardRunnerFactory } from '../train/shards/protocol.ts';
 import { forgetJobs, startWorkers, stopWorkers } from './queue-setup.ts';
 import { startRedisServer } from './redis-server.ts';
 import type { Emit } from './types.ts';
@@ -39,7 +38,13 @@ export async function run(emit: Emit): Promise<void> {
   const inference = (await inferenceEngine()).backend;
   const config = buildConfig([PRESETS.quick, { seed: 1, expertIteration: { selfPlayShards: 4 } }]);
   const blocks: Readonly<Record<string, unknown>> = config;
-  const ei = expertIterationSettingsSchema.parse(blocks.expertIteration);
+  const block: Readonly<Record<string, unknown>> = { ...Object(blocks.expertIteration) };
+  const ei = {
+    gamesAtOnce: Number(block.gamesAtOnce),
+    movesPerIteration: Number(block.movesPerIteration),
+    simulations: Number(block.simulations),
+    selfPlayShards: Number(block.selfPlayShards),
+  };
   const base = {
     backend,
     inference,
@@ -103,7 +108,7 @@ export async function run(emit: Emit): Promise<void> {
   try {
     for (const count of [1, 2, 3, 4]) {
       const workers = await startWorkers(redis.url, count);
-      let runner: QueueShardRunner | undefined;
+      let runner: { readonly timings: ShardQueueTimings } | undefined;
       let before = {
         encode: 0,
         wait: 0,
@@ -129,9 +134,10 @@ export async function run(emit: Emit): Promise<void> {
         before = snapshot();
       };
       const r = await selfPlay({
-        shardRunner: (context) => {
-          runner = new QueueShardRunner(redis.url, context, {});
-          return runner;
+        shardRunner: <C, O>(context: ShardRunnerContext<C, O>) => {
+          const queued = new QueueShardRunner<C, O>(redis.url, context, {});
+          runner = queued;
+          return queued;
         },
       });
       onMeasure = undefined;

@@ -5,7 +5,6 @@ import { loadBackend, type Tf } from '../models/backend.ts';
 import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
 import type { TrainConfig } from '../train/config/schema.ts';
-import { ExpertIteration } from '../train/expert-iteration/expert-iteration.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
 import { benchPresets } from './train-presets.ts';
 import type { Emit } from './types.ts';
@@ -109,7 +108,10 @@ interface IterationCosts {
 async function shardCosts(tf: Tf, config: TrainConfig): Promise<IterationCosts> {
   const learner = await buildLearner(tf, config, { workers: 0 });
   const algorithm = learner.algorithm;
-  if (!(algorithm instanceof ExpertIteration)) throw new Error('the presets measured have shards');
+  if (algorithm.profile === undefined)
+    throw new Error('the presets measured say where their time goes');
+  const profile = () =>
+    (algorithm.profile as NonNullable<typeof algorithm.profile>).call(algorithm);
   const shards: number[] = [];
   let selfPlay = 0;
   let slices = 0;
@@ -119,14 +121,14 @@ async function shardCosts(tf: Tf, config: TrainConfig): Promise<IterationCosts> 
     algorithm.reset(1, rng);
     for (let i = 0; i < WARM_UP + MEASURED; i++) {
       const collected = await algorithm.collect(rng, i + 1);
-      const sharedBefore = algorithm.updater.sliceSeconds + algorithm.updater.fillSeconds;
+      const sharedBefore = profile().updateSharedSeconds;
       const stats = await algorithm.update(rng);
       if (i < WARM_UP) continue;
-      algorithm.selfPlay.shardSeconds.forEach((s, k) => {
+      profile().shardSeconds.forEach((s, k) => {
         shards[k] = (shards[k] ?? 0) + s / MEASURED;
       });
       selfPlay += collected.seconds / MEASURED;
-      const shared = algorithm.updater.sliceSeconds + algorithm.updater.fillSeconds;
+      const shared = profile().updateSharedSeconds;
       slices += (shared - sharedBefore) / MEASURED;
       update += stats.seconds / MEASURED;
     }

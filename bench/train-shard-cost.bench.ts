@@ -5,7 +5,7 @@ import { buildConfig } from '../train/config/build.ts';
 import type { ConfigLayer } from '../train/config/layer.ts';
 import { PRESETS } from '../train/config/presets.ts';
 import { buildLearner, disposeLearner, type Learner } from '../train/learner.ts';
-import { runWorkers } from '../train/run-workers.ts';
+import { runWorkers } from '../train/threads/run-workers.ts';
 import { benchPresets } from './train-presets.ts';
 import type { Emit } from './types.ts';
 

@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { Random } from '../env/random.ts';
 import { loadBackend } from '../models/backend.ts';
+import type { TrainingAlgorithm } from '../train/algorithm/training-algorithm.ts';
+import { registerBuiltinAlgorithms } from '../train/builtin-algorithms.ts';
 import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
-import { ExpertIteration } from '../train/expert-iteration/expert-iteration.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
 import type { Emit, Measurement } from './types.ts';
 
@@ -21,22 +22,33 @@ export interface TrainModules {
   readonly loadBackend: typeof loadBackend;
   readonly buildConfig: typeof buildConfig;
   readonly PRESETS: typeof PRESETS;
-  readonly ExpertIteration: typeof ExpertIteration;
   readonly buildLearner: typeof buildLearner;
   readonly disposeLearner: typeof disposeLearner;
   readonly Random: typeof Random;
 }
 
 /** This tree's modules. */
+registerBuiltinAlgorithms();
 export const THIS_TRAIN_MODULES: TrainModules = {
   loadBackend,
   buildConfig,
   PRESETS,
-  ExpertIteration,
   buildLearner,
   disposeLearner,
   Random,
 };
+
+/**
+ * The network's evaluations of an algorithm's self-play so far: its profile's
+ * tally, or, in code from before profiles, expert iteration's self-play's count.
+ */
+function evaluationsSoFar(algorithm: TrainingAlgorithm): number {
+  const profile = algorithm.profile?.();
+  if (profile !== undefined) return profile.tallies.evaluations ?? 0;
+  const fields: Readonly<Record<string, unknown>> = { ...algorithm };
+  const selfPlay: Readonly<Record<string, unknown>> = { ...Object(fields.selfPlay) };
+  return typeof selfPlay.evaluations === 'number' ? selfPlay.evaluations : 0;
+}
 
 /**
  * One preset's self-play and update rates (see `run`), on the tree `m`.
@@ -66,10 +78,9 @@ export async function measureSelfPlay(
   let samples = 0;
   let updateSeconds = 0;
   let iterationSeconds = 0;
-  const searchSelfPlay = algorithm instanceof m.ExpertIteration ? algorithm.selfPlay : null;
   let evaluations = 0;
   for (let i = 0; i < iterations; i++) {
-    const evaluationsBefore = searchSelfPlay?.evaluations ?? 0;
+    const evaluationsBefore = evaluationsSoFar(algorithm);
     const start = performance.now();
     const cpuBefore = process.cpuUsage();
     const rollout = await algorithm.collect(rng, i + 1);
@@ -78,7 +89,7 @@ export async function measureSelfPlay(
     if (i < 2) continue; // warm-up
     iterationSeconds += (performance.now() - start) / 1000;
     plies += rollout.plies;
-    evaluations += (searchSelfPlay?.evaluations ?? 0) - evaluationsBefore;
+    evaluations += evaluationsSoFar(algorithm) - evaluationsBefore;
     rolloutSeconds += rollout.seconds;
     rolloutCpuSeconds += (cpu.user + cpu.system) / 1e6;
     samples += update.samples;

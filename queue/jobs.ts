@@ -213,48 +213,8 @@ export const trainResultSchema = z
   .strict();
 export type TrainResult = z.infer<typeof trainResultSchema>;
 
-/**
- * Largest typed array of a shard's job or result, as base64 (a shard of 8192
- * games at 200 plies logs about 40 MB; the default run's shard, 256 games, 1.3).
- */
-export const MAX_SHARD_ARRAY_CHARS = 64 * 1024 * 1024;
-/** Typed arrays travel as base64 of their little-endian bytes (queue/shard-codec.ts). */
-const base64Schema = z
-  .string()
-  .max(MAX_SHARD_ARRAY_CHARS)
-  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
 // The generator's state: four 32-bit integers (env/random.ts keeps them signed).
 const rngStateSchema = z.array(z.number().int().min(-0x80000000).max(0xffffffff)).length(4);
-const countSchema = z.number().int().nonnegative();
-
-/**
- * A shard's games in progress without the empty log slots: each game's board,
- * how many searched moves it has played and logged, and the logged moves' positions, policies,
- * values and the solver's bounds on them, one game after the other.
- */
-export const encodedGamesSchema = z
-  .object({
-    states: base64Schema,
-    logCount: z.array(countSchema).max(8192),
-    plies: z.array(countSchema).max(8192),
-    logStates: base64Schema,
-    logPolicies: base64Schema,
-    logValues: base64Schema,
-    logBounds: base64Schema,
-  })
-  .strict();
-export type EncodedGames = z.infer<typeof encodedGamesSchema>;
-
-/** The positions of a shard's finished games, with their policy and value targets. */
-export const encodedPositionsSchema = z
-  .object({
-    count: countSchema,
-    states: base64Schema,
-    policies: base64Schema,
-    values: base64Schema,
-  })
-  .strict();
-export type EncodedPositions = z.infer<typeof encodedPositionsSchema>;
 
 /**
  * One iteration of one self-play shard of a training run. The worker builds
@@ -271,7 +231,8 @@ export const shardJobSchema = z
     shard: z.number().int().nonnegative(),
     config: trainConfigSchema,
     network: sha256Schema,
-    games: encodedGamesSchema.nullable(),
+    /** What the shard's games carry over, as its algorithm's codec encodes it (null: fresh games); the worker decodes and checks it. */
+    carry: z.unknown().refine((value): boolean => value !== undefined, 'required'),
     rngState: rngStateSchema,
     moves: z
       .number()
@@ -284,13 +245,13 @@ export type ShardJob = z.infer<typeof shardJobSchema>;
 
 const statSchema = z.number().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
-/** What a shard's worker sends back: train/'s ShardResult with its arrays encoded. */
+/** What a shard's worker sends back: train/shards' ShardResult, its carry and output encoded by the algorithm's codec. */
 export const shardResultSchema = z
   .object({
     backend: z.string().min(1).max(100),
-    games: encodedGamesSchema,
+    carry: z.unknown().refine((value): boolean => value !== undefined, 'required'),
     rngState: rngStateSchema,
-    positions: encodedPositionsSchema,
+    output: z.unknown().refine((value): boolean => value !== undefined, 'required'),
     stats: z
       .object({
         plies: statSchema,
@@ -298,8 +259,9 @@ export const shardResultSchema = z
         learnerSamples: statSchema,
         seconds: statSchema,
         meanGamePlies: statSchema,
-        evaluations: statSchema,
-        proven: statSchema,
+        tallies: z
+          .record(z.string().min(1).max(64), statSchema)
+          .refine((tallies) => Object.keys(tallies).length <= 16, 'at most 16 tallies'),
       })
       .strict(),
   })

@@ -2,15 +2,17 @@ import { UnrecoverableError } from 'bullmq';
 import { observationSize } from '../env/gym/observation.ts';
 import type { InferenceBackend } from '../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
-import { algorithmOf } from '../train/algorithms.ts';
+import { algorithmOf } from '../train/algorithm/registry.ts';
 import { observationOf, type TrainConfig } from '../train/config/schema.ts';
-import type { TrainThreads } from '../train/train-threads.ts';
+import { runShardSetups } from '../train/shards/build.ts';
+import { ShardDataError } from '../train/shards/wire.ts';
+import type { TrainThreads } from '../train/threads/train-threads.ts';
 import { acceptJob } from './accept-job.ts';
 import { QueueError } from './errors.ts';
 import { checkShardMemory } from './job-memory.ts';
 import { type EncodedShardResult, type ShardJob, shardJobSchema } from './jobs.ts';
 import type { PolicyCache } from './policy-transport.ts';
-import { decodeGames, encodeShardResult } from './shard-codec.ts';
+import { encodeShardResult } from './shard-codec.ts';
 import type { TrainWorker } from './train-job.ts';
 
 /** A job this worker must never run again: it fails at once with `message`, for the coordinator to print. */
@@ -58,7 +60,7 @@ export async function playShardJob(
   if (shards === null) {
     refuse(`${where}: the run's algorithm is ${job.config.algorithm}, which plays no shards`);
   }
-  const setups = await shards.setups(job.config, inference);
+  const setups = runShardSetups(job.config, inference);
   const setup = setups[job.shard];
   if (setup === undefined) refuse(`${where}: the run has ${setups.length} shards`);
   try {
@@ -69,19 +71,20 @@ export async function playShardJob(
   // A network that fails its checks may be a damaged copy in the store: tried again, then reported.
   const network = await policies.policy(job.network, 'network');
   checkNetworkFits(network.weights, job.config, where);
-  let games: ReturnType<typeof decodeGames> | null = null;
+  let carry: unknown = null;
   try {
-    games = job.games === null ? null : decodeGames(job.games, setup.selfPlay, where);
+    carry = job.carry === null ? null : shards.codec.decodeCarry(job.carry, setup.play, where);
   } catch (err) {
-    if (err instanceof QueueError) refuse(err.message);
+    if (err instanceof ShardDataError || err instanceof QueueError) refuse(err.message);
     throw err;
   }
   const result = await threads.playShard({
     setup,
     weights: network.weights,
-    games,
+    carry,
     rngState: job.rngState,
     moves: job.moves,
+    local: false,
   });
-  return encodeShardResult(result, setup.selfPlay);
+  return encodeShardResult(result, shards.codec, setup.play);
 }

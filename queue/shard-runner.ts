@@ -4,13 +4,17 @@ import type { Queue } from 'bullmq';
 import type { MlpWeights } from '../models/mlp-runner.ts';
 import { makePolicyFile } from '../models/policy-file.ts';
 import { observationOf } from '../train/config/schema.ts';
-import type { ShardIteration, ShardResult, ShardSetup } from '../train/expert-iteration/shard.ts';
+import { runPaths } from '../train/run/paths.ts';
 import type {
+  ShardIteration,
+  ShardResult,
   ShardRunner,
   ShardRunnerContext,
   ShardRunnerFactory,
-} from '../train/expert-iteration/sharded-self-play.ts';
-import { runPaths } from '../train/run/paths.ts';
+  ShardSetup,
+} from '../train/shards/protocol.ts';
+import { ShardDataError } from '../train/shards/wire.ts';
+import { QueueError } from './errors.ts';
 import { followJobs } from './follow-jobs.ts';
 import { parseJobData, SHARD_JOB, type ShardJob, shardResultSchema } from './jobs.ts';
 import {
@@ -20,7 +24,7 @@ import {
   storePolicy,
 } from './policy-transport.ts';
 import { closeCoordinatorClients, openQueueClients, type QueueClients } from './queue-clients.ts';
-import { decodeShardResult, encodeGames } from './shard-codec.ts';
+import { decodeShardResult } from './shard-codec.ts';
 import { ayoayoVersion } from './version.ts';
 
 /**
@@ -73,11 +77,12 @@ export function queueShardRunner(
   url: string,
   options: QueueShardRunnerOptions = {},
 ): ShardRunnerFactory {
-  return (context) => new QueueShardRunner(url, context, options);
+  return <C, O>(context: ShardRunnerContext<C, O>) =>
+    new QueueShardRunner<C, O>(url, context, options);
 }
 
 /** How a stopped run goes on: resumed from its last checkpoint, or started again before its first. */
-function goOnText(config: ShardRunnerContext['config']): string {
+function goOnText(config: ShardRunnerContext<unknown, unknown>['config']): string {
   return existsSync(runPaths(config).latest)
     ? `resume the run from its last checkpoint (ayoayo train --runs-dir ${config.runsDir} --name ${config.name} --resume --queue URL)`
     : 'run the same command again (the run has no checkpoint yet)';
@@ -102,7 +107,7 @@ function shardJobId(setup: ShardSetup, job: ShardJob): string {
  * it had already sent under the same ids and takes the finished ones as they
  * are: no shard is counted twice.
  */
-export class QueueShardRunner implements ShardRunner {
+export class QueueShardRunner<C, O> implements ShardRunner<C, O> {
   readonly timings: ShardQueueTimings = {
     iterations: 0,
     encodeSeconds: 0,
@@ -121,7 +126,7 @@ export class QueueShardRunner implements ShardRunner {
 
   constructor(
     private readonly url: string,
-    private readonly context: ShardRunnerContext,
+    private readonly context: ShardRunnerContext<C, O>,
     private readonly options: QueueShardRunnerOptions,
   ) {
     this.#log = options.log ?? (() => {});
@@ -142,11 +147,11 @@ export class QueueShardRunner implements ShardRunner {
   }
 
   async play(
-    iterations: readonly ShardIteration[],
+    iterations: readonly ShardIteration<C>[],
     weights: MlpWeights,
     iteration: number,
-  ): Promise<ShardResult[]> {
-    const { config, setups } = this.context;
+  ): Promise<ShardResult<C, O>[]> {
+    const { config, setups, codec } = this.context;
     const clients = await this.#connect();
     await this.#removeStale(clients.queue);
     const started = performance.now();
@@ -159,7 +164,7 @@ export class QueueShardRunner implements ShardRunner {
         shard,
         config,
         network: network.sha,
-        games: it.games === null ? null : encodeGames(it.games, setup.selfPlay),
+        carry: it.carry === null ? null : codec.encodeCarry(it.carry, setup.play),
         rngState: [...it.rngState],
         moves: it.moves,
       };
@@ -194,10 +199,13 @@ export class QueueShardRunner implements ShardRunner {
     });
     const arrived = performance.now();
     const results = raw.map((value, shard) =>
-      decodeShardResult(
-        value as Parameters<typeof decodeShardResult>[0],
-        (setups[shard] as ShardSetup).selfPlay,
-        `the result of ${describe(shard)}`,
+      decodedResult(() =>
+        decodeShardResult(
+          value as Parameters<typeof decodeShardResult>[0],
+          codec,
+          (setups[shard] as ShardSetup).play,
+          `the result of ${describe(shard)}`,
+        ),
       ),
     );
     // Every shard of this network is in: no job will fetch it again.
@@ -236,5 +244,15 @@ export class QueueShardRunner implements ShardRunner {
     if (this.#clients === null) return;
     const clients = await this.#clients.catch(() => null);
     if (clients !== null) await closeCoordinatorClients(clients);
+  }
+}
+
+/** A result that its algorithm's codec refuses fails the run as the queue's fault it is. */
+function decodedResult<T>(decode: () => T): T {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof ShardDataError) throw new QueueError(error.message);
+    throw error;
   }
 }

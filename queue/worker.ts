@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
 import { watchEngineWorkers } from '../agents/engine-registry.ts';
 import { registerNetworkKinds } from '../agents/network/kinds.ts';
 import type { InferenceBackend } from '../models/inference/inference-engine.ts';
-import type { TrainThreads } from '../train/train-threads.ts';
+import { registerBuiltinAlgorithms } from '../train/builtin-algorithms.ts';
+import type { TrainThreads } from '../train/threads/train-threads.ts';
 import { runAccuracyJob } from './accuracy-job.ts';
 import { runBookJob } from './book-job.ts';
 import { playChunkJob } from './chunk-job.ts';
@@ -111,13 +112,14 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   watchEngineWorkers();
   // A worker plays every kind of agent a job may name, those that load a network included.
   registerNetworkKinds();
+  registerBuiltinAlgorithms();
   // Shards play on threads of their own (one per job at once), started with the first shard:
   // a search holds its thread for the whole shard, and this one must renew the job's lock.
   let shardThreads: Promise<TrainThreads> | null = null;
   let inference: Promise<InferenceBackend> | null = null;
   const playShard = async (data: unknown): Promise<unknown> => {
     const { playShardJob } = await import('./shard-job.ts');
-    shardThreads ??= import('../train/train-threads.ts').then(
+    shardThreads ??= import('../train/threads/train-threads.ts').then(
       ({ TrainThreads }) => new TrainThreads(concurrency),
     );
     // This worker's own inference backend (onnxruntime-node where it loads), resolved once.

@@ -12,14 +12,28 @@ export {
   type AlgorithmDescriptor,
   type BuildOptions,
   defineAlgorithm,
-} from './algorithm-descriptor.ts';
-export { algorithmNames, algorithms, registerAlgorithm } from './algorithms.ts';
-export {
-  buildConfig,
-  DEFAULT_CONFIG,
-  parseTrainConfig,
-  trainConfigSchema,
-} from './config/build.ts';
+} from './algorithm/descriptor.ts';
+
+import { registerBuiltinAlgorithms } from './builtin-algorithms.ts';
+import { buildConfig } from './config/build.ts';
+
+registerBuiltinAlgorithms();
+
+export { algorithmNames, algorithms, registerAlgorithm } from './algorithm/registry.ts';
+export { registerBuiltinAlgorithms } from './builtin-algorithms.ts';
+export { buildConfig, parseTrainConfig, trainConfigSchema } from './config/build.ts';
+
+/** The config of a run that sets nothing (of the default algorithm, PPO). */
+export const DEFAULT_CONFIG = buildConfig([]);
+export type {
+  LearnerParts,
+  OwnMetrics,
+  PolicySnapshots,
+  PositionWindow,
+  SelfPlayStats,
+  TrainingAlgorithm,
+  UpdateStats,
+} from './algorithm/training-algorithm.ts';
 export type { ConfigLayer } from './config/layer.ts';
 export { PRESETS } from './config/presets.ts';
 export { type ConfigOf, type SharedSettings, setting, type TrainConfig } from './config/schema.ts';
@@ -33,12 +47,3 @@ export type { ExpertIterationSettings } from './expert-iteration/settings.ts';
 export type { PpoSettings } from './ppo/settings.ts';
 export { type EvaluationResult, type EvaluationRow, evaluatePolicy } from './report/evaluate.ts';
 export { runPaths, type TrainOptions, type TrainResult, train } from './trainer.ts';
-export type {
-  LearnerParts,
-  OwnMetrics,
-  PolicySnapshots,
-  PositionWindow,
-  SelfPlayStats,
-  TrainingAlgorithm,
-  UpdateStats,
-} from './training-algorithm.ts';

@@ -6,10 +6,10 @@ import { inferenceChoice } from '../models/inference/choice.ts';
 import { inferenceEngine } from '../models/inference/inference-engine.ts';
 import { makePolicyFile, type PolicyFile } from '../models/policy-file.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
-import type { BuildOptions } from './algorithm-descriptor.ts';
-import { algorithmOf } from './algorithms.ts';
+import type { BuildOptions } from './algorithm/descriptor.ts';
+import { algorithmOf } from './algorithm/registry.ts';
+import type { LearnerParts, TrainingAlgorithm } from './algorithm/training-algorithm.ts';
 import { observationOf, type SharedSettings, type TrainConfig } from './config/schema.ts';
-import type { LearnerParts, TrainingAlgorithm } from './training-algorithm.ts';
 
 /** Everything that learns or plays in a run: the network, its optimiser, the algorithm's self-play and update. */
 export interface Learner extends LearnerParts {

@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os';
 import type { JobFiles } from '../agents/spec.ts';
 import { loadBackend, wasmBackendNoteOnce } from '../models/backend.ts';
-import { algorithmOf } from './algorithms.ts';
+import { algorithmOf } from './algorithm/registry.ts';
 import type { ConfigLayer } from './config/layer.ts';
 import type { TrainConfig } from './config/schema.ts';
-import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
 import { buildLearner, disposeLearner, type Learner } from './learner.ts';
 import type { EvaluationResult } from './report/evaluate.ts';
 import { finishRun } from './report/final-evaluation.ts';
@@ -12,7 +11,8 @@ import type { MetricsRow } from './report/metrics.ts';
 import { type OpenedRun, openRun } from './run/open-run.ts';
 import { runPaths } from './run/paths.ts';
 import { freshState, restoreRun } from './run/run-state.ts';
-import { runWorkers } from './run-workers.ts';
+import type { ShardRunnerFactory } from './shards/protocol.ts';
+import { runWorkers } from './threads/run-workers.ts';
 import { RunClock, trainingLoop } from './training-loop.ts';
 
 export { runPaths };

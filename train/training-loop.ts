@@ -4,6 +4,7 @@ import type { JobFiles } from '../agents/spec.ts';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import { encodePolicyFile } from '../models/policy-checksum.ts';
 import { extractMlpWeights } from '../models/policy-value-model.ts';
+import type { SelfPlayStats, UpdateStats } from './algorithm/training-algorithm.ts';
 import type { TrainConfig } from './config/schema.ts';
 import { TrainingDivergedError } from './errors.ts';
 import { type Learner, learnerPolicyFile } from './learner.ts';
@@ -16,7 +17,6 @@ import { writeCheckpoint } from './run/checkpoint.ts';
 import type { RunPaths } from './run/paths.ts';
 import { pruneRun } from './run/retention.ts';
 import { type RunState, snapshotRun } from './run/run-state.ts';
-import type { SelfPlayStats, UpdateStats } from './training-algorithm.ts';
 
 /** Training time of the run, counting earlier processes of a resumed run. */
 export class RunClock {

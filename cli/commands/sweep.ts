@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { parseSweepConfig } from '../../queue/sweep-plan.ts';
+import { registerBuiltinAlgorithms } from '../../train/builtin-algorithms.ts';
 import { CliError, defineCommand, runCommand } from '../fail.ts';
 import { type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
+
+registerBuiltinAlgorithms();
 
 interface SweepArgs extends QueueArgs {
   config: string;

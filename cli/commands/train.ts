@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { algorithmOf, noShardsMessage } from '../../train/algorithms.ts';
+import { algorithmOf, noShardsMessage } from '../../train/algorithm/registry.ts';
+import { registerBuiltinAlgorithms } from '../../train/builtin-algorithms.ts';
 import { configFlags, layerFromArgv } from '../../train/config/flags.ts';
 import { PRESETS, presetsHelp } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/config/schema.ts';
@@ -13,6 +14,8 @@ import {
   stopOnSignals,
   writeStatusLine,
 } from '../queue-args.ts';
+
+registerBuiltinAlgorithms();
 
 interface TrainArgs extends QueueArgs {
   preset?: string;

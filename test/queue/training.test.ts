@@ -22,7 +22,7 @@ import { PRESETS } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/config/schema.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
-import { TrainThreads } from '../../train/train-threads.ts';
+import { TrainThreads } from '../../train/threads/train-threads.ts';
 import { train } from '../../train/trainer.ts';
 import { startAyoayo, until } from '../ayoayo-command.ts';
 import { REDIS_SERVER, skipWithout } from '../system-packages.ts';

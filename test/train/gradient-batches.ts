@@ -1,8 +1,10 @@
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { DEFAULT_RULES, Random } from '../../env/index.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
-import { GRADIENT_INPUTS } from '../../train/gradients/gradient-graph.ts';
+import { POLICY_TARGET, searchTargetTerm } from '../../train/expert-iteration/loss.ts';
 import type { GradientBatch } from '../../train/gradients/onnx-gradients.ts';
+import { GRADIENT_INPUTS, type PolicyTerm } from '../../train/gradients/policy-term.ts';
+import { POLICY_GRADIENT_INPUTS, policyGradientTerm } from '../../train/ppo/loss.ts';
 import { randomPositions } from '../agents/positions.ts';
 
 /** The observation the gradient tests' networks see. */
@@ -12,8 +14,26 @@ export const encoder = new ObservationEncoder(
 );
 export const inputSize = encoder.size;
 
-const { observation, mask, valueTarget, policyTarget, action, oldLogProb, advantage } =
-  GRADIENT_INPUTS;
+const { observation, mask, valueTarget } = GRADIENT_INPUTS;
+const policyTarget = POLICY_TARGET;
+const { action, oldLogProb, advantage } = POLICY_GRADIENT_INPUTS;
+
+/** A loss the gradient tests compare: expert iteration's, or PPO's / REINFORCE's with its coefficients. */
+export type LossSpec =
+  | { readonly kind: 'search-targets'; readonly valueCoef: number }
+  | {
+      readonly kind: 'ppo' | 'reinforce';
+      readonly valueCoef: number;
+      readonly clip: number;
+      readonly entropyCoef: number;
+    };
+
+/** The gradient graph's policy term of `spec`, as its algorithm writes it. */
+export function termOf(spec: LossSpec): PolicyTerm {
+  return spec.kind === 'search-targets'
+    ? searchTargetTerm(spec.valueCoef)
+    : policyGradientTerm({ ...spec, algorithm: spec.kind });
+}
 
 /**
  * `count` positions from random play as every gradient graph's inputs: random

@@ -9,22 +9,28 @@ import {
 } from '../../models/inference/onnx-runtime.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { createPolicyValueModel, type NetworkConfig } from '../../models/policy-value-model.ts';
+import { POLICY_TARGET, searchTargetLoss } from '../../train/expert-iteration/loss.ts';
 import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
-import {
-  SearchTargetUpdater,
-  searchTargetLoss,
-} from '../../train/expert-iteration/search-update.ts';
-import { GRADIENT_INPUTS, type GradientLoss } from '../../train/gradients/gradient-graph.ts';
+import { SearchTargetUpdater } from '../../train/expert-iteration/search-update.ts';
 import type {
   MinibatchUpdater,
   OnnxGradientOptions,
 } from '../../train/gradients/minibatch-updater.ts';
 import { type GradientBatch, OnnxGradients } from '../../train/gradients/onnx-gradients.ts';
-import { PolicyUpdater, policyGradientLoss } from '../../train/ppo/policy-update.ts';
+import { GRADIENT_INPUTS } from '../../train/gradients/policy-term.ts';
+import { POLICY_GRADIENT_INPUTS, policyGradientLoss } from '../../train/ppo/loss.ts';
+import { PolicyUpdater } from '../../train/ppo/policy-update.ts';
 import { RolloutBuffer } from '../../train/ppo/rollout-buffer.ts';
-import { TrainThreads } from '../../train/train-threads.ts';
+import { TrainThreads } from '../../train/threads/train-threads.ts';
 import { randomPositions } from '../agents/positions.ts';
-import { encoder, inputSize, randomMinibatch, relativeDifference } from './gradient-batches.ts';
+import {
+  encoder,
+  inputSize,
+  type LossSpec,
+  randomMinibatch,
+  relativeDifference,
+  termOf,
+} from './gradient-batches.ts';
 
 const runtime: OnnxRuntime | null = (await loadOnnxRuntime()).runtime;
 let tf: Tf;
@@ -33,11 +39,12 @@ beforeAll(async () => {
   tf = (await loadBackend('wasm')).tf;
 });
 
-const { observation, mask, valueTarget, policyTarget, action, oldLogProb, advantage } =
-  GRADIENT_INPUTS;
+const { observation, mask, valueTarget } = GRADIENT_INPUTS;
+const policyTarget = POLICY_TARGET;
+const { action, oldLogProb, advantage } = POLICY_GRADIENT_INPUTS;
 
 /** tfjs's gradients (in trainable-weight order) and loss statistics of the updaters' own tfjs losses. */
-function tfjsGradients(model: tfType.LayersModel, batch: GradientBatch, loss: GradientLoss) {
+function tfjsGradients(model: tfType.LayersModel, batch: GradientBatch, loss: LossSpec) {
   const variables = model.trainableWeights.map((w) => w.read() as tfType.Variable);
   const n = batch.size;
   const column = (name: string, width: number) => {
@@ -82,7 +89,7 @@ function tfjsGradients(model: tfType.LayersModel, batch: GradientBatch, loss: Gr
   });
 }
 
-const networks: [string, NetworkConfig, GradientLoss][] = [
+const networks: [string, NetworkConfig, LossSpec][] = [
   [
     'one relu layer',
     { hidden: [32], activation: 'relu' },
@@ -122,9 +129,9 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
   });
 
   /** A fresh model of `seed`, the gradient session of `loss` for it (released after the tests) and its weights. */
-  function sessionFor(network: NetworkConfig, loss: GradientLoss, seed: number) {
+  function sessionFor(network: NetworkConfig, loss: LossSpec, seed: number) {
     const model = createPolicyValueModel(tf, inputSize, network, seed);
-    const gradients = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss);
+    const gradients = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, termOf(loss));
     sessions.push(gradients);
     const weights = model.trainableWeights.map(
       (w) => (w.read() as tfType.Variable).dataSync() as Float32Array,
@@ -216,7 +223,7 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
    * One update from a fresh model of `seed`, with onnxruntime's gradients for
    * `loss` or with tfjs's: its statistics and the weights it leaves.
    */
-  async function updateOnce<U extends MinibatchUpdater, S>(
+  async function updateOnce<U extends MinibatchUpdater<unknown, unknown>, S>(
     seed: number,
     withOnnx: boolean,
     makeUpdater: (
@@ -336,8 +343,8 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
       const weights = model.trainableWeights.map(
         (w) => (w.read() as tfType.Variable).dataSync() as Float32Array,
       );
-      const first = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss, 2);
-      const second = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss, 2);
+      const first = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, termOf(loss), 2);
+      const second = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, termOf(loss), 2);
       sessions.push(first, second);
       for (const rows of [1024, 700, 64]) {
         const batch = randomMinibatch(21, rows);
@@ -354,22 +361,22 @@ describe.skipIf(runtime === null)('training gradients on onnxruntime-node', () =
 
   it('refuses a thread count that is not a positive integer', () => {
     const network: NetworkConfig = { hidden: [8], activation: 'relu' };
-    const loss: GradientLoss = { kind: 'search-targets', valueCoef: 1 };
+    const loss: LossSpec = { kind: 'search-targets', valueCoef: 1 };
     for (const threads of [0, 1.5]) {
       expect(
-        () => new OnnxGradients(runtime as OnnxRuntime, inputSize, network, loss, threads),
+        () => new OnnxGradients(runtime as OnnxRuntime, inputSize, network, termOf(loss), threads),
       ).toThrow(`the gradient session's threads must be a positive integer, got ${threads}`);
     }
   });
 
   it('names the input a batch lacks or holds too few rows of', () => {
     const network: NetworkConfig = { hidden: [16], activation: 'relu' };
-    const gradients = new OnnxGradients(runtime as OnnxRuntime, inputSize, network, {
-      kind: 'reinforce',
-      valueCoef: 1,
-      clip: 0.2,
-      entropyCoef: 0,
-    });
+    const gradients = new OnnxGradients(
+      runtime as OnnxRuntime,
+      inputSize,
+      network,
+      termOf({ kind: 'reinforce', valueCoef: 1, clip: 0.2, entropyCoef: 0 }),
+    );
     sessions.push(gradients);
     const model = createPolicyValueModel(tf, inputSize, network, 1);
     const weights = model.getWeights().map((w) => w.dataSync() as Float32Array);

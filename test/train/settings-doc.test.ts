@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatRules, rulesSchema } from '../../env/rules.ts';
-import { algorithms } from '../../train/algorithms.ts';
+import { algorithms } from '../../train/algorithm/registry.ts';
 import { flagOfField, kebabCase, settingFlags } from '../../train/config/flags.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { DEFAULT_SHARED, sharedSettingsSchema } from '../../train/config/schema.ts';

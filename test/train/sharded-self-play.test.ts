@@ -58,7 +58,7 @@ async function iterate(workers: number, extra: Partial<ExpertIterationSettings> 
     }
     return {
       out,
-      evaluations: algorithm.selfPlay.evaluations,
+      evaluations: algorithm.selfPlay.tallies.evaluations,
       gradients: algorithm.updater.gradientThreads,
     };
   } finally {

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { loadOnnxRuntime, type OnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { createPolicyValueModel, type NetworkConfig } from '../../models/policy-value-model.ts';
-import type { GradientLoss } from '../../train/gradients/gradient-graph.ts';
 import { type GradientBatch, OnnxGradients } from '../../train/gradients/onnx-gradients.ts';
+import type { PolicyTerm } from '../../train/gradients/policy-term.ts';
 import type { SliceThreads } from '../../train/gradients/slice-task.ts';
 import { SlicedGradients } from '../../train/gradients/sliced-gradients.ts';
 import { sliceRows } from '../../train/gradients/slices.ts';
-import { TrainThreads } from '../../train/train-threads.ts';
-import { inputSize, randomMinibatch, relativeDifference } from './gradient-batches.ts';
+import { TrainThreads } from '../../train/threads/train-threads.ts';
+import { inputSize, randomMinibatch, relativeDifference, termOf } from './gradient-batches.ts';
 
 const runtime: OnnxRuntime | null = (await loadOnnxRuntime()).runtime;
 let tf: Tf;
@@ -19,9 +19,9 @@ beforeAll(async () => {
 });
 
 const network: NetworkConfig = { hidden: [48, 32], activation: 'relu' };
-const losses: GradientLoss[] = [
-  { kind: 'search-targets', valueCoef: 0.5 },
-  { kind: 'ppo', valueCoef: 0.5, clip: 0.2, entropyCoef: 0.01 },
+const losses: PolicyTerm[] = [
+  termOf({ kind: 'search-targets', valueCoef: 0.5 }),
+  termOf({ kind: 'ppo', valueCoef: 0.5, clip: 0.2, entropyCoef: 0.01 }),
 ];
 
 /** A copy of a result (the gradient objects overwrite theirs at the next call). */
@@ -53,7 +53,7 @@ describe.skipIf(runtime === null)("a minibatch's gradients in slices", () => {
   });
 
   it.each(losses)(
-    "%j: the slices' gradients and statistics add up to the whole minibatch's (1e-5), with empty slices too",
+    "$name: the slices' gradients and statistics add up to the whole minibatch's (1e-5), with empty slices too",
     async (loss) => {
       const m = model();
       const weights = weightsOf(m);
@@ -85,7 +85,7 @@ describe.skipIf(runtime === null)("a minibatch's gradients in slices", () => {
   );
 
   it.each(losses)(
-    '%j: the same to the bit in this thread and on 2, 3, 4 or 8 threads',
+    '$name: the same to the bit in this thread and on 2, 3, 4 or 8 threads',
     async (loss) => {
       const m = model();
       const weights = weightsOf(m);
@@ -131,7 +131,7 @@ describe.skipIf(runtime === null)("a minibatch's gradients in slices", () => {
         return pool.serveSlices(serving, threads);
       },
     };
-    const graph = { inputSize, network, loss: losses[0] as GradientLoss };
+    const graph = { inputSize, network, loss: losses[0] as PolicyTerm };
     const sliced = new SlicedGradients(runtime as OnnxRuntime, graph, 8, 64, failing);
     await expect(sliced.compute(randomMinibatch(33, 64), weightsOf(m))).rejects.toThrow(
       'injected: the thread died',
@@ -151,7 +151,7 @@ describe.skipIf(runtime === null)("a minibatch's gradients in slices", () => {
         () =>
           new SlicedGradients(
             runtime as OnnxRuntime,
-            { inputSize, network, loss: { kind: 'search-targets', valueCoef: 1 } },
+            { inputSize, network, loss: termOf({ kind: 'search-targets', valueCoef: 1 }) },
             slices,
             64,
             null,

@@ -9,7 +9,7 @@ import { initialPosition, legalActions, playMove, type Random } from '../../env/
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
-import { algorithmNames, noShardsMessage } from '../../train/algorithms.ts';
+import { algorithmNames, noShardsMessage } from '../../train/algorithm/registry.ts';
 import { configFlags } from '../../train/config/flags.ts';
 import { observationOf } from '../../train/config/schema.ts';
 import {
@@ -24,8 +24,8 @@ import {
   type TrainingAlgorithm,
   train,
 } from '../../train/index.ts';
-import { estimateRunMemory } from '../../train/memory-estimate.ts';
-import { part } from '../../train/memory-parts.ts';
+import { estimateRunMemory } from '../../train/memory/estimate.ts';
+import { part } from '../../train/memory/parts.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 

@@ -12,7 +12,7 @@ import { PRESETS } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/config/schema.ts';
 import { CheckpointError, readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
-import { runWorkers } from '../../train/run-workers.ts';
+import { runWorkers } from '../../train/threads/run-workers.ts';
 import { train } from '../../train/trainer.ts';
 
 const quiet = { log: () => {} };

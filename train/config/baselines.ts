@@ -1,4 +1,4 @@
-import { algorithmOf } from '../algorithms.ts';
+import { algorithmOf } from '../algorithm/registry.ts';
 import type { TrainConfig } from './schema.ts';
 
 /**

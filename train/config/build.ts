@@ -1,14 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { describeIssues, type IssueList } from '../../env/zod-issues.ts';
-import type { AlgorithmDescriptor } from '../algorithm-descriptor.ts';
+import type { AlgorithmDescriptor } from '../algorithm/descriptor.ts';
 import {
   algorithmNamed,
   algorithmNames,
   algorithmOf,
   algorithms,
   defaultAlgorithm,
-} from '../algorithms.ts';
+} from '../algorithm/registry.ts';
 import { TrainConfigError } from '../errors.ts';
 import { answersTo, flagOfField, layerFromFlags } from './flags.ts';
 import {
@@ -231,9 +231,6 @@ export function buildConfig(
   if (problems.length > 0 && chosen !== undefined) throw configError(where, problems);
   return checkedConfig(upgradeLegacy({ ...shared, algorithm, [own.block]: block }, where), where);
 }
-
-/** The config of a run that sets nothing. */
-export const DEFAULT_CONFIG: TrainConfig = buildConfig([]);
 
 /**
  * The run folder layers name (`name`, `runsDir`, defaults under them),

@@ -1,8 +1,8 @@
 import type { Options } from 'yargs';
 import { z } from 'zod';
 import { formatRules, parseRulesText, RulesError, rulesSchema } from '../../env/rules.ts';
-import type { AlgorithmDescriptor } from '../algorithm-descriptor.ts';
-import { algorithmNames, algorithms, defaultAlgorithm } from '../algorithms.ts';
+import type { AlgorithmDescriptor } from '../algorithm/descriptor.ts';
+import { algorithmNames, algorithms, defaultAlgorithm } from '../algorithm/registry.ts';
 import { TrainConfigError } from '../errors.ts';
 import { type ConfigLayer, type Fields, isFields, withFlagFields } from './layer.ts';
 import { RUN_SETTINGS, type SettingMeta, settingMeta, sharedSettingsSchema } from './schema.ts';

@@ -1,5 +1,5 @@
-import type { Preset } from '../algorithm-descriptor.ts';
-import { onRegistered } from '../algorithms.ts';
+import type { Preset } from '../algorithm/descriptor.ts';
+import { onRegistered } from '../algorithm/registry.ts';
 import { asPreset, type ConfigLayer } from './layer.ts';
 
 /**

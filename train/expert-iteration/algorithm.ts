@@ -1,15 +1,16 @@
-import { defineAlgorithm } from '../algorithm-descriptor.ts';
+import { defineAlgorithm } from '../algorithm/descriptor.ts';
 import type { ConfigLayer } from '../config/layer.ts';
 import { expertIterationMemory, shardMemory } from './memory.ts';
 import { expertIterationSettingsSchema } from './settings.ts';
+import { shardCodec } from './shard-codec.ts';
+import { shardSetups } from './shard-setup.ts';
 
 /**
- * Expert iteration as `npm start` and the pretrained policy run it: its
- * searches in eight self-play shards (the run is the same on any number of
- * cores; eight keep 8 cores busy and cost nothing on 2: docs/experiments/
- * 2026-12-05-shards-and-slices-on-two-cores.md),
- * each update two epochs over the last two iterations' games, value targets
- * half outcome, half search value, openings of 0-8 random plies, balanced.
+ * Expert iteration as `npm start` and the pretrained policy run it: eight
+ * self-play shards (the run is the same on any number of cores), each update
+ * two epochs over the last two iterations' games, value targets half outcome,
+ * half search value, openings of 0-8 random plies, balanced
+ * (docs/experiments/2026-12-05-shards-and-slices-on-two-cores.md).
  */
 const PRESET_BASE = {
   algorithm: 'expert-iteration' as const,
@@ -58,18 +59,10 @@ export const expertIteration = defineAlgorithm({
   ],
   presets: {
     /**
-     * `npm start`: a small agent in under 10 minutes on 2 cores. A fixed number
-     * of iterations keeps the run reproducible; the time limit is only a safety
-     * net: 8.5 minutes cut the run at iteration 228 on a day this machine ran
-     * 35% slower, so its tables differed from the README's; 9.3 minutes fits
-     * all 240 at that speed, still within the 10 minutes. Each setting here beat
-     * the one before it against minimax:4 on fresh openings and on the accuracy
-     * benchmark (docs/experiments/): a learning rate of 0.003 rather than 0.001
-     * (with four epochs, 38.5% against 34.0%); the board as a thermometer (seeds
-     * >= 1 .. >= 12 per pit) rather than seeds / 12 (45.1% against 41.4% over
-     * three training seeds); two 256-wide layers with two epochs an update
-     * rather than two 128-wide ones with four (50.4% against 45.6% over three
-     * seeds, a point fewer errors on the hold-out, for about a sixth more time).
+     * `npm start`: a small agent in a few minutes on 2 cores, a fixed number of
+     * iterations so that the run is the same on any machine. How each setting
+     * was chosen: docs/experiments/2026-12-01-quick-preset-history.md and the
+     * pages on the quick preset after it.
      */
     quick: {
       help: '`npm start`: a small agent by expert iteration in under 10 minutes',
@@ -85,16 +78,10 @@ export const expertIteration = defineAlgorithm({
       },
     },
     /**
-     * The shipped pretrained policy (under an hour on 2 cores): expert iteration
-     * as `quick` with a wider and deeper network, evaluated against minimax:4 too.
-     * Three 256-wide layers beat two 57.5% head to head as policies alone; four,
-     * trained for 2100 iterations, beat three (1300 iterations) 55.8%. An
-     * iteration takes 1.2-1.6 s on the 2-core machines it was made on, so 2100
-     * fit in 43-57 minutes and the learning rate decays to zero as they end; the
-     * time limit stops a slower machine before the hour. The board as a
-     * thermometer, as in `quick`: at 2100 iterations it beat the counts network
-     * 52.2% head to head and scored 51.1% against minimax:6 to its 49.0% over
-     * 12 000 games (docs/experiments/2026-12-03-pretrained-thermometer-board.md).
+     * The shipped pretrained policy (under an hour on 2 cores): `quick` with a
+     * wider and deeper network, evaluated against minimax:4 too. How it was
+     * chosen: docs/experiments/2026-12-03-pretrained-4x256.md,
+     * 2026-12-03-pretrained-thermometer-board.md and the pages they link.
      */
     long: {
       help: 'the shipped pretrained policy, under an hour',
@@ -116,15 +103,18 @@ export const expertIteration = defineAlgorithm({
   },
   async build(parts, config, options) {
     const { buildExpertIteration } = await import('./expert-iteration.ts');
-    return buildExpertIteration(parts, config, options.workers, options.shardRunner);
+    return buildExpertIteration(parts, config, options);
   },
   memory: expertIterationMemory,
   shards: {
     count: (config) => config.expertIteration.selfPlayShards,
-    async setups(config, inference) {
-      const { shardSetups } = await import('./expert-iteration.ts');
-      return shardSetups(config, inference);
-    },
+    countSetting: 'selfPlayShards',
+    setups: shardSetups,
     memory: shardMemory,
+    async player(setup, forward) {
+      const { SearchShardPlayer } = await import('./shard.ts');
+      return new SearchShardPlayer(forward, setup);
+    },
+    codec: shardCodec,
   },
 });

@@ -1,54 +1,56 @@
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import type { Random } from '../../env/random.ts';
-import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
 import { loadEndgameShowingProgress } from '../../solve/endgame/cache/progress.ts';
 import { cachedEndgame } from '../../solve/endgame/cache/shared-tables.ts';
-import { observationOf } from '../config/schema.ts';
-import { type TrainThreads, trainThreads } from '../train-threads.ts';
+import type { BuildOptions } from '../algorithm/descriptor.ts';
 import type {
+  AlgorithmProfile,
   LearnerParts,
   OwnMetrics,
   PositionWindow,
+  SelfPlayStats,
   TrainingAlgorithm,
   UpdateStats,
-} from '../training-algorithm.ts';
+} from '../algorithm/training-algorithm.ts';
+import { observationOf } from '../config/schema.ts';
+import { buildShardedSelfPlay } from '../shards/build.ts';
+import type { ShardedSelfPlay } from '../shards/sharded-self-play.ts';
+import { type TrainThreads, trainThreads } from '../threads/train-threads.ts';
+import { addPositions, type LoggedPositions } from './position-log.ts';
 import { ReplayBuffer } from './replay-buffer.ts';
-import type { SearchSelfPlayStats } from './search-self-play.ts';
+import type { GamesInProgress } from './search-self-play.ts';
 import { SearchTargetUpdater } from './search-update.ts';
 import type { ExpertIterationConfig } from './settings.ts';
-import type { ShardSetup } from './shard.ts';
-import {
-  localShardRunner,
-  ShardedSelfPlay,
-  type ShardRunnerFactory,
-  shareOf,
-} from './sharded-self-play.ts';
+import { shardCodec } from './shard-codec.ts';
 
 /**
  * Expert iteration (AlphaZero at a small scale), one iteration at a time, in
  * the order the training loop calls it:
  *
- * 1. collect: `gamesAtOnce` games of self-play, split into shards played at
- *    once, every move chosen by a search that uses the current network, until
- *    `movesPerIteration` searched moves are made; the games still going on
- *    carry on at the next iteration;
+ * 1. self-play: `gamesAtOnce` games split into shards played at once
+ *    (train/shards/: on this machine's threads or the queue's workers), every
+ *    move chosen by a search that uses the current network
+ *    (search-self-play.ts), until `movesPerIteration` searched moves are
+ *    made; the games still going on carry on at the next iteration;
  * 2. targets: each searched position of the games that ended, with the
  *    search's policy target (targets/) and a value target mixing the game's
  *    outcome with the search's value (`searchValueWeight`), joins the replay
- *    window of the last `replayIterations` iterations;
- * 3. update: `epochs` passes of shuffled minibatches over the window,
- *    cross-entropy towards the policy targets, squared error towards the
- *    value targets;
- * 4. stats: none of its own (the shared metrics.csv columns say it all).
+ *    window of the last `replayIterations` iterations, shard after shard;
+ * 3. update: `epochs` passes of shuffled minibatches over the window
+ *    (search-update.ts), cross-entropy towards the policy targets, squared
+ *    error towards the value targets;
+ * 4. stats: what ran the network, and the share of positions the rescoring
+ *    solver proved.
  *
  * The replay window goes into every checkpoint, so that resume stays exact.
  */
 export class ExpertIteration implements TrainingAlgorithm {
   readonly snapshots = null;
+  #provenShare = 0;
 
   constructor(
     private readonly config: ExpertIterationConfig,
-    readonly selfPlay: ShardedSelfPlay,
+    readonly selfPlay: ShardedSelfPlay<GamesInProgress, LoggedPositions>,
     readonly buffer: ReplayBuffer,
     readonly updater: SearchTargetUpdater,
     /** The worker threads its shards and gradient slices run on, if any (ended with it). */
@@ -67,18 +69,19 @@ export class ExpertIteration implements TrainingAlgorithm {
     return this.updater.gradientThreads;
   }
 
-  // ---- 1. collect and 2. targets ---------------------------------------------
+  // ---- 1. self-play ----------------------------------------------------------
 
-  collect(_rng: Random, iteration: number): Promise<SearchSelfPlayStats> {
-    // The shards draw from generators seeded at `reset`; the finished games'
-    // positions and targets come back shard by shard into the newest
-    // iteration of the replay window.
-    this.buffer.startIteration();
-    return this.selfPlay.collect(
+  async collect(_rng: Random, iteration: number): Promise<SelfPlayStats> {
+    // The shards draw from generators seeded at `reset`.
+    const { outputs, stats } = await this.selfPlay.play(
       this.config.expertIteration.movesPerIteration,
-      this.buffer,
       iteration,
     );
+    // ---- 2. targets ----------------------------------------------------------
+    this.buffer.startIteration();
+    for (const positions of outputs) addPositions(positions, this.buffer);
+    this.#provenShare = stats.plies > 0 ? (stats.tallies.proven ?? 0) / stats.plies : 0;
+    return stats;
   }
 
   // ---- 3. update -------------------------------------------------------------
@@ -92,7 +95,7 @@ export class ExpertIteration implements TrainingAlgorithm {
   ownMetrics(): OwnMetrics {
     return {
       'self_play/backend': this.selfPlay.backends,
-      'self_play/proven_share': this.selfPlay.provenShare,
+      'self_play/proven_share': this.#provenShare,
     };
   }
 
@@ -110,6 +113,14 @@ export class ExpertIteration implements TrainingAlgorithm {
     else this.buffer.restore(saved);
   }
 
+  profile(): AlgorithmProfile {
+    return {
+      shardSeconds: this.selfPlay.shardSeconds,
+      tallies: { ...this.selfPlay.tallies },
+      updateSharedSeconds: this.updater.sliceSeconds + this.updater.fillSeconds,
+    };
+  }
+
   async dispose(): Promise<void> {
     this.updater.dispose();
     await this.selfPlay.dispose();
@@ -118,58 +129,18 @@ export class ExpertIteration implements TrainingAlgorithm {
 }
 
 /**
- * The setup of each of a run's self-play shards (its share of the games), the
- * same for every iteration, with `inference` running the network. A queue
- * worker rebuilds a shard's setup from the run's config with this too, so both
- * sides play the same shard, on the worker's own inference backend.
- */
-export function shardSetups(
-  config: ExpertIterationConfig,
-  inference: InferenceBackend,
-): ShardSetup[] {
-  const ei = config.expertIteration;
-  const observation = observationOf(config);
-  const { rules } = config;
-  const shards = ei.selfPlayShards;
-  return Array.from({ length: shards }, (_, i) => ({
-    // What runs the network where the shard plays (a queue worker names its own), tfjs on the run's backend.
-    inference,
-    backend: config.backend,
-    selfPlay: {
-      games: shareOf(ei.gamesAtOnce, shards, i),
-      rules,
-      observation,
-      maxPlies: config.maxPlies,
-      simulations: ei.simulations,
-      policyTarget: ei.policyTarget,
-      completedQScale: ei.completedQScale,
-      searchValueWeight: ei.searchValueWeight,
-      solverNodes: ei.solverNodes,
-    },
-    openings: {
-      minPlies: ei.openingPlies,
-      maxPlies: ei.openingPliesMax ?? ei.openingPlies,
-      balanced: ei.balancedOpenings,
-    },
-    endgameSeeds: ei.solverEndgameSeeds,
-  }));
-}
-
-/**
- * Expert iteration for `config` on the learner's network: one shard setup per
- * self-play shard, played by `shardRunner`'s runner when given (the queue's),
- * else on up to `workers` threads; the replay window and the update, whose
- * gradient slices use the same threads while self-play waits.
+ * Expert iteration for `config` on the learner's network: its self-play
+ * shards, played by the queue's runner when `options` gives one, else on up
+ * to `workers` threads; the replay window and the update, whose gradient
+ * slices use the same threads while self-play waits.
  */
 export function buildExpertIteration(
-  { tf, rules, obsSize, model, optimizer, inference }: LearnerParts,
+  parts: LearnerParts,
   config: ExpertIterationConfig,
-  workers: number,
-  shardRunner?: ShardRunnerFactory,
+  { workers, shardRunner }: BuildOptions,
 ): ExpertIteration {
+  const { tf, rules, obsSize, model, optimizer, inference } = parts;
   const ei = config.expertIteration;
-  const observation = observationOf(config);
-  const setups = shardSetups(config, inference.backend);
   if (shardRunner === undefined && ei.solverNodes > 0 && ei.solverEndgameSeeds > 0) {
     // Built here once when it is not cached yet, so that this machine's worker
     // threads only read it (the queue's workers load their own).
@@ -179,21 +150,17 @@ export function buildExpertIteration(
       load: cachedEndgame,
     });
   }
-  const localShards = shardRunner === undefined ? setups.length : 0;
+  const localShards = shardRunner === undefined ? ei.selfPlayShards : 0;
   // Slices run only on onnxruntime's gradient sessions; tfjs's update keeps no thread busy.
   const slices = inference.runtime === null ? null : config.updateSlices;
   const threads = trainThreads(workers, localShards, slices);
-  const runner =
-    shardRunner !== undefined
-      ? shardRunner({ config, setups })
-      : localShardRunner(inference, config.backend, setups, threads);
-  const network = { hidden: config.hidden, activation: config.activation };
-  const selfPlay = new ShardedSelfPlay(model, network, setups.length, runner);
+  const selfPlay = buildShardedSelfPlay(parts, config, shardCodec, threads, shardRunner);
   const buffer = new ReplayBuffer(
     ei.movesPerIteration * ei.replayIterations,
-    new ObservationEncoder(observation, rules),
+    new ObservationEncoder(observationOf(config), rules),
     ei.replayIterations,
   );
+  const network = { hidden: config.hidden, activation: config.activation };
   const updater = new SearchTargetUpdater(
     tf,
     model,

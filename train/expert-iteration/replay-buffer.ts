@@ -1,7 +1,7 @@
 import type { ObservationEncoder } from '../../env/gym/observation.ts';
 import { core, maskToBytes } from '../../env/index.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
-import type { PositionWindow } from '../training-algorithm.ts';
+import type { PositionWindow } from '../algorithm/training-algorithm.ts';
 import type { EncodedPositions, PositionSink } from './position-log.ts';
 
 const { STATE_SIZE } = core;

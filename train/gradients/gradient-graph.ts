@@ -4,8 +4,8 @@
  * minibatch's gradients with its native kernels (several times faster on a CPU
  * than tfjs on wasm). The backward pass is written out layer by layer, as
  * autodiff would derive it for this one network; the policy's part of the
- * loss is expert iteration's cross-entropy or PPO's / REINFORCE's surrogate
- * (policy-terms.ts):
+ * loss is the algorithm's own term (policy-term.ts: expert iteration's
+ * cross-entropy, PPO's surrogate):
  *
  *   loss = policy term + valueCoef * value squared error
  *   policy: logp = logSoftmax(where(mask > 0, logits, -1e9)), the term's dL/dlogits
@@ -37,23 +37,38 @@ import { MASKED_LOGIT } from '../../models/export/onnx-model.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { NetworkConfig } from '../../models/policy-value-model.ts';
 import {
-  type AddNode,
-  type BatchMean,
   dataInputs,
   GRADIENT_INPUTS,
-  type GradientLoss,
   lossStats,
-  policyTerm,
+  type PolicyTerm,
   ROW_WEIGHT,
-} from './policy-terms.ts';
+} from './policy-term.ts';
 
-export {
-  dataInputs,
-  GRADIENT_INPUTS,
-  type GradientLoss,
-  lossStats,
-  ROW_WEIGHT,
-} from './policy-terms.ts';
+/** Adds one node to the graph under construction; returns its output's name. */
+type AddNode = (
+  op: string,
+  inputs: string[],
+  output: string,
+  attrs?: INodeProto['attribute'],
+) => string;
+
+/** Adds the nodes of the mean over the minibatch of `input` (every element), as the scalar `output`. */
+type BatchMean = (input: string, output: string) => string;
+
+/** Adds a policy term's steps; returns the initializers of its constants. */
+function addTerm(term: PolicyTerm, add: AddNode, mean: BatchMean): ITensorProto[] {
+  for (const step of term.steps) {
+    if ('mean' in step) {
+      mean(step.mean, step.output);
+      continue;
+    }
+    const attributes = Object.entries(step.attributes ?? {}).map(([name, value]) =>
+      intAttribute(name, value),
+    );
+    add(step.op, [...step.inputs], step.output, attributes.length > 0 ? attributes : undefined);
+  }
+  return term.constants.map(({ name, value }) => initializer(name, [], new Float32Array([value])));
+}
 
 /** One weight of the network: its name (tfjs layer name / kernel or bias) and shape. */
 export interface WeightShape {
@@ -92,11 +107,11 @@ export interface GradientGraphOptions {
   readonly sliced?: boolean;
 }
 
-/** The serialized gradient graph of `loss` for a network of this shape. */
+/** The serialized gradient graph of the loss of `term` for a network of this shape. */
 export function buildGradientGraph(
   inputSize: number,
   network: NetworkConfig,
-  loss: GradientLoss,
+  term: PolicyTerm,
   { sliced = false }: GradientGraphOptions = {},
 ): Uint8Array {
   const nodes: INodeProto[] = [];
@@ -104,7 +119,7 @@ export function buildGradientGraph(
     initializer('zero', [], new Float32Array([0])),
     initializer('one', [], new Float32Array([1])),
     initializer('masked_logit', [], new Float32Array([MASKED_LOGIT])),
-    initializer('value_scale', [], new Float32Array([2 * loss.valueCoef])),
+    initializer('value_scale', [], new Float32Array([2 * term.valueCoef])),
     int64Initializer('axis_0', [0]),
     int64Initializer('axis_1', [1]),
   ];
@@ -154,7 +169,7 @@ export function buildGradientGraph(
   add('ReduceSum', ['p_log_p', 'axis_1'], 'row_entropy', keep0);
   mean('row_entropy', 'mean_entropy');
   add('Neg', ['mean_entropy'], 'entropy');
-  inits.push(...policyTerm(loss, add, mean));
+  inits.push(...addTerm(term, add, mean));
 
   // The mask passes no gradient to an illegal action's logit, as tfjs's where
   // does: it matters where a target weighs an illegal action or a row has none legal.
@@ -199,17 +214,17 @@ export function buildGradientGraph(
   }
 
   const graphInputs: IValueInfoProto[] = [
-    ...dataInputs(inputSize, loss).map((input) => tensorInput(input.name, input.width, input.doc)),
+    ...dataInputs(inputSize, term).map((input) => tensorInput(input.name, input.width, input.doc)),
     ...(sliced ? [tensorInput(ROW_WEIGHT, [], "1 / the whole minibatch's rows", false)] : []),
     ...weights.map((w) => tensorInput(w.name, w.shape, 'network weight', false)),
   ];
   const graphOutputs: IValueInfoProto[] = [
     ...weights.map((w) => tensorInput(gradientName(w.name), w.shape, 'dLoss/dWeight', false)),
-    ...lossStats(loss).map((name) => tensorInput(name, [], name, false)),
+    ...lossStats(term).map((name) => tensorInput(name, [], name, false)),
   ];
   return serializeModel({
     graphName: 'ayoayo_policy_value_gradients',
-    description: `${loss.kind} loss gradients of the ayoayo policy-value MLP${sliced ? ' over a slice of a minibatch' : ''} (in memory)`,
+    description: `${term.name} loss gradients of the ayoayo policy-value MLP${sliced ? ' over a slice of a minibatch' : ''} (in memory)`,
     metadata: {},
     producerVersion: '1',
     nodes,

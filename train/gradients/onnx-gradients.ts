@@ -7,16 +7,18 @@ import {
 import type { NetworkConfig } from '../../models/policy-value-model.ts';
 import {
   buildGradientGraph,
-  dataInputs,
-  GRADIENT_INPUTS,
   type GradientGraphOptions,
-  type GradientLoss,
   gradientName,
-  lossStats,
-  ROW_WEIGHT,
   type WeightShape,
   weightShapes,
 } from './gradient-graph.ts';
+import {
+  dataInputs,
+  GRADIENT_INPUTS,
+  lossStats,
+  type PolicyTerm,
+  ROW_WEIGHT,
+} from './policy-term.ts';
 
 /**
  * A minibatch as the gradient graph's data inputs: each input's rows in one
@@ -73,7 +75,7 @@ export class OnnxGradients {
     runtime: OnnxRuntime,
     inputSize: number,
     network: NetworkConfig,
-    readonly loss: GradientLoss,
+    readonly loss: PolicyTerm,
     threads = 1,
     { sliced = false }: GradientGraphOptions = {},
   ) {

@@ -1,7 +1,8 @@
 import type { OnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import type { NetworkConfig } from '../../models/policy-value-model.ts';
-import { dataInputs, type GradientLoss, lossStats, weightShapes } from './gradient-graph.ts';
+import { weightShapes } from './gradient-graph.ts';
 import { type GradientBatch, OnnxGradients } from './onnx-gradients.ts';
+import { dataInputs, lossStats, type PolicyTerm } from './policy-term.ts';
 
 /**
  * A minibatch cut into a fixed number of slices, each slice's gradients
@@ -15,7 +16,7 @@ import { type GradientBatch, OnnxGradients } from './onnx-gradients.ts';
 export interface SliceGraph {
   readonly inputSize: number;
   readonly network: NetworkConfig;
-  readonly loss: GradientLoss;
+  readonly loss: PolicyTerm;
 }
 
 /** A one-thread session of the sliced gradient graph `graph` (each thread that computes slices has one). */

@@ -1,7 +1,7 @@
 import type { Random } from '../../env/random.ts';
 import type { InferenceEngine, NetworkInference } from '../../models/inference/inference-engine.ts';
 import { type ForwardPass, type MlpWeights, plainForward } from '../../models/mlp-runner.ts';
-import type { PolicySnapshots } from '../training-algorithm.ts';
+import type { PolicySnapshots } from '../algorithm/training-algorithm.ts';
 
 export interface Snapshot {
   readonly iteration: number;

@@ -1,14 +1,14 @@
 import type { Agent } from '../../agents/agent.ts';
 import { createAgent, type JobFiles } from '../../agents/spec.ts';
 import type { Random } from '../../env/random.ts';
-import { observationOf } from '../config/schema.ts';
-import { type TrainThreads, trainThreads } from '../train-threads.ts';
 import type {
   LearnerParts,
   OwnMetrics,
   PositionWindow,
   TrainingAlgorithm,
-} from '../training-algorithm.ts';
+} from '../algorithm/training-algorithm.ts';
+import { observationOf } from '../config/schema.ts';
+import { type TrainThreads, trainThreads } from '../threads/train-threads.ts';
 import { estimateAdvantages } from './advantages.ts';
 import { OpponentPool } from './opponent-pool.ts';
 import { PolicyUpdater, type PolicyUpdateStats } from './policy-update.ts';

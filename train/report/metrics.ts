@@ -1,6 +1,6 @@
 import { createObjectCsvStringifier } from 'csv-writer';
 import { writeFileAtomic } from '../../files/atomic-write.ts';
-import { algorithms } from '../algorithms.ts';
+import { algorithms } from '../algorithm/registry.ts';
 
 /**
  * The columns of metrics.csv that every run fills, one row per iteration;

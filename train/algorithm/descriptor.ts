@@ -1,11 +1,9 @@
 import type { z } from 'zod';
-import type { JobFiles } from '../agents/spec.ts';
-import type { InferenceBackend } from '../models/inference/inference-engine.ts';
-import type { ConfigLayer } from './config/layer.ts';
-import type { ConfigOf, TrainConfig } from './config/schema.ts';
-import type { ShardSetup } from './expert-iteration/shard.ts';
-import type { ShardRunnerFactory } from './expert-iteration/sharded-self-play.ts';
-import type { MemoryEstimate, MemoryPart } from './memory-parts.ts';
+import type { JobFiles } from '../../agents/spec.ts';
+import type { ConfigLayer } from '../config/layer.ts';
+import type { ConfigOf, TrainConfig } from '../config/schema.ts';
+import type { MemoryPart } from '../memory/parts.ts';
+import type { ShardRunnerFactory, ShardsOf } from '../shards/protocol.ts';
 import type { LearnerParts, TrainingAlgorithm } from './training-algorithm.ts';
 
 /** How the learner builds an algorithm beyond its network: the threads, and who plays its shards. */
@@ -19,18 +17,11 @@ export interface BuildOptions {
 }
 
 /**
- * Self-play played in shards, units of plain data that another thread or
- * machine can play (train/expert-iteration/shard.ts's protocol): what a queue
- * worker needs to play one shard of a run of the algorithm.
+ * An algorithm's self-play in shards (train/shards/protocol.ts), as the
+ * trainer, the worker threads and the queue see it: for any config, setup,
+ * carry and output.
  */
-export interface SelfPlayShards {
-  /** How many shards a run of `config` has (a setting: never the machine's cores). */
-  count(config: TrainConfig): number;
-  /** Each shard's setup for the run `config`, with `inference` running the network. */
-  setups(config: TrainConfig, inference: InferenceBackend): Promise<readonly ShardSetup[]>;
-  /** The memory one shard's job of `moves` moves needs. */
-  memory(config: TrainConfig, moves: number): MemoryEstimate;
-}
+export type SelfPlayShards = ShardsOf<TrainConfig, unknown, unknown, unknown>;
 
 /** A named starting point, or a part of one (a preset's block for this algorithm). */
 export interface Preset {
@@ -91,7 +82,14 @@ type PresetOf<N extends string, K extends string, S> = {
 };
 
 /** An algorithm as its folder defines it: its functions take its own config, typed. */
-export interface AlgorithmDefinition<N extends string, K extends string, S extends z.ZodObject> {
+export interface AlgorithmDefinition<
+  N extends string,
+  K extends string,
+  S extends z.ZodObject,
+  Setup = unknown,
+  Carry = unknown,
+  Output = unknown,
+> {
   readonly names: Readonly<Record<N, string>>;
   readonly title: string;
   readonly block: K;
@@ -107,14 +105,7 @@ export interface AlgorithmDefinition<N extends string, K extends string, S exten
   ): Promise<TrainingAlgorithm>;
   memory(config: ConfigOf<N, K, z.output<S>>, threads: number): MemoryPart[];
   opponents?(config: ConfigOf<N, K, z.output<S>>): readonly string[];
-  readonly shards?: {
-    count(config: ConfigOf<N, K, z.output<S>>): number;
-    setups(
-      config: ConfigOf<N, K, z.output<S>>,
-      inference: InferenceBackend,
-    ): Promise<readonly ShardSetup[]>;
-    memory(config: ConfigOf<N, K, z.output<S>>, moves: number): MemoryEstimate;
-  };
+  readonly shards?: ShardsOf<ConfigOf<N, K, z.output<S>>, Setup, Carry, Output>;
   readonly whyNoShards?: string;
 }
 
@@ -127,7 +118,10 @@ export function defineAlgorithm<
   const N extends string,
   const K extends string,
   S extends z.ZodObject,
->(definition: AlgorithmDefinition<N, K, S>): AlgorithmDescriptor {
+  Setup,
+  Carry,
+  Output,
+>(definition: AlgorithmDefinition<N, K, S, Setup, Carry, Output>): AlgorithmDescriptor {
   const { names, title, block, shards } = definition;
   type Own = ConfigOf<N, K, z.output<S>>;
   const isOwn = (config: TrainConfig): config is Own => {
@@ -153,14 +147,33 @@ export function defineAlgorithm<
     build: (parts, config, options) => definition.build(parts, own(config), options),
     memory: (config, threads) => definition.memory(own(config), threads),
     opponents: (config) => definition.opponents?.(own(config)) ?? [],
-    shards:
-      shards === undefined
-        ? null
-        : {
-            count: (config) => shards.count(own(config)),
-            setups: (config, inference) => shards.setups(own(config), inference),
-            memory: (config, moves) => shards.memory(own(config), moves),
-          },
+    shards: shards === undefined ? null : ownShards(shards, own),
     whyNoShards: definition.whyNoShards ?? 'games are played in one process',
+  };
+}
+
+/**
+ * An algorithm's shards as the descriptor holds them. The trainer, the
+ * threads and the queue hand a shard's functions only what its own functions
+ * made (setups from `setups`, carries and outputs from its player or its
+ * codec's decoding), so they are taken back as its own types.
+ */
+function ownShards<Own, Setup, Carry, Output>(
+  shards: ShardsOf<Own, Setup, Carry, Output>,
+  own: (config: TrainConfig) => Own,
+): SelfPlayShards {
+  const { codec } = shards;
+  return {
+    count: (config) => shards.count(own(config)),
+    countSetting: shards.countSetting,
+    setups: (config) => shards.setups(own(config)),
+    memory: (config, moves) => shards.memory(own(config), moves),
+    player: (setup, forward) => shards.player(setup as Setup, forward),
+    codec: {
+      encodeCarry: (carry, setup) => codec.encodeCarry(carry as Carry, setup as Setup),
+      decodeCarry: (data, setup, where) => codec.decodeCarry(data, setup as Setup, where),
+      encodeOutput: (output) => codec.encodeOutput(output as Output),
+      decodeOutput: (data, stats, where) => codec.decodeOutput(data, stats, where),
+    },
   };
 }

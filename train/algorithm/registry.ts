@@ -1,23 +1,35 @@
-import type { AlgorithmDescriptor } from './algorithm-descriptor.ts';
-import type { TrainConfig } from './config/schema.ts';
-import { expertIteration } from './expert-iteration/algorithm.ts';
-import { policyGradient } from './ppo/algorithm.ts';
+import type { TrainConfig } from '../config/schema.ts';
+import type { AlgorithmDescriptor } from './descriptor.ts';
 
 /**
- * The training algorithms a run may name: those built in (PPO and
- * REINFORCE, whose first name is the default, then expert iteration) and
- * any registered since. The config builder, the flags, the learner, the
- * queue and the CLI find an algorithm here by its name, and know none.
+ * The training algorithms a run may name, in the order registered: the
+ * first name of the first is the default. The registry holds none of its
+ * own: the built-in ones are registered by train/builtin-algorithms.ts, which
+ * the entry points call, and anyone may add one. The config builder, the
+ * flags, the learner, the queue and the CLI find an algorithm here by its
+ * name, and know none.
  */
 const registered: AlgorithmDescriptor[] = [];
 const listeners: ((descriptor: AlgorithmDescriptor) => void)[] = [];
 
 /**
+ * Where a worker thread finds a registration to make again: the URL of the
+ * module and the name of the function it exports (called with no argument).
+ */
+export interface AlgorithmSource {
+  readonly module: string;
+  readonly register: string;
+}
+const sources: AlgorithmSource[] = [];
+
+/**
  * Adds an algorithm (made with defineAlgorithm): its names, block, flags and
  * presets must be new. Code that keeps something of every algorithm (the
- * presets) hears of it through `onRegistered`.
+ * presets) hears of it through `onRegistered`. `source`: the function that
+ * registers it, for worker threads that play its shards to call too.
  */
-export function registerAlgorithm(descriptor: AlgorithmDescriptor): void {
+export function registerAlgorithm(descriptor: AlgorithmDescriptor, source?: AlgorithmSource): void {
+  if (source !== undefined && !sources.some((s) => sameSource(s, source))) sources.push(source);
   for (const name of Object.keys(descriptor.names)) {
     if (algorithmNamed(name) !== undefined) {
       throw new Error(`the training algorithm ${name} is registered already`);
@@ -75,5 +87,29 @@ export function noShardsMessage(algorithm: string): string {
   return `only ${sharded.join(' or ')}'s self-play is played in shards that other machines can take (the queue); ${algorithm}'s ${why}: train it without --queue, or spread whole runs with sweep --queue`;
 }
 
-registerAlgorithm(policyGradient);
-registerAlgorithm(expertIteration);
+const sameSource = (a: AlgorithmSource, b: AlgorithmSource): boolean =>
+  a.module === b.module && a.register === b.register;
+
+/** The registrations made in this thread with a source, for worker threads to make again. */
+export function algorithmSources(): AlgorithmSource[] {
+  return sources.map((s) => ({ ...s }));
+}
+
+/**
+ * Makes the registrations `given` in this thread (a worker thread's, from the
+ * thread that started it): each source once.
+ */
+export async function registerAlgorithmSources(given: readonly AlgorithmSource[]): Promise<void> {
+  for (const source of given) {
+    if (sources.some((s) => sameSource(s, source))) continue;
+    const module = (await import(source.module)) as Record<string, unknown>;
+    const register = module[source.register];
+    if (typeof register !== 'function') {
+      throw new Error(
+        `${source.module} has no function ${source.register} to register algorithms with`,
+      );
+    }
+    register();
+    if (!sources.some((s) => sameSource(s, source))) sources.push(source);
+  }
+}

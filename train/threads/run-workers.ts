@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { algorithmOf } from './algorithms.ts';
-import type { TrainConfig } from './config/schema.ts';
+import { algorithmOf } from '../algorithm/registry.ts';
+import type { TrainConfig } from '../config/schema.ts';
 
 /**
  * The worker threads a run of `config` uses on this machine: its `workers`,
@@ -15,13 +15,14 @@ export function runWorkers(
   note?: (line: string) => void,
   cores = availableParallelism(),
 ): number {
-  const shards = algorithmOf(config).shards?.count(config) ?? Number.POSITIVE_INFINITY;
+  const descriptor = algorithmOf(config);
+  const shards = descriptor.shards?.count(config) ?? Number.POSITIVE_INFINITY;
   const cap = Math.min(cores, shards);
   if (config.workers === null) return cap;
   if (config.workers <= cap) return config.workers;
   const why =
     shards < cores
-      ? `the run's ${shards} self-play shards (expertIteration.selfPlayShards)`
+      ? `the run's ${shards} self-play shards (${descriptor.block}.${descriptor.shards?.countSetting})`
       : 'the number of cores here';
   note?.(`ayoayo train: workers ${config.workers} capped at ${cap}, ${why}`);
   return cap;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES, Random } from '../../env/index.ts';
 import type { ForwardPass } from '../../models/mlp-runner.ts';
-import { decodeGames, encodeGames } from '../../queue/shard-codec.ts';
 import { PositionLog } from '../../train/expert-iteration/position-log.ts';
 import { SearchSelfPlay } from '../../train/expert-iteration/search-self-play.ts';
+import { decodeGames, encodeGames } from '../../train/expert-iteration/shard-codec.ts';
 import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
-import { selfPlayOptions } from '../train/self-play-options.ts';
+import { selfPlayOptions } from './self-play-options.ts';
 
 const rules = DEFAULT_RULES;
 const shape = { games: 4, maxPlies: 200 };

@@ -1,9 +1,9 @@
 import type * as tfType from '@tensorflow/tfjs';
-import type { Random } from '../env/random.ts';
-import type { Rules } from '../env/rules.ts';
-import type { Tf } from '../models/backend.ts';
-import type { InferenceEngine } from '../models/inference/inference-engine.ts';
-import type { MlpWeights } from '../models/mlp-runner.ts';
+import type { Random } from '../../env/random.ts';
+import type { Rules } from '../../env/rules.ts';
+import type { Tf } from '../../models/backend.ts';
+import type { InferenceEngine } from '../../models/inference/inference-engine.ts';
+import type { MlpWeights } from '../../models/mlp-runner.ts';
 
 /** What every algorithm's self-play reports of an iteration (metrics.csv's shared columns). */
 export interface SelfPlayStats {
@@ -85,8 +85,24 @@ export interface TrainingAlgorithm {
   replay(): PositionWindow | null;
   /** Puts a checkpoint's `replay()` back (throws a RangeError naming a mismatch). */
   restoreReplay(saved: PositionWindow | null): void;
+  /** Where its iterations' time went so far, for benchmarks (none: it does not say). */
+  profile?(): AlgorithmProfile;
   /** Stops what the algorithm runs besides tensors (self-play worker threads). */
   dispose(): Promise<void>;
+}
+
+/** What an algorithm tells benchmarks of where its time went. */
+export interface AlgorithmProfile {
+  /** Each self-play shard's seconds in the last iteration, where it played (none without shards). */
+  readonly shardSeconds: readonly number[];
+  /** Counts of its own over the run so far (expert iteration: the network's `evaluations`). */
+  readonly tallies: Readonly<Record<string, number>>;
+  /**
+   * Seconds this thread has spent so far on the update's part that worker
+   * threads share (the gradient slices and their sums, filling minibatches
+   * while the helpers compute).
+   */
+  readonly updateSharedSeconds: number;
 }
 
 /** What every algorithm is built from: the run's rules, its network and its optimiser. */

@@ -1,4 +1,4 @@
-import { NUM_ACTIONS } from '../models/mlp-runner.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 
 /** One thing a run keeps in memory, and the settings its size follows. */
 export interface MemoryPart {
