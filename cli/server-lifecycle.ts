@@ -11,11 +11,17 @@ export async function listenOrFail(server: Server, port: number, host: string): 
   }
 }
 
-/** Waits for Ctrl-C (SIGINT) or SIGTERM, then closes the server. */
-export async function serveUntilStopped(server: Server): Promise<void> {
+/**
+ * Waits for Ctrl-C (SIGINT) or SIGTERM, then runs `stopping` (the service's
+ * search thread ended, a running search with it) and closes the server.
+ */
+export async function serveUntilStopped(
+  server: Server,
+  stopping: () => Promise<void> = async () => {},
+): Promise<void> {
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
-  await close(server);
+  await Promise.all([stopping(), close(server)]);
 }

@@ -12,12 +12,13 @@ import {
   rulesSchema,
 } from '../env/index.ts';
 
-/** A request the service refuses, with the HTTP status and the reason sent back. */
+/** A request the service refuses, with the HTTP status, the reason sent back and any headers. */
 export class RequestError extends Error {
   override name = 'RequestError';
   constructor(
     readonly status: number,
     message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }

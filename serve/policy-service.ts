@@ -1,4 +1,5 @@
 import type { PolicySearchResult } from '../agents/network/policy-search.ts';
+import { UnservedRulesError } from '../agents/perfect-search.ts';
 import type { Position, Rules } from '../env/index.ts';
 import type { LoadedPolicy } from '../models/load-policy.ts';
 import type { ForwardPass } from '../models/mlp-runner.ts';
@@ -47,11 +48,15 @@ export interface ActResponse {
   readonly search?: SearchSummary;
 }
 
-/** A search the service answers with: PUCT over the policy (PolicySearch), or the perfect player (PerfectSearch). */
+/**
+ * A search the service answers with: PUCT over the policy (PolicySearch), or
+ * the perfect player (PerfectSearch), in this thread; the `serve` command's
+ * SearchThread runs either on a worker thread of its own.
+ */
 export interface MoveSearch {
   /** What `GET /health` calls it: `perfect`, or `az` and its settings. */
   readonly label: string;
-  search(position: Position, rules: Rules): PolicySearchResult;
+  search(position: Position, rules: Rules): PolicySearchResult | Promise<PolicySearchResult>;
 }
 
 export interface ActOptions {
@@ -78,21 +83,28 @@ export class PolicyService {
     this.#chooser = new PolicyMoveChooser(policy.weights, policy.observation, policy.path, forward);
   }
 
-  /** Chooses a move for a request body (already parsed from JSON); throws RequestError. */
-  act(body: unknown, options: ActOptions = {}): ActResponse {
+  /**
+   * Chooses a move for a request body (already parsed from JSON); rejects with
+   * a RequestError. The network's answer is read before the search is awaited,
+   * so requests answered at once never mix.
+   */
+  async act(body: unknown, options: ActOptions = {}): Promise<ActResponse> {
     const { position, rules } = parseActRequest(body, this.policy.rules);
     const action = this.#chooser.choose(position, rules);
     if (action < 0) throw new RequestError(400, 'no legal move in this position');
-    const legal = [...this.#chooser.mask.keys()].filter((a) => this.#chooser.mask[a] === 1);
-    const found = this.search?.search(position, rules);
+    const chooser = this.#chooser;
+    const network = {
+      probabilities: chooser.probabilities(),
+      value: chooser.value,
+      legal: [...chooser.mask.keys()].filter((a) => chooser.mask[a] === 1),
+      ...(options.explain ? { observation: Array.from(chooser.observationVector) } : {}),
+    };
+    const found = await this.#searched(position, rules);
     const chosen = found === undefined ? action : found.action;
     return {
       action: chosen,
       pit: chosen + 6 * position.toMove,
-      probabilities: this.#chooser.probabilities(),
-      value: this.#chooser.value,
-      legal,
-      ...(options.explain ? { observation: Array.from(this.#chooser.observationVector) } : {}),
+      ...network,
       ...(found === undefined
         ? {}
         : {
@@ -106,6 +118,17 @@ export class PolicyService {
             },
           }),
     };
+  }
+
+  /** The search's answer (none without a search); a position the perfect player refuses is a 422. */
+  async #searched(position: Position, rules: Rules): Promise<PolicySearchResult | undefined> {
+    if (this.search === null) return undefined;
+    try {
+      return await this.search.search(position, rules);
+    } catch (error) {
+      if (error instanceof UnservedRulesError) throw new RequestError(422, error.message);
+      throw error;
+    }
   }
 
   /** What `GET /health` reports about the policy. */

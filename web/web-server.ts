@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ConnectionLimits, createLimitedServer } from '../serve/limited-server.ts';
 
 /**
  * Where `npm run build` puts the built page: beside the compiled server
@@ -27,12 +28,14 @@ const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
-export interface WebServerOptions {
+export interface WebServerOptions extends ConnectionLimits {
   /** The built page: PREBUILT_PAGE, or web/dist built from the sources. */
   readonly root: string;
   /** The ayoayo-policy file served as /policy.json, as JSON text; null: none (404). */
   readonly policyJson: string | null;
 }
+
+const TEXT = 'text/plain; charset=utf-8';
 
 function reply(
   res: ServerResponse,
@@ -40,12 +43,14 @@ function reply(
   type: string,
   body: string | Buffer,
   head: boolean,
+  headers: Readonly<Record<string, string>> = {},
 ): void {
   res.writeHead(status, {
     'Content-Type': type,
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-cache',
     'X-Content-Type-Options': 'nosniff',
+    ...headers,
   });
   res.end(head ? undefined : body);
 }
@@ -53,26 +58,35 @@ function reply(
 /**
  * Serves the built page and the chosen policy: static files from `root` (GET
  * and HEAD only, nothing outside `root`) and `/policy.json`. All play happens
- * in the page; the server only hands out files.
+ * in the page; the server only hands out files, under the service's
+ * connection limits (createLimitedServer: a whole request within the request
+ * timeout, at most so many connections at once, slow ones giving way).
  */
 export function createWebServer(options: WebServerOptions): Server {
-  return createServer((req, res) => {
+  const refuse = (
+    res: ServerResponse,
+    status: number,
+    message: string,
+    headers: Readonly<Record<string, string>>,
+  ) => reply(res, status, TEXT, `${message}\n`, false, headers);
+  return createLimitedServer(options, refuse, (req, res, working) => {
+    working();
     const head = req.method === 'HEAD';
     if (req.method !== 'GET' && !head) {
       res.setHeader('Allow', 'GET, HEAD');
-      reply(res, 405, 'text/plain; charset=utf-8', 'GET or HEAD only\n', false);
+      reply(res, 405, TEXT, 'GET or HEAD only\n', false);
       return;
     }
     let path: string;
     try {
       path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
     } catch {
-      reply(res, 400, 'text/plain; charset=utf-8', 'bad path\n', head);
+      reply(res, 400, TEXT, 'bad path\n', head);
       return;
     }
     if (path === '/policy.json') {
       if (options.policyJson === null) {
-        reply(res, 404, 'text/plain; charset=utf-8', 'no policy is served\n', head);
+        reply(res, 404, TEXT, 'no policy is served\n', head);
       } else {
         reply(res, 200, CONTENT_TYPES['.json'] as string, options.policyJson, head);
       }
@@ -81,7 +95,7 @@ export function createWebServer(options: WebServerOptions): Server {
     const relative = normalize(path === '/' ? '/index.html' : path).replace(/^[/\\]+/, '');
     const file = join(options.root, relative);
     if (relative.startsWith('..') || !file.startsWith(options.root.replace(/[/\\]*$/, sep))) {
-      reply(res, 404, 'text/plain; charset=utf-8', 'not found\n', head);
+      reply(res, 404, TEXT, 'not found\n', head);
       return;
     }
     readFile(file).then(
@@ -89,7 +103,7 @@ export function createWebServer(options: WebServerOptions): Server {
         const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
         reply(res, 200, type, data, head);
       },
-      () => reply(res, 404, 'text/plain; charset=utf-8', 'not found\n', head),
+      () => reply(res, 404, TEXT, 'not found\n', head),
     );
   });
 }

@@ -45,6 +45,38 @@ export function parseAzOptions(text: string, what: string): AzSearchOptions {
   return { options: parseSpecOptions(azOptionsSchema, options, fail), solver };
 }
 
+/** A service's search options, checked: an `az:` spec's, as parseAzOptions reads them, and their description. */
+export interface PolicySearchSettings extends AzSearchOptions {
+  /** What the start line and `GET /health` call them, e.g. `sims=200,c=1.5,prior=...,batch=16`. */
+  readonly description: string;
+  /** The longest a search may take by its options (t), in milliseconds; null: a simulation budget. */
+  readonly timeMs: number | null;
+}
+
+/**
+ * Parses and checks a service's search options (parseAzOptions; gumbel=1 is
+ * refused: the service searches by PUCT), without loading anything.
+ */
+export function parsePolicySearchOptions(text: string, what: string): PolicySearchSettings {
+  const { options: o, solver } = parseAzOptions(text, what);
+  if (o.gumbel) {
+    throw new NetworkSpecError(
+      `invalid ${what}: gumbel=1 is for agents; the service searches by PUCT`,
+    );
+  }
+  const limits = azLimits(o);
+  const description = [
+    'timeMs' in limits ? `t=${limits.timeMs}ms` : `sims=${limits.simulations}`,
+    `c=${o.c}`,
+    `prior=${o.prior}`,
+    `temp=${o.temp}`,
+    `cache=${o.cache}`,
+    `batch=${o.batch}`,
+    ...(solver !== null ? ['solve=1'] : []),
+  ].join(',');
+  return { options: o, solver, description, timeMs: limits.timeMs ?? null };
+}
+
 /** What a PolicySearch found for a position: PUCT's search, or the solver's proof. */
 export interface PolicySearchResult {
   /** The move: the search's best (most visited, ties to the lowest action), or the proven one. */
@@ -129,31 +161,16 @@ export class PolicySearch {
     this.#endgame = endgame;
   }
 
-  /** Parses `options` (as parseAzOptions) and prepares the forward pass (and with solve=1 the endgame table). */
+  /** Parses `options` (as parsePolicySearchOptions) and prepares the forward pass (and with solve=1 the endgame table). */
   static async create(
     policy: LoadedPolicy,
     options: string,
     what: string,
     { endgame = solvingAgentEndgame }: PolicySearchOptions = {},
   ): Promise<PolicySearch> {
-    const { options: o, solver } = parseAzOptions(options, what);
-    if (o.gumbel) {
-      throw new NetworkSpecError(
-        `invalid ${what}: gumbel=1 is for agents; the service searches by PUCT`,
-      );
-    }
+    const { options: o, solver, description } = parsePolicySearchOptions(options, what);
     const table = solver !== null ? endgame(policy.rules) : null;
     const inference = await networkInference(policy, o.batch > 1);
-    const limits = azLimits(o);
-    const description = [
-      'timeMs' in limits ? `t=${limits.timeMs}ms` : `sims=${limits.simulations}`,
-      `c=${o.c}`,
-      `prior=${o.prior}`,
-      `temp=${o.temp}`,
-      `cache=${o.cache}`,
-      `batch=${o.batch}`,
-      ...(solver !== null ? ['solve=1'] : []),
-    ].join(',');
     return new PolicySearch(policy, o, solver, description, inference, table);
   }
 

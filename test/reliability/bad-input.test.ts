@@ -17,6 +17,7 @@ import { serveAgent } from '../../agents/engine-server.ts';
 import { ExternalAgent } from '../../agents/external.ts';
 import { GreedyAgent } from '../../agents/greedy.ts';
 import { registerNetworkKinds } from '../../agents/network/kinds.ts';
+import { PerfectSearch } from '../../agents/perfect-search.ts';
 import { createAgent } from '../../agents/spec.ts';
 import { AyoayoEnv } from '../../env/gym/index.ts';
 import {
@@ -26,7 +27,9 @@ import {
   parseRulesText,
   playMove,
   position,
+  type Rules,
   START_NOTATION,
+  sameRules,
 } from '../../env/index.ts';
 import { readShippedAccuracySet } from '../../eval/accuracy/shipped-sets.ts';
 import { playMatch } from '../../eval/match.ts';
@@ -36,6 +39,7 @@ import { loadPolicy } from '../../models/load-policy.ts';
 import { createPolicyServer } from '../../serve/http-server.ts';
 import { close, listen } from '../../serve/listen.ts';
 import { PolicyService } from '../../serve/policy-service.ts';
+import { bookIfAny } from '../../solve/book/cache/load-book.ts';
 import { MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
 import { solve } from '../../solve/index.ts';
 import { buildConfig } from '../../train/config/build.ts';
@@ -335,6 +339,24 @@ const cliRows: CliRow[] = [
     case: 'bad service limit',
     args: ['serve', '--max-connections', '0'],
     stderr: `--max-connections must be a positive integer, got 0 ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: "bad page server limit (web took none: it kept every half-open socket Node's defaults allow)",
+    args: ['web', '--max-connections', '0'],
+    stderr: `--max-connections must be a positive integer, got 0 ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'a search cap of nothing',
+    args: ['serve', '--search', 'sims=5', '--search-timeout', '0'],
+    stderr: `--search-timeout must be a positive number of seconds, up to a day (86400), got 0 ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'a search longer than the cap a request may take',
+    args: ['serve', '--search', 't=60s'],
+    stderr: `--search t=60s is longer than --search-timeout (30 s), the most a request's search may take: give a larger --search-timeout ${USAGE}`,
     code: 1,
   },
   {
@@ -960,6 +982,28 @@ describe('bad input to the HTTP service: JSON {error} and the status', () => {
       body: `\uFEFF{"position":"${START}"}`,
     });
     expect(res.status).toBe(200);
+  });
+
+  it('a position under rules `--search perfect` has no book for: 422 naming the command that builds one, not hours of solving', async () => {
+    const policy = loadPolicy(writeRandomPolicy(mkdtempSync(join(tmpdir(), 'ayoayo-bad-'))));
+    // The service's own book only, whatever this machine's cache holds for other rules.
+    const book = (rules: Rules) => (sameRules(rules, policy.rules) ? bookIfAny(rules) : null);
+    const perfect = createPolicyServer(
+      new PolicyService(policy, new PerfectSearch(policy.rules, { book })),
+    );
+    const base = await listen(perfect, 0, '127.0.0.1');
+    try {
+      const res = await fetch(`${base}/act`, {
+        method: 'POST',
+        body: JSON.stringify({ position: START, rules: { captureSeedStays: true } }),
+      });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { error: string }).error).toContain(
+        'build one with `ayoayo book build --rules captureSeedStays=true,leftoverTo=opponent`, then start the service again',
+      );
+    } finally {
+      await close(perfect);
+    }
   });
 });
 

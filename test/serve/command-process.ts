@@ -7,22 +7,27 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export interface RunningCommand {
   readonly url: string;
   readonly stdout: () => string;
-  /** Sends SIGINT and resolves with the exit code and stderr. */
-  stop(): Promise<{ code: number | null; stderr: string }>;
+  /** Sends SIGINT (or `signal`) and resolves with the exit code and stderr. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; stderr: string }>;
 }
 
 /** Which `ayoayo`: by default this repository's bin/ayoayo.js, run in the repository. */
 export interface CommandLocation {
   readonly bin?: string;
   readonly cwd?: string;
+  /** Its environment (default: this process's). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Starts `ayoayo ...args` and waits until it prints its http:// address. */
 export function startCommand(
   args: readonly string[],
-  { bin = 'bin/ayoayo.js', cwd = root }: CommandLocation = {},
+  { bin = 'bin/ayoayo.js', cwd = root, env = process.env }: CommandLocation = {},
 ): Promise<RunningCommand> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [bin, ...args], { cwd });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [bin, ...args], {
+    cwd,
+    env,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -35,10 +40,11 @@ export function startCommand(
     child.once('exit', (code) => resolve(code)),
   );
   return new Promise((resolve, reject) => {
+    // A safety net only (a hung start is killed rather than left behind); loaded machines start slowly.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`ayoayo ${args.join(' ')} printed no address in 30 s: ${stderr}`));
-    }, 30_000);
+      reject(new Error(`ayoayo ${args.join(' ')} printed no address in 5 minutes: ${stderr}`));
+    }, 300_000);
     const onData = () => {
       const match = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout);
       if (!match) return;
@@ -47,8 +53,8 @@ export function startCommand(
       resolve({
         url: match[0],
         stdout: () => stdout,
-        stop: async () => {
-          child.kill('SIGINT');
+        stop: async (signal: NodeJS.Signals = 'SIGINT') => {
+          child.kill(signal);
           return { code: await exited, stderr };
         },
       });

@@ -18,9 +18,12 @@ import {
   type Rules,
   resolveRules,
   START_NOTATION,
+  sameRules,
 } from '../../env/index.ts';
 import { type LoadedPolicy, loadPolicy } from '../../models/load-policy.ts';
+import { RequestError } from '../../serve/act-request.ts';
 import { type ActResponse, PolicyService } from '../../serve/policy-service.ts';
+import { bookIfAny } from '../../solve/book/cache/load-book.ts';
 import { buildEndgame, solve } from '../../solve/index.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 import { startCommand } from './command-process.ts';
@@ -53,7 +56,7 @@ describe('the HTTP service with a PUCT search', () => {
     const service = new PolicyService(policy, policySearch);
     const bare = new PolicyService(policy);
     for (const notation of [START_NOTATION, MIDGAME]) {
-      const answer = service.act({ position: notation });
+      const answer = await service.act({ position: notation });
       // The same network on the same inference backend (floats differ between backends).
       const network = new NetworkEvaluator(policy.weights, policy.observation, policy.rules, {
         forward: policySearch.inference.forward,
@@ -77,7 +80,7 @@ describe('the HTTP service with a PUCT search', () => {
         if (!legal.includes(a)) expect(p).toBe(0);
       });
       // The network's own view is unchanged.
-      const plain = bare.act({ position: notation });
+      const plain = await bare.act({ position: notation });
       expect(answer.probabilities).toEqual(plain.probabilities);
       expect(answer.value).toBe(plain.value);
     }
@@ -89,7 +92,7 @@ describe('the HTTP service with a PUCT search', () => {
       policy,
       await PolicySearch.create(policy, 'sims=400', '--search'),
     );
-    const answer = service.act({ position: formatPosition(WIN_IN_ONE) });
+    const answer = await service.act({ position: formatPosition(WIN_IN_ONE) });
     expect(answer.action).toBe(4);
     expect(answer.search).toMatchObject({ solved: true, value: 1 });
   });
@@ -103,7 +106,7 @@ describe('the HTTP service with a PUCT search', () => {
     const solving = await PolicySearch.create(policy, 't=2s,solve=1', '--search', { endgame });
     expect(loads).toEqual([JSON.stringify(policy.rules)]);
     const service = new PolicyService(policy, solving);
-    const answer = service.act({ position: ONE_DEEP_WIN });
+    const answer = await service.act({ position: ONE_DEEP_WIN });
     expect(answer.action).toBe(0);
     expect(answer.pit).toBe(6);
     expect(answer.search).toEqual({
@@ -116,14 +119,14 @@ describe('the HTTP service with a PUCT search', () => {
     });
     // The network's own view is unchanged; the answer is a function of the request.
     expect(answer.probabilities).toEqual(
-      new PolicyService(policy).act({ position: ONE_DEEP_WIN }).probabilities,
+      (await new PolicyService(policy).act({ position: ONE_DEEP_WIN })).probabilities,
     );
-    expect(service.act({ position: formatPosition(WIN_IN_ONE) }).action).toBe(4);
-    expect(service.act({ position: ONE_DEEP_WIN })).toEqual(answer);
+    expect((await service.act({ position: formatPosition(WIN_IN_ONE) })).action).toBe(4);
+    expect(await service.act({ position: ONE_DEEP_WIN })).toEqual(answer);
     // Other rules: the solver without a table (none is built for a request), its move keeping the value.
     const owner = resolveRules({ leftoverTo: 'owner' });
     const truth = solve(parsePosition(ONE_DEEP_WIN), { rules: owner });
-    const other = service.act({ position: ONE_DEEP_WIN, rules: { leftoverTo: 'owner' } });
+    const other = await service.act({ position: ONE_DEEP_WIN, rules: { leftoverTo: 'owner' } });
     expect(other.search).toMatchObject({ simulations: 0, solved: true });
     expect(truth.moves.find((m) => m.action === other.action)?.value).toBe(truth.value);
     expect(loads).toHaveLength(1);
@@ -135,7 +138,7 @@ describe('the HTTP service with a PUCT search', () => {
       policy,
       await PolicySearch.create(policy, 'sims=1000', '--search'),
     );
-    const searched = searching.act({ position: ONE_DEEP_WIN });
+    const searched = await searching.act({ position: ONE_DEEP_WIN });
     expect(searched.action).not.toBe(0);
     expect(searched.search).toMatchObject({ simulations: 1000, solved: false });
   });
@@ -145,22 +148,37 @@ describe('the HTTP service with a PUCT search', () => {
       policy,
       await PolicySearch.create(policy, 't=60ms,solve=1', '--search', { endgame: () => null }),
     );
-    const answer = service.act({ position: START_NOTATION });
+    const answer = await service.act({ position: START_NOTATION });
     expect(answer.search?.solved).toBe(false);
     expect(answer.search?.simulations).toBeGreaterThan(0);
     expect(answer.search?.visits[answer.action]).toBe(Math.max(...(answer.search?.visits ?? [])));
   });
 
-  it('with perfect answers the perfect player’s move: from the book at the start, solved after', () => {
+  it('with perfect answers the perfect player’s move: from the book at the start, solved after', async () => {
     const service = new PolicyService(policy, new PerfectSearch(policy.rules));
-    const start = service.act({ position: START_NOTATION });
+    const start = await service.act({ position: START_NOTATION });
     // Only action 2 wins the start (docs/solver.md); the network alone would not know it.
     expect(start.action).toBe(2);
     expect(start.search).toMatchObject({ simulations: 0, value: 1, solved: true });
     expect(start.search?.policy).toEqual([0, 0, 1, 0, 0, 0]);
-    const answer = service.act({ position: ONE_DEEP_WIN });
+    const answer = await service.act({ position: ONE_DEEP_WIN });
     expect([answer.action, answer.search?.value, answer.search?.solved]).toEqual([0, 1, true]);
     expect(service.describe()).toMatchObject({ search: 'perfect' });
+  });
+
+  it('with perfect refuses (422) a position under rules it has no book for, naming the command that builds one', async () => {
+    // No book but the service's own, whatever this machine's cache holds.
+    const book = (rules: Rules) => (sameRules(rules, policy.rules) ? bookIfAny(rules) : null);
+    const service = new PolicyService(policy, new PerfectSearch(policy.rules, { book }));
+    const refused = service.act({ position: START_NOTATION, rules: { captureSeedStays: true } });
+    await expect(refused).rejects.toBeInstanceOf(RequestError);
+    await expect(refused).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(
+        /^--search perfect has no opening book under captureSeedStays=true,leftoverTo=opponent, .*: build one with `ayoayo book build --rules captureSeedStays=true,leftoverTo=opponent`, then start the service again$/,
+      ),
+    });
+    expect((await service.act({ position: START_NOTATION })).action).toBe(2);
   });
 
   it('refuses bad search options with a message naming them', async () => {

@@ -1,5 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES, formatPosition, resolveRules } from '../../env/index.ts';
+import {
+  applyAction,
+  DEFAULT_RULES,
+  formatPosition,
+  parsePosition,
+  resolveRules,
+  START_NOTATION,
+} from '../../env/index.ts';
+import { shippedBookPath } from '../../solve/book/cache/book-cache.ts';
+import { openBook } from '../../solve/book/open-book.ts';
 import { solve } from '../../solve/index.ts';
 import {
   describePerfectPlay,
@@ -65,5 +75,25 @@ describe("the page's perfect-play line", () => {
     expect(describePerfectPlay(endless, 1)).toBe(
       'Perfect play: this position hangs on endless play.',
     );
+  });
+
+  it("gives the opening book's proven value where the book has the position, whatever the budget", () => {
+    // The page's book: the package's, served as book.bin and opened from its bytes.
+    const book = openBook(new Uint8Array(readFileSync(shippedBookPath())));
+    const line = new PerfectPlay();
+    const quick = (position: string, rules = DEFAULT_RULES) =>
+      line.answer({ id: 3, position, rules, budgetMs: 50 }, book);
+    // The start: won for South by S2 alone (docs/solver.md); its solve takes seconds, far over 50 ms.
+    const start = quick(START_NOTATION);
+    expect(start).toMatchObject({ value: 'win', source: 'book', budgetSpent: false, toMove: 0 });
+    expect(describePerfectPlay(start, 0)).toBe('Perfect play says: win for you (South).');
+    expect(describePerfectPlay(start, 1)).toBe('Perfect play says: loss for you (South wins).');
+    // S0 throws the win away; two plies in, the book still has it.
+    const afterS0 = formatPosition(applyAction(parsePosition(START_NOTATION), 0));
+    expect(quick(afterS0)).toMatchObject({ value: 'win', source: 'book', toMove: 1 });
+    // Other rules than the book's: the solver, which cannot prove the start in 50 ms.
+    expect(quick(START_NOTATION, STAYS)).toMatchObject({ value: 'unknown', source: 'solver' });
+    // A position the book does not hold: the solver, as without a book.
+    expect(quick(FORCED_LOSS)).toMatchObject({ value: 'loss', source: 'solver' });
   });
 });

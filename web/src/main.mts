@@ -6,7 +6,8 @@
  * this .mts file, type-checked with the DOM library by web/tsconfig.json; the
  * game itself (game-session.ts, players.ts, opponents.ts) has no DOM. The
  * exact solver runs in a Web Worker (solver-worker.mts) and its verdict on
- * each position appears as the "perfect play says" line when it is proven
+ * each position appears as the "perfect play says" line: the opening book's
+ * where the position is in it, else the solver's when it proves the position
  * within a short budget.
  */
 import {
@@ -306,6 +307,7 @@ function askPerfectPlay(position: Position): void {
   perfectPlayLine.hidden = false;
   perfectPlayLine.dataset.position = notation;
   perfectPlayLine.dataset.value = 'pending';
+  delete perfectPlayLine.dataset.source;
   perfectPlayLine.textContent = 'Perfect play: solving…';
   nextRequest = { id: ++requestId, position: notation, rules: current.rules, budgetMs: solveMs };
   if (solving === null) sendNext(worker);
@@ -322,6 +324,7 @@ function onPerfectPlay(answer: PerfectPlayAnswer): void {
   const current = session;
   if (current !== null && answer.position === perfectPlayLine.dataset.position) {
     perfectPlayLine.dataset.value = valueForHuman(answer, current.human);
+    perfectPlayLine.dataset.source = answer.source;
     perfectPlayLine.dataset.ms = String(answer.timeMs);
     perfectPlayLine.textContent = describePerfectPlay(answer, current.human);
   }

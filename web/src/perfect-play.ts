@@ -1,11 +1,14 @@
 /**
- * The page's "perfect play says" line, without any DOM: the exact solver
- * (solve/, no endgame table, which would weigh megabytes) run on the position
- * with a short budget, and the answer in words from the person's side. The
- * page runs it in a Web Worker (solver-worker.mts) so that a solve never
- * blocks the board; tests call it directly.
+ * The page's "perfect play says" line, without any DOM: the opening book's
+ * proven value where the position is in it (the book the page serves,
+ * book.bin), else the exact solver (solve/, no endgame table, which would
+ * weigh megabytes) run on the position with a short budget, and the answer
+ * in words from the person's side. The page runs it in a Web Worker
+ * (solver-worker.mts) so that a solve never blocks the board; tests call it
+ * directly.
  */
 import { type Player, parsePosition, type Rules, sameRules } from '../../env/index.ts';
+import type { OpeningBook } from '../../solve/book/book.ts';
 import { Solver } from '../../solve/solver.ts';
 import { type GameValue, gameValue } from '../../solve/value.ts';
 import { PLAYER_NAMES } from './game-session.ts';
@@ -30,6 +33,8 @@ export interface PerfectPlayAnswer {
   readonly position: string;
   readonly toMove: Player;
   readonly value: GameValue;
+  /** Where the value came from: the opening book (proven when it was built), or a solve now. */
+  readonly source: 'book' | 'solver';
   /** The budget ran out (else an `unknown` hangs on endless play). */
   readonly budgetSpent: boolean;
   readonly timeMs: number;
@@ -37,14 +42,31 @@ export interface PerfectPlayAnswer {
 }
 
 /**
- * Answers requests one at a time with one solver per rule set, so that what
- * it proved about one position of a game speeds up the next ones.
+ * Answers requests one at a time: from the opening book where it proves the
+ * position's value, else with one solver per rule set, so that what it
+ * proved about one position of a game speeds up the next ones.
  */
 export class PerfectPlay {
   #solver: Solver | null = null;
 
-  answer(request: PerfectPlayRequest): PerfectPlayAnswer {
+  /** `book`: the opening book under the request's rules (null: none, or not loaded). */
+  answer(request: PerfectPlayRequest, book: OpeningBook | null = null): PerfectPlayAnswer {
+    const started = performance.now();
     const pos = parsePosition(request.position);
+    const entry =
+      book !== null && sameRules(book.rules, request.rules) ? book.lookup(pos.stateView) : null;
+    if (entry !== null && entry.lo === entry.hi) {
+      return {
+        id: request.id,
+        position: request.position,
+        toMove: pos.toMove,
+        value: gameValue(entry.lo, entry.hi),
+        source: 'book',
+        budgetSpent: false,
+        timeMs: Math.round(performance.now() - started),
+        nodes: 0,
+      };
+    }
     const solver = this.#solverFor(request.rules);
     const result = solver.solveState(pos.stateView, { timeMs: request.budgetMs, moves: false });
     return {
@@ -52,6 +74,7 @@ export class PerfectPlay {
       position: request.position,
       toMove: pos.toMove,
       value: gameValue(result.lo, result.hi),
+      source: 'solver',
       budgetSpent: result.budgetSpent,
       timeMs: Math.round(result.elapsedMs),
       nodes: result.nodes,

@@ -1,6 +1,7 @@
 /**
  * The page's solver, off the main thread: answers each PerfectPlayRequest
- * posted to it with a PerfectPlayAnswer (perfect-play.ts), each ReviewRequest
+ * posted to it with a PerfectPlayAnswer (perfect-play.ts: the opening book's
+ * value where it has the position, else a solve), each ReviewRequest
  * with progress messages and then the game's review (game-review.ts), and
  * each PerfectMoveRequest with the perfect player's move (perfect-opponent.ts).
  * A solve runs without yielding; the page sends the next position only once
@@ -47,5 +48,9 @@ self.addEventListener('message', (event: MessageEvent<unknown>) => {
     void solving.loadBook().then(() => self.postMessage(reviewer.answer(request, progress)));
     return;
   }
-  self.postMessage(solver.answer(request as PerfectPlayRequest));
+  // The book first: the opening's values are read from it rather than solved within the budget.
+  const asked = request as PerfectPlayRequest;
+  void solving
+    .loadBook()
+    .then(() => self.postMessage(solver.answer(asked, solving.book(asked.rules))));
 });
