@@ -4,8 +4,8 @@ import { Random } from '../env/random.ts';
 import { loadBackend, type Tf } from '../models/backend.ts';
 import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
-import type { TrainConfig } from '../train/config/schema.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
+import type { TrainConfig } from '../train/settings/schema.ts';
 import { benchPresets } from './train-presets.ts';
 import type { Emit } from './types.ts';
 

@@ -1,7 +1,7 @@
 import { totalmem } from 'node:os';
-import type { TrainConfig } from '../train/config/schema.ts';
-import { estimateRunMemory, type MemoryEstimate } from '../train/memory/estimate.ts';
-import { overMemoryLimit } from '../train/memory/limit.ts';
+import { estimateRunMemory, type MemoryEstimate } from '../train/run/memory-estimate.ts';
+import { overMemoryLimit } from '../train/run/memory-limit.ts';
+import type { TrainConfig } from '../train/settings/schema.ts';
 import { QueueError } from './errors.ts';
 
 /**

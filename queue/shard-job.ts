@@ -3,7 +3,7 @@ import { observationSize } from '../env/gym/observation.ts';
 import type { InferenceBackend } from '../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../models/mlp-runner.ts';
 import { algorithmOf } from '../train/algorithm/registry.ts';
-import { observationOf, type TrainConfig } from '../train/config/schema.ts';
+import { observationOf, type TrainConfig } from '../train/settings/schema.ts';
 import { runShardSetups } from '../train/shards/build.ts';
 import { ShardDataError } from '../train/shards/wire.ts';
 import type { TrainThreads } from '../train/threads/train-threads.ts';
@@ -60,7 +60,7 @@ export async function playShardJob(
   if (shards === null) {
     refuse(`${where}: the run's algorithm is ${job.config.algorithm}, which plays no shards`);
   }
-  const setups = runShardSetups(job.config, inference);
+  const setups = runShardSetups(job.config, shards, inference);
   const setup = setups[job.shard];
   if (setup === undefined) refuse(`${where}: the run has ${setups.length} shards`);
   try {

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import type { Queue } from 'bullmq';
 import type { MlpWeights } from '../models/mlp-runner.ts';
 import { makePolicyFile } from '../models/policy-file.ts';
-import { observationOf } from '../train/config/schema.ts';
 import { runPaths } from '../train/run/paths.ts';
+import { observationOf } from '../train/settings/schema.ts';
 import type {
   ShardIteration,
   ShardResult,

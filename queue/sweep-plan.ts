@@ -5,7 +5,7 @@ import { describeIssues } from '../env/gym/options.ts';
 import { Random } from '../env/random.ts';
 import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
-import { folderNameSchema, type TrainConfig } from '../train/config/schema.ts';
+import { folderNameSchema, type TrainConfig } from '../train/settings/schema.ts';
 import { QueueError } from './errors.ts';
 
 const settingValue = z.union([

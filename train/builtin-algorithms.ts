@@ -2,6 +2,9 @@ import { algorithmNamed, registerAlgorithm } from './algorithm/registry.ts';
 import { expertIteration } from './expert-iteration/algorithm.ts';
 import { policyGradient } from './ppo/algorithm.ts';
 
+export type { ExpertIterationSettings } from './expert-iteration/settings.ts';
+export type { PpoSettings } from './ppo/settings.ts';
+
 /**
  * Registers the algorithms that come with ayoayo: PPO and REINFORCE first
  * (`ppo` is the algorithm of a run that names none), then expert iteration.

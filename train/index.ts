@@ -20,7 +20,11 @@ import { buildConfig } from './config/build.ts';
 registerBuiltinAlgorithms();
 
 export { algorithmNames, algorithms, registerAlgorithm } from './algorithm/registry.ts';
-export { registerBuiltinAlgorithms } from './builtin-algorithms.ts';
+export {
+  type ExpertIterationSettings,
+  type PpoSettings,
+  registerBuiltinAlgorithms,
+} from './builtin-algorithms.ts';
 export { buildConfig, parseTrainConfig, trainConfigSchema } from './config/build.ts';
 
 /** The config of a run that sets nothing (of the default algorithm, PPO). */
@@ -30,20 +34,22 @@ export type {
   OwnMetrics,
   PolicySnapshots,
   PositionWindow,
-  SelfPlayStats,
   TrainingAlgorithm,
-  UpdateStats,
 } from './algorithm/training-algorithm.ts';
-export type { ConfigLayer } from './config/layer.ts';
 export { PRESETS } from './config/presets.ts';
-export { type ConfigOf, type SharedSettings, setting, type TrainConfig } from './config/schema.ts';
 export {
   RunFolderError,
   type RunFolderReason,
   TrainConfigError,
   TrainingDivergedError,
 } from './errors.ts';
-export type { ExpertIterationSettings } from './expert-iteration/settings.ts';
-export type { PpoSettings } from './ppo/settings.ts';
+export type { SelfPlayStats, UpdateStats } from './iteration-stats.ts';
 export { type EvaluationResult, type EvaluationRow, evaluatePolicy } from './report/evaluate.ts';
+export type { ConfigLayer } from './settings/layer.ts';
+export {
+  type ConfigOf,
+  type SharedSettings,
+  setting,
+  type TrainConfig,
+} from './settings/schema.ts';
 export { runPaths, type TrainOptions, type TrainResult, train } from './trainer.ts';

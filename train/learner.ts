@@ -9,7 +9,7 @@ import { createPolicyValueModel, extractMlpWeights } from '../models/policy-valu
 import type { BuildOptions } from './algorithm/descriptor.ts';
 import { algorithmOf } from './algorithm/registry.ts';
 import type { LearnerParts, TrainingAlgorithm } from './algorithm/training-algorithm.ts';
-import { observationOf, type SharedSettings, type TrainConfig } from './config/schema.ts';
+import { observationOf, type SharedSettings, type TrainConfig } from './settings/schema.ts';
 
 /** Everything that learns or plays in a run: the network, its optimiser, the algorithm's self-play and update. */
 export interface Learner extends LearnerParts {

@@ -4,9 +4,8 @@ import type { JobFiles } from '../agents/spec.ts';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import { encodePolicyFile } from '../models/policy-checksum.ts';
 import { extractMlpWeights } from '../models/policy-value-model.ts';
-import type { SelfPlayStats, UpdateStats } from './algorithm/training-algorithm.ts';
-import type { TrainConfig } from './config/schema.ts';
 import { TrainingDivergedError } from './errors.ts';
+import type { SelfPlayStats, UpdateStats } from './iteration-stats.ts';
 import { type Learner, learnerPolicyFile } from './learner.ts';
 import { policyAccuracy, trainingAccuracySample } from './report/accuracy.ts';
 import { evaluatePolicy } from './report/evaluate.ts';
@@ -17,6 +16,7 @@ import { writeCheckpoint } from './run/checkpoint.ts';
 import type { RunPaths } from './run/paths.ts';
 import { pruneRun } from './run/retention.ts';
 import { type RunState, snapshotRun } from './run/run-state.ts';
+import type { TrainConfig } from './settings/schema.ts';
 
 /** Training time of the run, counting earlier processes of a resumed run. */
 export class RunClock {

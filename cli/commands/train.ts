@@ -4,7 +4,7 @@ import { algorithmOf, noShardsMessage } from '../../train/algorithm/registry.ts'
 import { registerBuiltinAlgorithms } from '../../train/builtin-algorithms.ts';
 import { configFlags, layerFromArgv } from '../../train/config/flags.ts';
 import { PRESETS, presetsHelp } from '../../train/config/presets.ts';
-import type { TrainConfig } from '../../train/config/schema.ts';
+import type { TrainConfig } from '../../train/settings/schema.ts';
 import { CliError, defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
 import {

@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
 import { redactRedisUrl } from '../../queue/redis.ts';
 import { startQueueWorker } from '../../queue/worker.ts';
-import { memoryText } from '../../train/memory/limit.ts';
+import { memoryText } from '../../train/run/memory-limit.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
 import { QUEUE_ENV, type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 import { buildConfig } from '../../train/config/build.ts';
 import { configFlags, layerFromArgv, settingFlags } from '../../train/config/flags.ts';
-import { DEFAULT_SHARED, sharedSettingsSchema } from '../../train/config/schema.ts';
 import { expertIterationSettingsSchema } from '../../train/expert-iteration/settings.ts';
 import { ppoSettingsSchema } from '../../train/ppo/settings.ts';
+import { DEFAULT_SHARED, sharedSettingsSchema } from '../../train/settings/schema.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

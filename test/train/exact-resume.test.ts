@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { Random } from '../../env/random.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import type { TrainConfig } from '../../train/config/schema.ts';
 import { ERRORS_SERIES } from '../../train/report/learning-curve.ts';
 import { type CheckpointPayload, readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
+import type { TrainConfig } from '../../train/settings/schema.ts';
 import { train } from '../../train/trainer.ts';
 
 const quiet = { log: () => {} };

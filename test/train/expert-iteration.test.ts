@@ -11,9 +11,7 @@ import { NUM_ACTIONS, plainForward } from '../../models/mlp-runner.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../../models/policy-value-model.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { buildConfig } from '../../train/config/build.ts';
-import type { ConfigLayer } from '../../train/config/layer.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import type { TrainConfig } from '../../train/config/schema.ts';
 import { TrainConfigError } from '../../train/errors.ts';
 import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
 import { SearchSelfPlay } from '../../train/expert-iteration/search-self-play.ts';
@@ -23,6 +21,8 @@ import { TrainingOpenings } from '../../train/expert-iteration/training-openings
 import { buildLearner, disposeLearner } from '../../train/learner.ts';
 import { CheckpointError, readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
+import type { ConfigLayer } from '../../train/settings/layer.ts';
+import type { TrainConfig } from '../../train/settings/schema.ts';
 import { train } from '../../train/trainer.ts';
 import { selfPlayOptions } from './self-play-options.ts';
 

@@ -5,10 +5,10 @@ import { setInferenceChoice } from '../../models/inference/choice.ts';
 import { OnnxForward } from '../../models/inference/onnx-forward.ts';
 import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { buildConfig } from '../../train/config/build.ts';
-import type { ConfigLayer } from '../../train/config/layer.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { OnnxGradients } from '../../train/gradients/onnx-gradients.ts';
 import { buildLearner, disposeLearner } from '../../train/learner.ts';
+import type { ConfigLayer } from '../../train/settings/layer.ts';
 
 const { tf } = await loadBackend('auto');
 const onnx = (await loadOnnxRuntime()).runtime !== null;

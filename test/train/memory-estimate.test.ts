@@ -7,8 +7,8 @@ import { PRESETS } from '../../train/config/presets.ts';
 import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
 import { SearchSelfPlay } from '../../train/expert-iteration/search-self-play.ts';
 import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
-import { estimateRunMemory, type MemoryEstimate } from '../../train/memory/estimate.ts';
-import { overMemoryLimit } from '../../train/memory/limit.ts';
+import { estimateRunMemory, type MemoryEstimate } from '../../train/run/memory-estimate.ts';
+import { overMemoryLimit } from '../../train/run/memory-limit.ts';
 import { selfPlayOptions } from './self-play-options.ts';
 
 const partBytes = (estimate: MemoryEstimate, what: string): number =>

@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { loadBackend } from '../../models/backend.ts';
 import { setInferenceChoice } from '../../models/inference/choice.ts';
 import { buildConfig, parseTrainConfig } from '../../train/config/build.ts';
-import type { ConfigLayer } from '../../train/config/layer.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
+import type { ConfigLayer } from '../../train/settings/layer.ts';
 import { train } from '../../train/trainer.ts';
 
 /**

@@ -6,12 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { INFERENCE_ENV, setInferenceChoice } from '../../models/inference/choice.ts';
 import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { buildConfig } from '../../train/config/build.ts';
-import type { ConfigLayer } from '../../train/config/layer.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import type { TrainConfig } from '../../train/config/schema.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { findResumePoint } from '../../train/run/resume.ts';
+import type { ConfigLayer } from '../../train/settings/layer.ts';
+import type { TrainConfig } from '../../train/settings/schema.ts';
 import { train } from '../../train/trainer.ts';
 
 function smoke(runsDir: string, overrides: ConfigLayer = {}): TrainConfig {

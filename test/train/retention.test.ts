@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildConfig } from '../../train/config/build.ts';
-import type { ConfigLayer } from '../../train/config/layer.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import type { TrainConfig } from '../../train/config/schema.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { findResumePoint } from '../../train/run/resume.ts';
 import { planRetention } from '../../train/run/retention.ts';
+import type { ConfigLayer } from '../../train/settings/layer.ts';
+import type { TrainConfig } from '../../train/settings/schema.ts';
 import { train } from '../../train/trainer.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'ayoayo-retention-'));

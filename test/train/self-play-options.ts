@@ -7,13 +7,13 @@ import { plainForward } from '../../models/mlp-runner.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../../models/policy-value-model.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import type { TrainConfig } from '../../train/config/schema.ts';
 import {
   SearchSelfPlay,
   type SearchSelfPlayOptions,
 } from '../../train/expert-iteration/search-self-play.ts';
 import type { ExpertIterationSettings } from '../../train/expert-iteration/settings.ts';
 import { TrainingOpenings } from '../../train/expert-iteration/training-openings.ts';
+import type { TrainConfig } from '../../train/settings/schema.ts';
 
 /**
  * Search self-play options for tests: 8 games, 6 simulations, every move

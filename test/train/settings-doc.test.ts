@@ -4,7 +4,7 @@ import { formatRules, rulesSchema } from '../../env/rules.ts';
 import { algorithms } from '../../train/algorithm/registry.ts';
 import { flagOfField, kebabCase, settingFlags } from '../../train/config/flags.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import { DEFAULT_SHARED, sharedSettingsSchema } from '../../train/config/schema.ts';
+import { DEFAULT_SHARED, sharedSettingsSchema } from '../../train/settings/schema.ts';
 
 const doc = readFileSync(new URL('../../docs/training.md', import.meta.url), 'utf8');
 

@@ -3,13 +3,13 @@ import { Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import type { TrainConfig } from '../../train/config/schema.ts';
 import type { ExpertIteration } from '../../train/expert-iteration/expert-iteration.ts';
 import {
   type ExpertIterationSettings,
   expertIterationSettingsSchema,
 } from '../../train/expert-iteration/settings.ts';
 import { buildLearner, disposeLearner } from '../../train/learner.ts';
+import type { TrainConfig } from '../../train/settings/schema.ts';
 
 let tf: Tf;
 

@@ -11,7 +11,6 @@ import { maskedLogits } from '../../models/policy-value-model.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { algorithmNames, noShardsMessage } from '../../train/algorithm/registry.ts';
 import { configFlags } from '../../train/config/flags.ts';
-import { observationOf } from '../../train/config/schema.ts';
 import {
   buildConfig,
   defineAlgorithm,
@@ -24,10 +23,11 @@ import {
   type TrainingAlgorithm,
   train,
 } from '../../train/index.ts';
-import { estimateRunMemory } from '../../train/memory/estimate.ts';
 import { part } from '../../train/memory/parts.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
+import { estimateRunMemory } from '../../train/run/memory-estimate.ts';
 import { runPaths } from '../../train/run/paths.ts';
+import { observationOf } from '../../train/settings/schema.ts';
 
 /**
  * A third training algorithm, defined and registered here alone, with no

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildConfig } from '../../train/config/build.ts';
-import type { ConfigLayer } from '../../train/config/layer.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
+import type { ConfigLayer } from '../../train/settings/layer.ts';
 import { train } from '../../train/trainer.ts';
 import { RunClock } from '../../train/training-loop.ts';
 

@@ -7,11 +7,11 @@ import { capWorkers } from '../../eval/pool.ts';
 import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { buildConfig } from '../../train/config/build.ts';
-import type { ConfigLayer } from '../../train/config/layer.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import type { TrainConfig } from '../../train/config/schema.ts';
 import { CheckpointError, readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
+import type { ConfigLayer } from '../../train/settings/layer.ts';
+import type { TrainConfig } from '../../train/settings/schema.ts';
 import { runWorkers } from '../../train/threads/run-workers.ts';
 import { train } from '../../train/trainer.ts';
 

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { JobFiles } from '../../agents/spec.ts';
-import type { ConfigLayer } from '../config/layer.ts';
-import type { ConfigOf, TrainConfig } from '../config/schema.ts';
 import type { MemoryPart } from '../memory/parts.ts';
+import type { ConfigLayer } from '../settings/layer.ts';
+import type { ConfigOf, TrainConfig } from '../settings/schema.ts';
 import type { ShardRunnerFactory, ShardsOf } from '../shards/protocol.ts';
 import type { LearnerParts, TrainingAlgorithm } from './training-algorithm.ts';
 

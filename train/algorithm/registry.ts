@@ -1,4 +1,4 @@
-import type { TrainConfig } from '../config/schema.ts';
+import type { TrainConfig } from '../settings/schema.ts';
 import type { AlgorithmDescriptor } from './descriptor.ts';
 
 /**

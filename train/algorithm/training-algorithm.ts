@@ -4,29 +4,7 @@ import type { Rules } from '../../env/rules.ts';
 import type { Tf } from '../../models/backend.ts';
 import type { InferenceEngine } from '../../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../../models/mlp-runner.ts';
-
-/** What every algorithm's self-play reports of an iteration (metrics.csv's shared columns). */
-export interface SelfPlayStats {
-  /** Plies played (PPO: all seats; expert iteration: searched moves). */
-  plies: number;
-  /** Games finished. */
-  games: number;
-  /** Samples the update learns from that this iteration added. */
-  learnerSamples: number;
-  seconds: number;
-  /** Mean length of the games finished in this iteration. */
-  meanGamePlies: number;
-}
-
-/** What every algorithm's update reports. */
-export interface UpdateStats {
-  policyLoss: number;
-  valueLoss: number;
-  entropy: number;
-  /** Samples run through the update, epochs counted. */
-  samples: number;
-  seconds: number;
-}
+import type { SelfPlayStats, UpdateStats } from '../iteration-stats.ts';
 
 /** An algorithm's own metrics.csv columns for an iteration (those of other algorithms stay empty). */
 export type OwnMetrics = Readonly<Record<string, number | string>>;

@@ -1,5 +1,5 @@
 import { algorithmOf } from '../algorithm/registry.ts';
-import type { TrainConfig } from './schema.ts';
+import type { TrainConfig } from '../settings/schema.ts';
 
 /**
  * Every agent spec a run plays against: the evaluation's baselines and its

@@ -10,7 +10,6 @@ import {
   defaultAlgorithm,
 } from '../algorithm/registry.ts';
 import { TrainConfigError } from '../errors.ts';
-import { answersTo, flagOfField, layerFromFlags } from './flags.ts';
 import {
   asPreset,
   type ConfigLayer,
@@ -19,9 +18,15 @@ import {
   isFields,
   isPreset,
   withFlagFields,
-} from './layer.ts';
+} from '../settings/layer.ts';
+import {
+  DEFAULT_SHARED,
+  RUN_SETTINGS,
+  sharedSettingsSchema,
+  type TrainConfig,
+} from '../settings/schema.ts';
+import { answersTo, flagOfField, layerFromFlags } from './flags.ts';
 import { upgradeLegacy, upgradeSaved } from './legacy.ts';
-import { DEFAULT_SHARED, RUN_SETTINGS, sharedSettingsSchema, type TrainConfig } from './schema.ts';
 
 type Issue = IssueList['issues'][number];
 

@@ -1,6 +1,6 @@
 import { checkAgentSpec, type JobFiles, parseAgentList } from '../../agents/spec.ts';
 import { TrainConfigError } from '../errors.ts';
-import type { TrainConfig } from './schema.ts';
+import type { TrainConfig } from '../settings/schema.ts';
 
 /**
  * Checks the evaluation's baselines before the first iteration: a bad or

@@ -4,8 +4,13 @@ import { formatRules, parseRulesText, RulesError, rulesSchema } from '../../env/
 import type { AlgorithmDescriptor } from '../algorithm/descriptor.ts';
 import { algorithmNames, algorithms, defaultAlgorithm } from '../algorithm/registry.ts';
 import { TrainConfigError } from '../errors.ts';
-import { type ConfigLayer, type Fields, isFields, withFlagFields } from './layer.ts';
-import { RUN_SETTINGS, type SettingMeta, settingMeta, sharedSettingsSchema } from './schema.ts';
+import { type ConfigLayer, type Fields, isFields, withFlagFields } from '../settings/layer.ts';
+import {
+  RUN_SETTINGS,
+  type SettingMeta,
+  settingMeta,
+  sharedSettingsSchema,
+} from '../settings/schema.ts';
 
 /**
  * The flags of `ayoayo train`, derived from the schemas alone (the shared

@@ -5,8 +5,8 @@ import { describeIssues } from '../../env/zod-issues.ts';
 import { TrainConfigError } from '../errors.ts';
 import { expertIterationSettingsSchema } from '../expert-iteration/settings.ts';
 import { ppoSettingsSchema } from '../ppo/settings.ts';
-import { type Fields, isFields } from './layer.ts';
-import { sharedSettingsSchema } from './schema.ts';
+import { type Fields, isFields } from '../settings/layer.ts';
+import { sharedSettingsSchema } from '../settings/schema.ts';
 
 /**
  * The forms of settings that earlier versions saved or read, upgraded to the

@@ -1,6 +1,6 @@
 import type { Preset } from '../algorithm/descriptor.ts';
 import { onRegistered } from '../algorithm/registry.ts';
-import { asPreset, type ConfigLayer } from './layer.ts';
+import { asPreset, type ConfigLayer } from '../settings/layer.ts';
 
 /**
  * The presets of no one algorithm: their shared settings. An algorithm adds

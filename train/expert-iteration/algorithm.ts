@@ -1,9 +1,8 @@
 import { defineAlgorithm } from '../algorithm/descriptor.ts';
-import type { ConfigLayer } from '../config/layer.ts';
-import { expertIterationMemory, shardMemory } from './memory.ts';
+import type { ConfigLayer } from '../settings/layer.ts';
+import { expertIterationMemory } from './memory.ts';
 import { expertIterationSettingsSchema } from './settings.ts';
-import { shardCodec } from './shard-codec.ts';
-import { shardSetups } from './shard-setup.ts';
+import { expertIterationShards } from './shards.ts';
 
 /**
  * Expert iteration as `npm start` and the pretrained policy run it: eight
@@ -106,15 +105,5 @@ export const expertIteration = defineAlgorithm({
     return buildExpertIteration(parts, config, options);
   },
   memory: expertIterationMemory,
-  shards: {
-    count: (config) => config.expertIteration.selfPlayShards,
-    countSetting: 'selfPlayShards',
-    setups: shardSetups,
-    memory: shardMemory,
-    async player(setup, forward) {
-      const { SearchShardPlayer } = await import('./shard.ts');
-      return new SearchShardPlayer(forward, setup);
-    },
-    codec: shardCodec,
-  },
+  shards: expertIterationShards,
 });

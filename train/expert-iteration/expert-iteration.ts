@@ -8,11 +8,10 @@ import type {
   LearnerParts,
   OwnMetrics,
   PositionWindow,
-  SelfPlayStats,
   TrainingAlgorithm,
-  UpdateStats,
 } from '../algorithm/training-algorithm.ts';
-import { observationOf } from '../config/schema.ts';
+import type { SelfPlayStats, UpdateStats } from '../iteration-stats.ts';
+import { observationOf } from '../settings/schema.ts';
 import { buildShardedSelfPlay } from '../shards/build.ts';
 import type { ShardedSelfPlay } from '../shards/sharded-self-play.ts';
 import { type TrainThreads, trainThreads } from '../threads/train-threads.ts';
@@ -21,7 +20,7 @@ import { ReplayBuffer } from './replay-buffer.ts';
 import type { GamesInProgress } from './search-self-play.ts';
 import { SearchTargetUpdater } from './search-update.ts';
 import type { ExpertIterationConfig } from './settings.ts';
-import { shardCodec } from './shard-codec.ts';
+import { expertIterationShards } from './shards.ts';
 
 /**
  * Expert iteration (AlphaZero at a small scale), one iteration at a time, in
@@ -154,7 +153,7 @@ export function buildExpertIteration(
   // Slices run only on onnxruntime's gradient sessions; tfjs's update keeps no thread busy.
   const slices = inference.runtime === null ? null : config.updateSlices;
   const threads = trainThreads(workers, localShards, slices);
-  const selfPlay = buildShardedSelfPlay(parts, config, shardCodec, threads, shardRunner);
+  const selfPlay = buildShardedSelfPlay(parts, config, expertIterationShards, threads, shardRunner);
   const buffer = new ReplayBuffer(
     ei.movesPerIteration * ei.replayIterations,
     new ObservationEncoder(observationOf(config), rules),

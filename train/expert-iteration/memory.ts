@@ -3,8 +3,8 @@ import { observationSize } from '../../env/gym/observation.ts';
 import { core } from '../../env/index.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { endgameOffsets } from '../../solve/endgame/build.ts';
-import { observationOf } from '../config/schema.ts';
 import { type MemoryEstimate, type MemoryPart, parameters, part, total } from '../memory/parts.ts';
+import { observationOf } from '../settings/schema.ts';
 import type { ExpertIterationConfig } from './settings.ts';
 import { RESCORING_TABLE_BITS } from './targets/solver-rescoring.ts';
 

@@ -5,7 +5,7 @@ import { core, type Random, type RuleCode, type Rules, ruleCode } from '../../en
 import { type ForwardPass, NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { softmaxInto } from '../../models/softmax.ts';
 import type { EndgameValues } from '../../solve/index.ts';
-import type { SelfPlayStats } from '../algorithm/training-algorithm.ts';
+import type { SelfPlayStats } from '../iteration-stats.ts';
 import type { PositionSink } from './position-log.ts';
 import { type SearchTarget, type SearchTargetKind, searchTarget } from './targets/index.ts';
 import {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
-import { type ConfigOf, setting } from '../config/schema.ts';
+import { type ConfigOf, setting } from '../settings/schema.ts';
 
 /** mctx's c_scale of the completed-Q target. */
 export const DEFAULT_COMPLETED_Q_SCALE = 0.1;

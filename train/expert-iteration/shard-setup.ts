@@ -1,4 +1,4 @@
-import { observationOf } from '../config/schema.ts';
+import { observationOf } from '../settings/schema.ts';
 import { shareOf } from '../shards/sharded-self-play.ts';
 import type { SearchSelfPlayOptions } from './search-self-play.ts';
 import type { ExpertIterationConfig } from './settings.ts';

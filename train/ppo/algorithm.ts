@@ -1,8 +1,8 @@
 import { observationSize } from '../../env/gym/observation.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { defineAlgorithm } from '../algorithm/descriptor.ts';
-import { observationOf } from '../config/schema.ts';
 import { parameters, part } from '../memory/parts.ts';
+import { observationOf } from '../settings/schema.ts';
 import { type PpoConfig, ppoSettingsSchema } from './settings.ts';
 
 /** The rollouts and the opponent pool, the arrays a PPO run grows with its settings. */

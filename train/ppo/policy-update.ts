@@ -2,7 +2,6 @@ import type * as tfType from '@tensorflow/tfjs';
 import type { Random } from '../../env/random.ts';
 import type { Tf } from '../../models/backend.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
-import type { UpdateStats } from '../algorithm/training-algorithm.ts';
 import { gatherRows } from '../gradients/minibatch-rows.ts';
 import {
   MinibatchUpdater,
@@ -10,6 +9,7 @@ import {
   type TfjsLoss,
 } from '../gradients/minibatch-updater.ts';
 import { GRADIENT_INPUTS } from '../gradients/policy-term.ts';
+import type { UpdateStats } from '../iteration-stats.ts';
 import {
   POLICY_GRADIENT_INPUTS,
   type PolicyGradientLossSettings,

@@ -7,7 +7,8 @@ import type {
   PositionWindow,
   TrainingAlgorithm,
 } from '../algorithm/training-algorithm.ts';
-import { observationOf } from '../config/schema.ts';
+import type {} from '../iteration-stats.ts';
+import { observationOf } from '../settings/schema.ts';
 import { type TrainThreads, trainThreads } from '../threads/train-threads.ts';
 import { estimateAdvantages } from './advantages.ts';
 import { OpponentPool } from './opponent-pool.ts';

@@ -14,7 +14,7 @@ import {
 } from '../../models/inference/inference-engine.ts';
 import { maskedSoftmax, NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { extractMlpWeights, type NetworkConfig } from '../../models/policy-value-model.ts';
-import type { SelfPlayStats } from '../algorithm/training-algorithm.ts';
+import type { SelfPlayStats } from '../iteration-stats.ts';
 import type { OpponentPool } from './opponent-pool.ts';
 import type { RolloutBuffer } from './rollout-buffer.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ConfigOf, setting } from '../config/schema.ts';
+import { type ConfigOf, setting } from '../settings/schema.ts';
 
 /** The algorithms this folder trains: PPO (clipped), and REINFORCE for comparison. */
 export type PolicyGradientName = 'ppo' | 'reinforce';

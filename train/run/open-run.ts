@@ -6,11 +6,11 @@ import { lockFolder } from '../../files/folder-lock.ts';
 import { algorithmOf, noShardsMessage } from '../algorithm/registry.ts';
 import { buildConfig, runLocation } from '../config/build.ts';
 import { checkEvalOpponents } from '../config/eval-opponents.ts';
-import type { TrainConfig } from '../config/schema.ts';
 import { RunFolderError, TrainConfigError } from '../errors.ts';
-import { estimateRunMemory } from '../memory/estimate.ts';
-import { overMemoryLimit } from '../memory/limit.ts';
+import type { TrainConfig } from '../settings/schema.ts';
 import type { CheckpointPayload } from './checkpoint.ts';
+import { estimateRunMemory } from './memory-estimate.ts';
+import { overMemoryLimit } from './memory-limit.ts';
 import { checkRunLocation, type RunPaths, removeRun, runPaths } from './paths.ts';
 import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
 

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { SharedSettings } from '../config/schema.ts';
 import { RunFolderError } from '../errors.ts';
+import type { SharedSettings } from '../settings/schema.ts';
 
 /** Paths inside a run folder. */
 export function runPaths(config: Pick<SharedSettings, 'runsDir' | 'name'>) {

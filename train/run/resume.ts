@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../../models/errors.ts';
 import { buildConfig, differingSettings, parseTrainConfig } from '../config/build.ts';
-import type { TrainConfig } from '../config/schema.ts';
 import { TrainConfigError } from '../errors.ts';
+import type { TrainConfig } from '../settings/schema.ts';
 import { type CheckpointPayload, readCheckpoint } from './checkpoint.ts';
 import { runPaths } from './paths.ts';
 

@@ -3,8 +3,8 @@ import { STATE_SIZE } from '../../env/core.ts';
 import { Random } from '../../env/random.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
-import type { TrainConfig } from '../config/schema.ts';
 import type { Learner } from '../learner.ts';
+import type { TrainConfig } from '../settings/schema.ts';
 import {
   CheckpointError,
   type CheckpointPayload,

@@ -1,9 +1,15 @@
 import type { BackendChoice } from '../../models/backend-choice.ts';
 import type { InferenceEngine } from '../../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../../models/mlp-runner.ts';
-import type { TrainThreads } from '../threads/train-threads.ts';
 import { ShardPlayers } from './play-shard.ts';
-import type { ShardIteration, ShardResult, ShardRunner, ShardSetup } from './protocol.ts';
+import type {
+  PlayerOf,
+  ShardIteration,
+  ShardResult,
+  ShardRunner,
+  ShardSetup,
+  ShardThreads,
+} from './protocol.ts';
 
 /** Every shard in this thread, one after the other, with one network that takes the learner's weights. */
 class InThisThread<C, O> implements ShardRunner<C, O> {
@@ -13,8 +19,9 @@ class InThisThread<C, O> implements ShardRunner<C, O> {
     engine: InferenceEngine,
     tfjsBackend: BackendChoice,
     private readonly setups: readonly ShardSetup[],
+    playerOf: PlayerOf,
   ) {
-    this.#players = new ShardPlayers(engine, tfjsBackend);
+    this.#players = new ShardPlayers(engine, tfjsBackend, playerOf);
   }
 
   async play(
@@ -39,7 +46,7 @@ class InThisThread<C, O> implements ShardRunner<C, O> {
 class OnWorkerThreads<C, O> implements ShardRunner<C, O> {
   constructor(
     private readonly setups: readonly ShardSetup[],
-    private readonly threads: TrainThreads,
+    private readonly threads: ShardThreads,
   ) {}
 
   play(
@@ -68,15 +75,16 @@ class OnWorkerThreads<C, O> implements ShardRunner<C, O> {
  * The runner of a run's shards on this machine: with worker threads (and
  * more than one shard) the shards go to them, each running the network on
  * the setups' inference backend; otherwise they are played in this thread
- * on `engine`'s (with tfjs on `tfjsBackend`).
+ * on `engine`'s (with tfjs on `tfjsBackend`), by the players `playerOf` makes.
  */
 export function localShardRunner<C, O>(
   engine: InferenceEngine,
   tfjsBackend: BackendChoice,
   setups: readonly ShardSetup[],
-  threads: TrainThreads | null,
+  threads: ShardThreads | null,
+  playerOf: PlayerOf,
 ): ShardRunner<C, O> {
   return threads !== null && setups.length > 1
     ? new OnWorkerThreads<C, O>(setups, threads)
-    : new InThisThread<C, O>(engine, tfjsBackend, setups);
+    : new InThisThread<C, O>(engine, tfjsBackend, setups, playerOf);
 }

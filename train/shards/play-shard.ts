@@ -8,8 +8,8 @@ import {
   withWeights,
 } from '../../models/inference/inference-engine.ts';
 import type { MlpWeights } from '../../models/mlp-runner.ts';
-import { algorithmNamed } from '../algorithm/registry.ts';
 import type {
+  PlayerOf,
   ShardIteration,
   ShardPlayer,
   ShardResult,
@@ -48,10 +48,11 @@ export class ShardPlayers {
   #backend = '';
   readonly #players = new Map<string, ShardPlayer>();
 
-  /** `engine`: what runs the network here; tfjs on `tfjsBackend`. */
+  /** `engine`: what runs the network here; tfjs on `tfjsBackend`; `playerOf` makes a setup's player. */
   constructor(
     private readonly engine: InferenceEngine,
     private readonly tfjsBackend: BackendChoice,
+    private readonly playerOf: PlayerOf,
   ) {}
 
   /** Takes `weights` into the network (built at the first call, its session kept for the same weights). */
@@ -68,17 +69,12 @@ export class ShardPlayers {
     const key = JSON.stringify(setup);
     let player = this.#players.get(key);
     if (player === undefined) {
-      const shards = algorithmNamed(setup.algorithm)?.shards;
-      if (shards === undefined || shards === null) {
-        throw new Error(
-          `no algorithm registered in this thread plays shards of ${setup.algorithm} (register it with a source: registerAlgorithm's second argument)`,
-        );
-      }
-      player = await shards.player(setup.play, inference.forward);
+      player = await this.playerOf(setup, inference.forward);
       this.#players.set(key, player);
     }
+    const made: ShardPlayer = player;
     // The player was built by the algorithm named in the setup, whose shards carry C and give O.
-    return playIteration(player as ShardPlayer<C, O>, iteration, local, this.#backend);
+    return playIteration(made as ShardPlayer<C, O>, iteration, local, this.#backend);
   }
 
   dispose(): void {
@@ -88,22 +84,22 @@ export class ShardPlayers {
 }
 
 // A worker thread plays shards of one run (a pool lives as long as its run):
-// one network and player per distinct inference setup, reused at every task,
-// each task bringing the learner's weights.
+// one network per inference setup and a player per shard setup, reused at
+// every task, each task bringing the learner's weights.
 const threadPlayers = new Map<string, ShardPlayers>();
 
 /**
  * Plays a shard's task in this thread (a worker thread's job): builds or
- * reuses the network and the shard's player, takes the task's weights and
- * plays the iteration. The algorithm must be registered in this thread
- * (the thread's entry makes the registrations of the thread that started it).
+ * reuses the network and the shard's player (`playerOf`), takes the task's
+ * weights and plays the iteration.
  */
-export async function playShard(task: ShardTask): Promise<ShardResult> {
+export async function playShard(task: ShardTask, playerOf: PlayerOf): Promise<ShardResult> {
   const { inference, backend } = task.setup;
   const key = JSON.stringify({ inference, backend });
   let players = threadPlayers.get(key);
   if (players === undefined) {
-    players = new ShardPlayers(await inferenceEngine(inference, { tfjsBackend: backend }), backend);
+    const engine = await inferenceEngine(inference, { tfjsBackend: backend });
+    players = new ShardPlayers(engine, backend, playerOf);
     threadPlayers.set(key, players);
   }
   await players.load(task.weights);

@@ -2,9 +2,9 @@ import type { Random } from '../../env/random.ts';
 import type { BackendChoice } from '../../models/backend-choice.ts';
 import type { InferenceBackend } from '../../models/inference/inference-engine.ts';
 import type { ForwardPass, MlpWeights } from '../../models/mlp-runner.ts';
-import type { SelfPlayStats } from '../algorithm/training-algorithm.ts';
-import type { TrainConfig } from '../config/schema.ts';
+import type { SelfPlayStats } from '../iteration-stats.ts';
 import type { MemoryEstimate } from '../memory/parts.ts';
+import type { TrainConfig } from '../settings/schema.ts';
 
 /**
  * Self-play in shards: an algorithm's games split into units of plain data
@@ -109,6 +109,14 @@ export interface ShardsOf<Config, S, C, O> {
   /** A player of shards of `setup` in this thread, its network run by `forward`. */
   player(setup: S, forward: ForwardPass): Promise<ShardPlayer<C, O>>;
   readonly codec: ShardCodec<S, C, O>;
+}
+
+/** Makes the player of a shard of `setup` (its algorithm's), its network run by `forward`. */
+export type PlayerOf = (setup: ShardSetup, forward: ForwardPass) => Promise<ShardPlayer>;
+
+/** Who plays shards on other threads (the run's worker threads, train/threads/). */
+export interface ShardThreads {
+  playShard<C, O>(task: ShardTask<C>): Promise<ShardResult<C, O>>;
 }
 
 /** A shard's iteration with all that playing it elsewhere needs: the setup and the learner's weights. */

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { algorithmOf } from '../algorithm/registry.ts';
-import type { TrainConfig } from '../config/schema.ts';
+import type { TrainConfig } from '../settings/schema.ts';
 
 /**
  * The worker threads a run of `config` uses on this machine: its `workers`,

@@ -1,4 +1,8 @@
-import { type AlgorithmSource, registerAlgorithmSources } from '../algorithm/registry.ts';
+import {
+  type AlgorithmSource,
+  algorithmNamed,
+  registerAlgorithmSources,
+} from '../algorithm/registry.ts';
 import { type SliceServeTask, serveSlices as serve } from '../gradients/slice-task.ts';
 import { playShard } from '../shards/play-shard.ts';
 import type { ShardResult, ShardTask } from '../shards/protocol.ts';
@@ -18,7 +22,15 @@ export interface ShardThreadTask {
  */
 export async function playShardTask({ task, algorithms }: ShardThreadTask): Promise<ShardResult> {
   await registerAlgorithmSources(algorithms);
-  return playShard(task);
+  return playShard(task, (setup, forward) => {
+    const shards = algorithmNamed(setup.algorithm)?.shards;
+    if (shards === undefined || shards === null) {
+      throw new Error(
+        `no algorithm registered in this thread plays shards of ${setup.algorithm} (register it with a source: registerAlgorithm's second argument)`,
+      );
+    }
+    return shards.player(setup.play, forward);
+  });
 }
 
 /** Serves an update's gradient slices until it ends (gradients/slice-task.ts). */

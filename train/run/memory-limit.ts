@@ -1,4 +1,4 @@
-import type { MemoryEstimate } from './estimate.ts';
+import type { MemoryEstimate } from './memory-estimate.ts';
 
 /** `3.9 GB`, `640 MB`: decimal units, as memory is usually quoted. */
 export function memoryText(bytes: number): string {

@@ -1,11 +1,11 @@
 import { observationSize } from '../../env/gym/observation.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { algorithmOf } from '../algorithm/registry.ts';
-import { observationOf, type SharedSettings, type TrainConfig } from '../config/schema.ts';
+import { type MemoryEstimate, type MemoryPart, parameters, part, total } from '../memory/parts.ts';
+import { observationOf, type SharedSettings, type TrainConfig } from '../settings/schema.ts';
 import { runWorkers } from '../threads/run-workers.ts';
-import { type MemoryEstimate, type MemoryPart, parameters, part, total } from './parts.ts';
 
-export type { MemoryEstimate, MemoryPart } from './parts.ts';
+export type { MemoryEstimate, MemoryPart } from '../memory/parts.ts';
 
 /**
  * The network and its update: the weights in tfjs with Adam's two moments
