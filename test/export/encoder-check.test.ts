@@ -21,12 +21,10 @@ import type { EncoderVectors } from '../../models/export/encoder-check.ts';
 import { exportPolicy } from '../../models/export/export-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
 import { MlpRunner } from '../../models/mlp-runner.ts';
-import { PYTHON_NUMPY, requireSystemPackage, skipWithout } from '../system-packages.ts';
+import { describeWithSystemPackage, PYTHON_NUMPY } from '../system-packages.ts';
 import { writeRandomPolicy } from './random-policy.ts';
 
 const CLIENT = fileURLToPath(new URL('../../examples/python/client.py', import.meta.url));
-
-const noNumpy = skipWithout(PYTHON_NUMPY, import.meta.url, 'the Python client test');
 
 function runClient(folder: string) {
   return spawnSync('python3', [CLIENT, folder], { encoding: 'utf8', timeout: 60_000 });
@@ -101,10 +99,8 @@ describe('the export lets a client in another language verify its encoder', () =
     });
   });
 
-  it.skipIf(noNumpy)(
-    'the Python client (examples/python, numpy) computes the same features, probabilities and values',
-    async () => {
-      requireSystemPackage(PYTHON_NUMPY);
+  describeWithSystemPackage(PYTHON_NUMPY, 'the Python client (examples/python, numpy)', () => {
+    it('computes the same features, probabilities and values', async () => {
       const run = runClient(out);
       expect(run.stderr).toBe('');
       expect(run.stdout).toContain(
@@ -131,13 +127,9 @@ describe('the export lets a client in another language verify its encoder', () =
       expect(runClient(thermometer.out).stdout).toContain(
         '(thermometer + lookahead of thermometer boards, 1070 each)',
       );
-    },
-  );
+    });
 
-  it.skipIf(noNumpy)(
-    'the Python client names the first feature that differs from vectors.json',
-    () => {
-      requireSystemPackage(PYTHON_NUMPY);
+    it('names the first feature that differs from vectors.json', () => {
       const broken = mkdtempSync(join(tmpdir(), 'ayoayo-enc-broken-'));
       const vectors = readVectors(out);
       const target = vectors.positions[5];
@@ -149,6 +141,6 @@ describe('the export lets a client in another language verify its encoder', () =
       const run = runClient(broken);
       expect(run.status).toBe(1);
       expect(run.stdout).toContain(`MISMATCH ${target.position}: feature ${index} is`);
-    },
-  );
+    });
+  });
 });

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
 import { NetworkEvaluator } from '../../agents/network/network-evaluator.ts';
 import { PuctSearch } from '../../agents/puct/search.ts';
@@ -32,9 +32,7 @@ import { buildWeb } from '../../web/build.ts';
 import { launchChromium, VIEWPORTS, type Viewport } from '../../web/chromium.ts';
 import { createWebServer } from '../../web/web-server.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
-import { CHROMIUM_BROWSER, requireSystemPackage, skipWithout } from '../system-packages.ts';
-
-const noChromium = skipWithout(CHROMIUM_BROWSER, import.meta.url, 'the browser page tests');
+import { CHROMIUM_BROWSER, describeWithSystemPackage } from '../system-packages.ts';
 
 interface LoggedMove {
   player: number;
@@ -248,7 +246,7 @@ function policyValue(policy: LoadedPolicy, notation: string): number {
   return evaluatePolicy(policy, notation).value;
 }
 
-describe.skipIf(noChromium)('the browser page in headless Chromium', () => {
+describeWithSystemPackage(CHROMIUM_BROWSER, 'the browser page in headless Chromium', () => {
   let dir: string;
   let server: Server;
   let url: string;
@@ -257,7 +255,6 @@ describe.skipIf(noChromium)('the browser page in headless Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    requireSystemPackage(CHROMIUM_BROWSER);
     dir = mkdtempSync(join(tmpdir(), 'ayoayo-web-'));
     const policyPath = writeRandomPolicy(join(dir, 'policy'));
     policy = loadPolicy(policyPath);
