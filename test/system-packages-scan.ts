@@ -255,7 +255,7 @@ function topLevelHook(statement: ts.Statement): string | null {
 
 /**
  * Every use of a system package in `file` outside its guard, and every
- * top-level hook of a file that uses one, as `path:line: why`.
+ * top-level hook that touches what a guarded suite sets up, as `path:line: why`.
  */
 export function unguardedUses(
   file: SourceFile,
