@@ -53,21 +53,41 @@ export function describeOutcome(result: Outcome): string {
   return result.winner === null ? `draw ${s0}-${s1}` : `player ${result.winner} wins ${s0}-${s1}`;
 }
 
+/** A unit of a duration argument, in milliseconds. */
+const DURATION_UNITS: Readonly<Record<string, number>> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  min: 60_000,
+  h: 3_600_000,
+};
+
+/** The longest budget a duration argument gives the solver: a day, whatever the unit. */
+export const MAX_DURATION_MS = 24 * 3_600_000;
+
+const DURATION_FORMS =
+  'a duration above 0 and up to 24h, such as 500ms, 10s, 2m or 1.5h (a bare number is seconds)';
+
 /**
- * Milliseconds of a duration argument such as `500ms`, `10s`, `1.5m` (a bare
- * number is seconds). Throws a UsageError naming the option.
+ * A duration option: `nargs: 1` hands it the next word whatever it looks
+ * like, so that `--time -1s` reaches durationFromArg (yargs read `-1s` as the
+ * flags -1 and -s).
+ */
+export function durationFlag(fallback: string, describe: string) {
+  return { type: 'string', nargs: 1, default: fallback, describe } as const;
+}
+
+/**
+ * Milliseconds of a duration argument such as `500ms`, `10s`, `2m`, `1.5h`
+ * (a bare number is seconds), above 0 and up to MAX_DURATION_MS. Throws a
+ * UsageError naming the option, the value and what is accepted.
  */
 export function durationFromArg(option: string, text: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(String(text).trim());
-  const unit = match?.[2] ?? 's';
+  const match = /^(\d+(?:\.\d*)?|\.\d+)\s*(ms|s|m|min|h)?$/.exec(String(text).trim());
   const ms =
-    match === null
-      ? Number.NaN
-      : Number(match[1]) * (unit === 'ms' ? 1 : unit === 'm' ? 60_000 : 1000);
-  if (!(ms > 0) || !Number.isFinite(ms)) {
-    throw new UsageError(
-      `invalid ${option} '${String(text)}': expected a positive duration such as 500ms, 10s or 2m`,
-    );
+    match === null ? Number.NaN : Number(match[1]) * (DURATION_UNITS[match[2] ?? 's'] as number);
+  if (!(ms > 0 && ms <= MAX_DURATION_MS)) {
+    throw new UsageError(`invalid ${option} '${String(text)}': expected ${DURATION_FORMS}`);
   }
   return ms;
 }

@@ -19,7 +19,7 @@ import type { GameErrors } from '../../eval/review-job.ts';
 import { runTournament } from '../../eval/tournament.ts';
 import { agentFormsForHelp } from '../agent-forms.ts';
 import { endgameOption, endgameSeedsFromArg } from '../endgame-option.ts';
-import { durationFromArg, rulesFromArg, rulesOption } from '../engine-args.ts';
+import { durationFlag, durationFromArg, rulesFromArg, rulesOption } from '../engine-args.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
 import { prepareOutputFolder } from '../output-folder.ts';
@@ -106,11 +106,13 @@ export const evalCommand = defineCommand<EvalArgs>({
         describe:
           "review every game against exact values: each agent's value-losing moves (a table; with --out, their plies in games.csv)",
       })
-      .option('review-time', {
-        type: 'string',
-        default: '10s',
-        describe: 'solver budget per position of --review (moves not proven in time are undecided)',
-      })
+      .option(
+        'review-time',
+        durationFlag(
+          '10s',
+          'solver budget per position of --review, up to 24h (moves not proven in time are undecided)',
+        ),
+      )
       .option('review-endgame', {
         ...endgameOption,
         describe:

@@ -13,6 +13,7 @@ import {
 import { endgameOption, endgameSeedsFromArg } from '../endgame-option.ts';
 import {
   describeOutcome,
+  durationFlag,
   durationFromArg,
   positionDescription,
   positionFromArg,
@@ -98,12 +99,13 @@ export const reviewCommand = defineCommand<ReviewArgs>({
         describe: `the position the moves start from: ${positionDescription}`,
       })
       .option('rules', rulesOption)
-      .option('time', {
-        type: 'string',
-        default: '10s',
-        describe:
-          'solver budget per position, e.g. 500ms, 10s (values not proven in time are unknown)',
-      })
+      .option(
+        'time',
+        durationFlag(
+          '10s',
+          'solver budget per position, e.g. 500ms, 10s, 2m, up to 24h (values not proven in time are unknown)',
+        ),
+      )
       .option('endgame', endgameOption)
       .option('book', {
         type: 'boolean',

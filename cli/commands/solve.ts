@@ -21,6 +21,7 @@ import {
 import { endgameOption, endgameSeedsFromArg } from '../endgame-option.ts';
 import {
   describeOutcome,
+  durationFlag,
   durationFromArg,
   positionDescription,
   positionFromArg,
@@ -157,11 +158,13 @@ export const solveCommand = defineCommand<SolveArgs>({
     y
       .positional('position', { type: 'string', describe: positionDescription })
       .option('rules', rulesOption)
-      .option('time', {
-        type: 'string',
-        default: '10s',
-        describe: 'time budget, e.g. 500ms, 10s, 2m (moves left open are reported unknown)',
-      })
+      .option(
+        'time',
+        durationFlag(
+          '10s',
+          'time budget, e.g. 500ms, 10s, 2m, 1h, up to 24h (moves left open are reported unknown)',
+        ),
+      )
       .option('nodes', { type: 'number', describe: 'node budget (stops at whichever comes first)' })
       .option('table-bits', {
         type: 'number',

@@ -4,6 +4,7 @@ import { startQueueWorker } from '../../queue/worker.ts';
 import { memoryText } from '../../train/run/memory-limit.ts';
 import { defineCommand, runCommand, UsageError } from '../fail.ts';
 import { inferenceOption } from '../inference-option.ts';
+import { maxJobMemoryOption, memoryFromArg } from '../memory-option.ts';
 import { QUEUE_ENV, type QueueArgs, queueOptions, queueUrl, stopOnSignals } from '../queue-args.ts';
 
 interface WorkerArgs extends QueueArgs {
@@ -13,14 +14,6 @@ interface WorkerArgs extends QueueArgs {
   stalledInterval: number;
   maxJobMemory: string | undefined;
   quiet: boolean;
-}
-
-/** `4GB`, `512MB`, `1.5GB`: decimal units, as memory is usually quoted. */
-function parseMemory(text: string): number | null {
-  const match = /^(\d+(?:\.\d+)?)\s*(MB|GB)$/i.exec(text.trim());
-  if (match === null) return null;
-  const bytes = Number(match[1]) * ((match[2] as string).toUpperCase() === 'GB' ? 1e9 : 1e6);
-  return bytes > 0 ? bytes : null;
 }
 
 export const workerCommand = defineCommand<WorkerArgs>({
@@ -57,11 +50,7 @@ export const workerCommand = defineCommand<WorkerArgs>({
         default: 30_000,
         describe: 'ms between checks for jobs of dead workers',
       })
-      .option('max-job-memory', {
-        type: 'string',
-        describe:
-          "the most memory one training run or shard may need, estimated from its settings before it starts, e.g. 4GB or 512MB (default: a quarter of the machine's, shared by --concurrency); larger jobs are refused",
-      })
+      .option('max-job-memory', maxJobMemoryOption)
       .option('quiet', { type: 'boolean', default: false, describe: 'no line per job' })
       .example(`${QUEUE_ENV}=redis://:secret@10.0.0.5:6379 $0 worker`, 'one worker')
       .example(
@@ -79,12 +68,9 @@ export const workerCommand = defineCommand<WorkerArgs>({
       }
     }
     const maxJobMemory =
-      argv.maxJobMemory === undefined ? undefined : parseMemory(argv.maxJobMemory);
-    if (maxJobMemory === null) {
-      throw new UsageError(
-        `--max-job-memory must be an amount such as 4GB or 512MB, got '${argv.maxJobMemory}'`,
-      );
-    }
+      argv.maxJobMemory === undefined
+        ? undefined
+        : memoryFromArg('--max-job-memory', argv.maxJobMemory);
     const url = queueUrl(argv, true) as string;
     const log = argv.quiet ? undefined : (line: string) => process.stderr.write(`${line}\n`);
     const worker = await startQueueWorker({

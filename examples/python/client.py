@@ -12,9 +12,10 @@ vectors.json: every position's features, probabilities and value. It exits
 with status 1, naming the first difference, if anything disagrees. Then it
 chooses a move for the start position.
 
-With ONNX Runtime installed, the same observation and legal mask feed
-exported/onnx/model.onnx: session.run(["policy", "value"],
+Given the `onnx` export (model.onnx) instead, it runs that with ONNX Runtime
+(pip install onnxruntime): session.run(["policy", "value"],
 {"observation": x, "action_mask": mask}) returns the masked probabilities.
+A folder it cannot use ends it with one line saying why, and status 1.
 """
 
 import base64
@@ -210,6 +211,53 @@ class Policy:
         return probabilities, float(apply(self.value, x)[0])
 
 
+class OnnxPolicy:
+    """The `onnx` export (model.onnx) on ONNX Runtime, its observation and rules from manifest.json."""
+
+    def __init__(self, folder, onnxruntime):
+        manifest = json.loads((folder / "manifest.json").read_text())
+        self.observation = manifest["observation"]
+        self.rules = manifest["rules"]
+        self.session = onnxruntime.InferenceSession(str(folder / "model.onnx"))
+
+    def evaluate(self, x, legal):
+        """The graph masks itself: illegal actions come out exactly 0."""
+        mask = np.zeros((1, 6), dtype=np.float32)
+        mask[0, legal] = 1.0
+        policy, value = self.session.run(["policy", "value"], {"observation": x[None, :], "action_mask": mask})
+        return policy[0].astype(np.float64), float(value[0][0])
+
+
+class Unusable(Exception):
+    """A folder this client cannot use, in one line."""
+
+
+def load(folder):
+    """The policy of an export folder (`ayoayo export --out`) and its vectors.json."""
+    if folder.is_file() and folder.name == "policy.json":
+        folder = folder.parent
+    if not folder.is_dir():
+        raise Unusable(f"{folder}: no such folder; give the folder `ayoayo export --out` wrote")
+    if (folder / "policy.json").is_file():
+        policy = Policy(folder / "policy.json")
+    elif (folder / "model.onnx").is_file():
+        try:
+            import onnxruntime
+        except ImportError:
+            raise Unusable(
+                f"{folder} holds the onnx export (model.onnx), which runs on ONNX Runtime: "
+                "pip install onnxruntime, or export --format json for numpy alone"
+            ) from None
+        policy = OnnxPolicy(folder, onnxruntime)
+    elif (folder / "model.json").is_file():
+        raise Unusable(f"{folder} holds the tfjs export (model.json), which runs on tfjs: export --format json or onnx for this client")
+    else:
+        raise Unusable(f"{folder} holds no export this client runs (policy.json or model.onnx)")
+    if not (folder / "vectors.json").is_file():
+        raise Unusable(f"{folder} has no vectors.json to check this client against; export it again")
+    return policy, json.loads((folder / "vectors.json").read_text())
+
+
 # ---------------------------------------------------------------- check, then play
 
 
@@ -240,9 +288,11 @@ def check(policy, vectors):
 
 
 def main(folder):
-    folder = Path(folder)
-    policy = Policy(folder / "policy.json")
-    vectors = json.loads((folder / "vectors.json").read_text())
+    try:
+        policy, vectors = load(Path(folder))
+    except Unusable as unusable:
+        print(f"client.py: {unusable}", file=sys.stderr)
+        return 1
     differences = check(policy, vectors)
     if differences:
         print("MISMATCH " + differences[0])
@@ -265,5 +315,5 @@ def main(folder):
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit("usage: client.py EXPORT_FOLDER   (a folder written by `ayoayo export --format json`)")
+        sys.exit("usage: client.py EXPORT_FOLDER   (a folder written by `ayoayo export --format json` or onnx)")
     sys.exit(main(sys.argv[1]))

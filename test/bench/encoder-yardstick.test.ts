@@ -1,13 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   compileNativeEncoder,
   compileWasmEncoder,
   encoderPositions,
+  type NativeEncoder,
   observationChecksum,
   typescriptEncoder,
 } from '../../bench/encoder-yardstick.ts';
 import { core, DEFAULT_RULES, everyRules } from '../../env/index.ts';
-import { C_COMPILER, CLANG_WASM32, requireSystemPackage, skipWithout } from '../system-packages.ts';
+import { C_COMPILER, CLANG_WASM32, describeWithSystemPackage } from '../system-packages.ts';
 
 // The encoder bench reports the observation encoder's speed as a ratio to
 // bench/c/lookahead.c; that compares like with like only if the C encoder
@@ -15,15 +16,8 @@ import { C_COMPILER, CLANG_WASM32, requireSystemPackage, skipWithout } from '../
 const { STATE_SIZE } = core;
 /** Floats of the yardstick's observation (counts + lookahead): 14 + 6 x 22. */
 const OBSERVATION_SIZE = 146;
-const noCc = skipWithout(C_COMPILER, import.meta.url, 'the native encoder yardstick test');
-const native = compileNativeEncoder();
-const noClang = skipWithout(CLANG_WASM32, import.meta.url, 'the wasm32 encoder yardstick test');
 
 describe('the C yardstick of the encoder bench', () => {
-  afterAll(() => {
-    if (typeof native !== 'string') native.dispose();
-  });
-
   it('makes positions of finished and unfinished random games, the same for the same rules', () => {
     const positions = encoderPositions(3000, DEFAULT_RULES);
     expect(positions).toEqual(encoderPositions(3000, DEFAULT_RULES));
@@ -38,36 +32,46 @@ describe('the C yardstick of the encoder bench', () => {
     expect(starts).toBeLessThan(count / 10);
   });
 
-  it.skipIf(noCc)('writes the encoder observations, bit for bit, under every rule set', () => {
-    requireSystemPackage(C_COMPILER);
-    if (typeof native === 'string') throw new Error(native);
-    const checksums = everyRules().map((rules) => {
-      const ts = observationChecksum(typescriptEncoder(rules), encoderPositions(3000, rules));
-      expect(native.verify(3000, rules)).toBe(ts);
-      return ts;
+  describeWithSystemPackage(C_COMPILER, 'the native encoder yardstick', () => {
+    let native: NativeEncoder;
+    beforeAll(() => {
+      const built = compileNativeEncoder();
+      if (typeof built === 'string') throw new Error(built);
+      native = built;
     });
-    // The rules change the observations, so the checksums would catch a rule ignored.
-    expect(new Set(checksums).size).toBe(everyRules().length);
-    const timed = native.time(3000, 0.05);
-    expect(timed.encodes).toBeGreaterThanOrEqual(3000);
-    expect(timed.cpuMs).toBeGreaterThan(0);
+
+    afterAll(() => native?.dispose());
+
+    it('writes the encoder observations, bit for bit, under every rule set', () => {
+      const checksums = everyRules().map((rules) => {
+        const ts = observationChecksum(typescriptEncoder(rules), encoderPositions(3000, rules));
+        expect(native.verify(3000, rules)).toBe(ts);
+        return ts;
+      });
+      // The rules change the observations, so the checksums would catch a rule ignored.
+      expect(new Set(checksums).size).toBe(everyRules().length);
+      const timed = native.time(3000, 0.05);
+      expect(timed.encodes).toBeGreaterThanOrEqual(3000);
+      expect(timed.cpuMs).toBeGreaterThan(0);
+    });
   });
 
-  it.skipIf(noClang)('built as WebAssembly, writes every float the encoder writes', () => {
-    requireSystemPackage(CLANG_WASM32);
-    const build = compileWasmEncoder();
-    if (typeof build === 'string') throw new Error(build);
-    for (const rules of everyRules()) {
-      const wasm = build(rules);
-      const ts = typescriptEncoder(rules);
-      const positions = encoderPositions(2000, rules);
-      const expected = new Float32Array(OBSERVATION_SIZE);
-      const actual = new Float32Array(OBSERVATION_SIZE + 3).fill(Number.NaN);
-      for (let at = 0; at < positions.length; at += STATE_SIZE) {
-        const position = positions.subarray(at, at + STATE_SIZE);
-        expect(wasm(position, actual, 3)).toBe(ts(position, expected, 0));
-        expect(actual.subarray(3)).toEqual(expected);
+  describeWithSystemPackage(CLANG_WASM32, 'the wasm32 encoder yardstick', () => {
+    it('built as WebAssembly, writes every float the encoder writes', () => {
+      const build = compileWasmEncoder();
+      if (typeof build === 'string') throw new Error(build);
+      for (const rules of everyRules()) {
+        const wasm = build(rules);
+        const ts = typescriptEncoder(rules);
+        const positions = encoderPositions(2000, rules);
+        const expected = new Float32Array(OBSERVATION_SIZE);
+        const actual = new Float32Array(OBSERVATION_SIZE + 3).fill(Number.NaN);
+        for (let at = 0; at < positions.length; at += STATE_SIZE) {
+          const position = positions.subarray(at, at + STATE_SIZE);
+          expect(wasm(position, actual, 3)).toBe(ts(position, expected, 0));
+          expect(actual.subarray(3)).toEqual(expected);
+        }
       }
-    }
+    });
   });
 });

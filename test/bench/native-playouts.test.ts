@@ -1,22 +1,23 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { playGames } from '../../bench/engine.bench.ts';
-import { compileNativePlayouts } from '../../bench/native-playouts.ts';
+import { compileNativePlayouts, type NativePlayouts } from '../../bench/native-playouts.ts';
 import { everyRules } from '../../env/index.ts';
-import { C_COMPILER, requireSystemPackage, skipWithout } from '../system-packages.ts';
+import { C_COMPILER, describeWithSystemPackage } from '../system-packages.ts';
 
 // The engine bench reports the engine's speed as a ratio to bench/c/playouts.c;
 // that ratio compares like with like only if the C loop plays the same games.
-const noCc = skipWithout(C_COMPILER, import.meta.url, 'the native C yardstick test');
-const native = compileNativePlayouts();
+let native: NativePlayouts;
 
-describe('the C yardstick of the engine bench', () => {
-  afterAll(() => {
-    if (typeof native !== 'string') native.dispose();
+describeWithSystemPackage(C_COMPILER, 'the C yardstick of the engine bench', () => {
+  beforeAll(() => {
+    const built = compileNativePlayouts();
+    if (typeof built === 'string') throw new Error(built);
+    native = built;
   });
 
-  it.skipIf(noCc)('plays the same games as the engine, game for game, under every rule set', () => {
-    requireSystemPackage(C_COMPILER);
-    if (typeof native === 'string') throw new Error(native);
+  afterAll(() => native?.dispose());
+
+  it('plays the same games as the engine, game for game, under every rule set', () => {
     const checksums = everyRules().map((rules) => {
       const c = native.play(3000, rules);
       expect(c.reject).toEqual(playGames('reject', 3000, rules));

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,15 +21,18 @@ import type { EncoderVectors } from '../../models/export/encoder-check.ts';
 import { exportPolicy } from '../../models/export/export-policy.ts';
 import { loadPolicy } from '../../models/load-policy.ts';
 import { MlpRunner } from '../../models/mlp-runner.ts';
-import { PYTHON_NUMPY, requireSystemPackage, skipWithout } from '../system-packages.ts';
+import { describeWithSystemPackage, PYTHON_NUMPY } from '../system-packages.ts';
 import { writeRandomPolicy } from './random-policy.ts';
 
 const CLIENT = fileURLToPath(new URL('../../examples/python/client.py', import.meta.url));
 
-const noNumpy = skipWithout(PYTHON_NUMPY, import.meta.url, 'the Python client test');
-
-function runClient(folder: string) {
-  return spawnSync('python3', [CLIENT, folder], { encoding: 'utf8', timeout: 60_000 });
+/** Runs the client as a user would; `hideOnnxRuntime`: as where `import onnxruntime` fails. */
+function runClient(folder: string, hideOnnxRuntime = false) {
+  const hide =
+    "import runpy, sys; sys.modules['onnxruntime'] = None; sys.argv = sys.argv[1:]; " +
+    "runpy.run_path(sys.argv[0], run_name='__main__')";
+  const args = hideOnnxRuntime ? ['-c', hide, CLIENT, folder] : [CLIENT, folder];
+  return spawnSync('python3', args, { encoding: 'utf8', timeout: 60_000 });
 }
 
 async function exportJson(
@@ -101,10 +104,8 @@ describe('the export lets a client in another language verify its encoder', () =
     });
   });
 
-  it.skipIf(noNumpy)(
-    'the Python client (examples/python, numpy) computes the same features, probabilities and values',
-    async () => {
-      requireSystemPackage(PYTHON_NUMPY);
+  describeWithSystemPackage(PYTHON_NUMPY, 'the Python client (examples/python, numpy)', () => {
+    it('computes the same features, probabilities and values', async () => {
       const run = runClient(out);
       expect(run.stderr).toBe('');
       expect(run.stdout).toContain(
@@ -131,13 +132,9 @@ describe('the export lets a client in another language verify its encoder', () =
       expect(runClient(thermometer.out).stdout).toContain(
         '(thermometer + lookahead of thermometer boards, 1070 each)',
       );
-    },
-  );
+    });
 
-  it.skipIf(noNumpy)(
-    'the Python client names the first feature that differs from vectors.json',
-    () => {
-      requireSystemPackage(PYTHON_NUMPY);
+    it('names the first feature that differs from vectors.json', () => {
       const broken = mkdtempSync(join(tmpdir(), 'ayoayo-enc-broken-'));
       const vectors = readVectors(out);
       const target = vectors.positions[5];
@@ -149,6 +146,47 @@ describe('the export lets a client in another language verify its encoder', () =
       const run = runClient(broken);
       expect(run.status).toBe(1);
       expect(run.stdout).toContain(`MISMATCH ${target.position}: feature ${index} is`);
-    },
-  );
+    });
+
+    it('given the onnx export where ONNX Runtime is missing, says so in one line', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ayoayo-enc-onnx-'));
+      await exportPolicy({ from: join(out, 'policy.json'), format: 'onnx', out: dir });
+      const run = runClient(dir, true);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(
+        `client.py: ${dir} holds the onnx export (model.onnx), which runs on ONNX Runtime: ` +
+          'pip install onnxruntime, or export --format json for numpy alone\n',
+      );
+      expect(run.status).toBe(1);
+    });
+
+    it('given a folder it cannot use, says why in one line', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ayoayo-enc-unusable-'));
+      const tfjs = join(dir, 'tfjs');
+      mkdirSync(tfjs);
+      writeFileSync(join(tfjs, 'model.json'), '{}');
+      const noVectors = join(dir, 'no-vectors');
+      mkdirSync(noVectors);
+      writeFileSync(join(noVectors, 'policy.json'), readFileSync(join(out, 'policy.json')));
+      for (const [folder, why] of [
+        [
+          join(dir, 'missing'),
+          `${join(dir, 'missing')}: no such folder; give the folder \`ayoayo export --out\` wrote`,
+        ],
+        [
+          tfjs,
+          `${tfjs} holds the tfjs export (model.json), which runs on tfjs: export --format json or onnx for this client`,
+        ],
+        [dir, `${dir} holds no export this client runs (policy.json or model.onnx)`],
+        [
+          noVectors,
+          `${noVectors} has no vectors.json to check this client against; export it again`,
+        ],
+      ] as const) {
+        const run = runClient(folder);
+        expect(run.stderr).toBe(`client.py: ${why}\n`);
+        expect(run.status).toBe(1);
+      }
+    });
+  });
 });

@@ -5,17 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { exportPolicy } from '../../models/export/export-policy.ts';
-import { PYTHON_NUMPY, requireSystemPackage, skipWithout } from '../system-packages.ts';
+import { describeWithSystemPackage, PYTHON_NUMPY } from '../system-packages.ts';
 
 const PRETRAINED = fileURLToPath(new URL('../../models/pretrained/', import.meta.url));
 const CLIENT = fileURLToPath(new URL('../../examples/python/client.py', import.meta.url));
 const EXPORTED_FILES = ['features.md', 'manifest.json', 'policy.json', 'vectors.json'];
-
-const noNumpy = skipWithout(
-  PYTHON_NUMPY,
-  import.meta.url,
-  'the Python client on models/pretrained',
-);
 
 describe('models/pretrained', () => {
   it('is exactly what `ayoayo export --format json` writes for its policy today', async () => {
@@ -40,13 +34,14 @@ describe('models/pretrained', () => {
     }
   });
 
-  it.skipIf(noNumpy)("passes the Python client's own check against its vectors.json", () => {
-    requireSystemPackage(PYTHON_NUMPY);
-    const run = spawnSync('python3', [CLIENT, PRETRAINED], { encoding: 'utf8', timeout: 60_000 });
-    expect(run.stderr).toBe('');
-    expect(run.stdout).toContain(
-      'OK: 64 positions, features (thermometer + lookahead, 278 each), probabilities and values agree',
-    );
-    expect(run.status).toBe(0);
+  describeWithSystemPackage(PYTHON_NUMPY, 'the Python client on models/pretrained', () => {
+    it("passes the Python client's own check against its vectors.json", () => {
+      const run = spawnSync('python3', [CLIENT, PRETRAINED], { encoding: 'utf8', timeout: 60_000 });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toContain(
+        'OK: 64 positions, features (thermometer + lookahead, 278 each), probabilities and values agree',
+      );
+      expect(run.status).toBe(0);
+    });
   });
 });

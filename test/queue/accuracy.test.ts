@@ -1,28 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readAccuracySet } from '../../eval/accuracy/accuracy-set.ts';
 import { runAccuracy } from '../../eval/accuracy/benchmark.ts';
 import { sampleAccuracySet } from '../../eval/accuracy/sample.ts';
 import { ACCURACY_SETS } from '../../eval/accuracy/shipped-sets.ts';
 import { queueAccuracyRunner } from '../../queue/accuracy-runner.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
-import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
+import { describeWithSystemPackage, REDIS_SERVER } from '../system-packages.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
-
-const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue accuracy tests');
 
 let redis: TestRedis;
 let workers: QueueWorker[] = [];
 
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
+describeWithSystemPackage(REDIS_SERVER, 'the accuracy benchmark through the queue', () => {
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
 
-afterAll(async () => {
-  await Promise.all(workers.map((w) => w.close()));
-  await redis?.stop();
-});
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    await redis?.stop();
+  });
 
-describe.skipIf(noRedis)('the accuracy benchmark through the queue', () => {
   it('with two workers gives the moves and scores of a local run with the same seed', async () => {
     workers = [
       await startQueueWorker({ url: redis.url }),

@@ -9,46 +9,49 @@ import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { buildBook } from '../../solve/book/cache/build-book.ts';
 import { decodeBookFile } from '../../solve/book/format.ts';
 import { BOOK_TEST_MS, bookEndgame, smallBook, smallSettings } from '../solve/book-fixture.ts';
-import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
+import { describeWithSystemPackage, REDIS_SERVER } from '../system-packages.ts';
 import { startTestRedis, type TestRedis, THIS_WORKER } from './redis-server.ts';
-
-const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue opening book tests');
 
 let redis: TestRedis;
 let workers: QueueWorker[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'ayoayo-queue-book-'));
 
-beforeAll(async () => {
-  if (!noRedis) redis = await startTestRedis();
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-afterAll(async () => {
-  await Promise.all(workers.map((w) => w.close()));
-  await redis?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-describe.skipIf(noRedis)('the opening book through the queue', { timeout: BOOK_TEST_MS }, () => {
-  it('built by two workers in subtrees of two leaves, is the local build to the byte', async () => {
-    workers = [
-      await startQueueWorker({ url: redis.url }),
-      await startQueueWorker({ url: redis.url }),
-    ];
-    const path = join(dir, 'book.bin');
-    let done = 0;
-    const built = await buildBook(smallSettings(1), {
-      path,
-      runner: queueBookRunner(redis.url, { log: () => {} }),
-      endgame: bookEndgame(),
-      checkSamples: 1,
-      chunkLeaves: 2,
-      onProgress: (n) => {
-        done = n;
-      },
-    });
-    expect([built.leaves, done]).toEqual([6, 6]);
-    expect(decodeBookFile(readFileSync(path)).records).toEqual(smallBook(1).records);
+describeWithSystemPackage(REDIS_SERVER, 'the opening book through the queue', () => {
+  beforeAll(async () => {
+    redis = await startTestRedis();
   });
+
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    await redis?.stop();
+  });
+
+  it(
+    'built by two workers in subtrees of two leaves, is the local build to the byte',
+    async () => {
+      workers = [
+        await startQueueWorker({ url: redis.url }),
+        await startQueueWorker({ url: redis.url }),
+      ];
+      const path = join(dir, 'book.bin');
+      let done = 0;
+      const built = await buildBook(smallSettings(1), {
+        path,
+        runner: queueBookRunner(redis.url, { log: () => {} }),
+        endgame: bookEndgame(),
+        checkSamples: 1,
+        chunkLeaves: 2,
+        onProgress: (n) => {
+          done = n;
+        },
+      });
+      expect([built.leaves, done]).toEqual([6, 6]);
+      expect(decodeBookFile(readFileSync(path)).records).toEqual(smallBook(1).records);
+    },
+    BOOK_TEST_MS,
+  );
 });
 
 describe('an opening book job', () => {

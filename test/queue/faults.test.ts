@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { runTournament, type TournamentOptions } from '../../eval/tournament.ts';
 import { playChunkJob } from '../../queue/chunk-job.ts';
 import { PolicyCache } from '../../queue/policy-transport.ts';
@@ -10,10 +10,8 @@ import { parseRedisUrl } from '../../queue/redis.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { until } from '../ayoayo-command.ts';
-import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
+import { describeWithSystemPackage, REDIS_SERVER } from '../system-packages.ts';
 import { startTestRedis, type TestRedis, THIS_QUEUE, THIS_WORKER } from './redis-server.ts';
-
-const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue fault tests');
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const withoutTimes = (games: readonly { seconds: number }[]) =>
@@ -25,23 +23,23 @@ let redis: TestRedis;
 let queue: Queue;
 let workers: QueueWorker[] = [];
 
-beforeAll(async () => {
-  redis = await startTestRedis();
-  queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
-});
+describeWithSystemPackage(REDIS_SERVER, 'queue faults', () => {
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
+  });
 
-afterEach(async () => {
-  await Promise.all(workers.map((w) => w.close()));
-  workers = [];
-  await queue.obliterate({ force: true });
-});
+  afterEach(async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    workers = [];
+    await queue.obliterate({ force: true });
+  });
 
-afterAll(async () => {
-  await queue.close();
-  await redis?.stop();
-});
+  afterAll(async () => {
+    await queue?.close();
+    await redis?.stop();
+  });
 
-describe.skipIf(noRedis)('queue faults', () => {
   it('a worker killed (kill -9) mid-chunk loses nothing: the chunk runs again, every game counted once', async () => {
     const child: ChildProcessWithoutNullStreams = spawn(
       process.execPath,

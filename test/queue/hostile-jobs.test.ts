@@ -15,13 +15,11 @@ import { ayoayoVersion } from '../../queue/version.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
-import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
+import { describeWithSystemPackage, REDIS_SERVER } from '../system-packages.ts';
 import { startTestRedis, type TestRedis, THIS_QUEUE } from './redis-server.ts';
 
 // The kinds that load a network (`policy:`, `az:`, ...), as the command line registers them.
 registerNetworkKinds();
-
-const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the hostile queue job tests');
 
 // Jobs as an attacker who can write to the worker's Redis would put them: raw
 // data through the project's own bullmq, on the queue a current worker serves.
@@ -32,26 +30,6 @@ let events: QueueEvents;
 let worker: QueueWorker;
 const lines: string[] = [];
 const PRETRAINED = 'models/pretrained/policy.json';
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-  queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
-  events = new QueueEvents(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
-  await events.waitUntilReady();
-  // A cap far below the machine's: the oversized training runs must be refused by it.
-  worker = await startQueueWorker({
-    url: redis.url,
-    maxJobMemory: 1e9,
-    log: (line) => lines.push(line),
-  });
-});
-
-afterAll(async () => {
-  await worker?.close();
-  await events?.close();
-  await queue?.close();
-  await redis?.stop();
-});
 
 let next = 0;
 /** Puts raw job data on the queue and waits until the worker is done with it: its error, or null. */
@@ -84,7 +62,27 @@ const chunk = (a: string, b = 'random') => ({
   files: {},
 });
 
-describe.skipIf(noRedis)('a worker takes hostile jobs without harm', () => {
+describeWithSystemPackage(REDIS_SERVER, 'a worker takes hostile jobs without harm', () => {
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
+    events = new QueueEvents(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
+    await events.waitUntilReady();
+    // A cap far below the machine's: the oversized training runs must be refused by it.
+    worker = await startQueueWorker({
+      url: redis.url,
+      maxJobMemory: 1e9,
+      log: (line) => lines.push(line),
+    });
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await events?.close();
+    await queue?.close();
+    await redis?.stop();
+  });
+
   it('a spec naming a file on the worker reads nothing there: /dev/zero, /etc/passwd and a missing file get one answer', async () => {
     const before = process.memoryUsage().rss;
     const answers: (string | null)[] = [];

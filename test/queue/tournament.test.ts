@@ -1,15 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { writeTournament } from '../../eval/report.ts';
 import { runTournament, type TournamentOptions } from '../../eval/tournament.ts';
 import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
-import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
+import { describeWithSystemPackage, REDIS_SERVER } from '../system-packages.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
-
-const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queue tournament tests');
 
 /** settings.workers: the local run below plays in its thread, the queued one is split as for 4. */
 const TIMES_AND_THREADS = ['seconds', 'elapsedSeconds', 'workers'];
@@ -27,16 +25,16 @@ function reportWithoutTimes(dir: string, file: string): string {
 let redis: TestRedis;
 let workers: QueueWorker[] = [];
 
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
+describeWithSystemPackage(REDIS_SERVER, 'a tournament through the queue', () => {
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
 
-afterAll(async () => {
-  await Promise.all(workers.map((w) => w.close()));
-  await redis?.stop();
-});
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    await redis?.stop();
+  });
 
-describe.skipIf(noRedis)('a tournament through the queue', () => {
   it('with two workers plays the same games as a local run with the same seed', async () => {
     workers = [
       await startQueueWorker({ url: redis.url }),

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { loadBackend } from '../../models/backend.ts';
 import { type InferenceBackend, inferenceEngine } from '../../models/inference/inference-engine.ts';
 import { QueueTimeoutError } from '../../queue/errors.ts';
@@ -25,10 +25,8 @@ import type { TrainConfig } from '../../train/settings/schema.ts';
 import { TrainThreads } from '../../train/threads/train-threads.ts';
 import { train } from '../../train/trainer.ts';
 import { startAyoayo, until } from '../ayoayo-command.ts';
-import { REDIS_SERVER, skipWithout } from '../system-packages.ts';
+import { describeWithSystemPackage, REDIS_SERVER } from '../system-packages.ts';
 import { startTestRedis, type TestRedis, THIS_QUEUE, THIS_WORKER } from './redis-server.ts';
-
-const noRedis = skipWithout(REDIS_SERVER, import.meta.url, 'the queued training tests');
 
 // One training run across machines: expert iteration's self-play shards on the
 // queue. A queued run must be the local run, byte for byte (timings aside),
@@ -138,34 +136,33 @@ async function worker(done: string[] = [], locks = FAST_LOCKS): Promise<QueueWor
   return w;
 }
 
-beforeAll(async () => {
-  if (noRedis) return;
-  redis = await startTestRedis();
-  queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
-  // While the Redis test restarts it: the test's own view of the queue needs no reports.
-  queue.on('error', () => {});
-  const config = tiny('local');
-  await train(config, { resume: false, ...quiet });
-  local = runRecord(config);
-}, 60_000);
+describeWithSystemPackage(REDIS_SERVER, 'one training run across machines', () => {
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
+    // While the Redis test restarts it: the test's own view of the queue needs no reports.
+    queue.on('error', () => {});
+    const config = tiny('local');
+    await train(config, { resume: false, ...quiet });
+    local = runRecord(config);
+  }, 60_000);
 
-afterEach(async () => {
-  await Promise.all(workers.map((w) => w.close()));
-  workers = [];
-  for (const child of children.splice(0)) child.kill('SIGKILL');
-  await queue?.obliterate({ force: true });
-  // Networks of runs that failed stay until their expiry: gone, each test sees its own.
-  const store = new Redis(parseRedisUrl(redis.url));
-  for (const key of await store.keys('ayoayo:policy:*')) await store.del(key);
-  store.disconnect();
-});
+  afterEach(async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    workers = [];
+    for (const child of children.splice(0)) child.kill('SIGKILL');
+    await queue?.obliterate({ force: true });
+    // Networks of runs that failed stay until their expiry: gone, each test sees its own.
+    const store = new Redis(parseRedisUrl(redis.url));
+    for (const key of await store.keys('ayoayo:policy:*')) await store.del(key);
+    store.disconnect();
+  });
 
-afterAll(async () => {
-  await queue?.close();
-  await redis?.stop();
-});
+  afterAll(async () => {
+    await queue?.close();
+    await redis?.stop();
+  });
 
-describe.skipIf(noRedis)('one training run across machines', () => {
   it('plays the same run in this thread, on worker threads and on 1, 2 or 3 queue workers', async () => {
     expect(local.checkpoints.map((c) => c.file)).toEqual([
       'best.json',

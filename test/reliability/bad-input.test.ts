@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,7 @@ import { MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
 import { solve } from '../../solve/index.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { PRESETS } from '../../train/config/presets.ts';
+import { memoryText } from '../../train/run/memory-limit.ts';
 import { train } from '../../train/trainer.ts';
 import { runAyoayo } from '../ayoayo-command.ts';
 import { MAIN_TEXT, plantedLine, setText, smallPositionLines } from '../eval/accuracy/set-texts.ts';
@@ -139,6 +140,8 @@ afterAll(() => {
 const BAD_TOTAL = '4,4,4,4,4,4/4,4,4,4,4,5/0-0/0';
 const STUCK = '1,0,0,0,1,0/0,0,0,0,0,0/23-23/0';
 const USAGE = "(run 'ayoayo --help' for usage)";
+/** What --max-job-memory takes on this machine. */
+const MEMORY_FORMS = `expected an amount of memory above 0 and up to this machine's ${memoryText(totalmem())}, such as 512MB, 4GB or 1.5GiB`;
 /** The end of every agent spec error on the command line (where every kind is registered). */
 const VALID_AGENTS = `valid agents: random, greedy, minimax:D, minimax:t=200ms, mcts:N, perfect, ext:COMMAND, policy:PATH, az:PATH[,sims=N|,t=50ms][,c=1.5][,prior=0.5][,temp=1][,cache=16][,batch=16][,reuse=1][,gumbel=0][,solve=1], minimax:t=50ms,eval=PATH[,k=16][,cache=16], minimax:t=50ms,solve=1`;
 
@@ -257,7 +260,31 @@ const cliRows: CliRow[] = [
   {
     case: 'solve: bad --time',
     args: ['solve', '--time', '10 seconds'],
-    stderr: `invalid --time '10 seconds': expected a positive duration such as 500ms, 10s or 2m ${USAGE}`,
+    stderr: `invalid --time '10 seconds': expected a duration above 0 and up to 24h, such as 500ms, 10s, 2m or 1.5h (a bare number is seconds) ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'review: a negative --time',
+    args: ['review', '2', '--time', '-1s'],
+    stderr: `invalid --time '-1s': expected a duration above 0 and up to 24h, such as 500ms, 10s, 2m or 1.5h (a bare number is seconds) ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'review: a --time over a day, in minutes',
+    args: ['review', '2', '--time', '1500m'],
+    stderr: `invalid --time '1500m': expected a duration above 0 and up to 24h, such as 500ms, 10s, 2m or 1.5h (a bare number is seconds) ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: "worker: a --max-job-memory over the machine's memory",
+    args: ['worker', '--max-job-memory', '1000000GB'],
+    stderr: `invalid --max-job-memory '1000000GB': ${MEMORY_FORMS} ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'worker: a negative --max-job-memory',
+    args: ['worker', '--max-job-memory', '-1GB'],
+    stderr: `invalid --max-job-memory '-1GB': ${MEMORY_FORMS} ${USAGE}`,
     code: 1,
   },
   {
@@ -645,7 +672,7 @@ const cliRows: CliRow[] = [
   {
     case: 'eval: bad --review-time, before any game',
     args: ['eval', '--agents', 'random,greedy', '--review', '--review-time', 'soon'],
-    stderr: `invalid --review-time 'soon': expected a positive duration such as 500ms, 10s or 2m ${USAGE}`,
+    stderr: `invalid --review-time 'soon': expected a duration above 0 and up to 24h, such as 500ms, 10s, 2m or 1.5h (a bare number is seconds) ${USAGE}`,
     code: 1,
   },
   {

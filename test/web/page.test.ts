@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
 import { NetworkEvaluator } from '../../agents/network/network-evaluator.ts';
 import { PuctSearch } from '../../agents/puct/search.ts';
@@ -34,9 +34,7 @@ import { buildWeb } from '../../web/build.ts';
 import { launchChromium, VIEWPORTS, type Viewport } from '../../web/chromium.ts';
 import { createWebServer } from '../../web/web-server.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
-import { CHROMIUM_BROWSER, requireSystemPackage, skipWithout } from '../system-packages.ts';
-
-const noChromium = skipWithout(CHROMIUM_BROWSER, import.meta.url, 'the browser page tests');
+import { CHROMIUM_BROWSER, describeWithSystemPackage } from '../system-packages.ts';
 
 /**
  * Every wait in this file is for the page's own state (an attribute it sets,
@@ -274,430 +272,438 @@ function policyValue(policy: LoadedPolicy, notation: string): number {
   return evaluatePolicy(policy, notation).value;
 }
 
-describe.skipIf(noChromium)('the browser page in headless Chromium', { timeout: TEST_MS }, () => {
-  let dir: string;
-  let server: Server;
-  let url: string;
-  let browser: Browser;
-  let policy: LoadedPolicy;
-  const pageErrors: string[] = [];
+describeWithSystemPackage(
+  CHROMIUM_BROWSER,
+  'the browser page in headless Chromium',
+  () => {
+    let dir: string;
+    let server: Server;
+    let url: string;
+    let browser: Browser;
+    let policy: LoadedPolicy;
+    const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    requireSystemPackage(CHROMIUM_BROWSER);
-    dir = mkdtempSync(join(tmpdir(), 'ayoayo-web-'));
-    const policyPath = writeRandomPolicy(join(dir, 'policy'));
-    policy = loadPolicy(policyPath);
-    const built = await buildWeb(join(dir, 'dist'));
-    server = createWebServer({
-      root: built.outDir,
-      policyJson: readFileSync(policyPath, 'utf8'),
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'ayoayo-web-'));
+      const policyPath = writeRandomPolicy(join(dir, 'policy'));
+      policy = loadPolicy(policyPath);
+      const built = await buildWeb(join(dir, 'dist'));
+      server = createWebServer({
+        root: built.outDir,
+        policyJson: readFileSync(policyPath, 'utf8'),
+      });
+      url = await listen(server, 0, '127.0.0.1');
+      browser = await launchChromium();
+    }, TEST_MS);
+
+    afterAll(async () => {
+      await browser?.close();
+      if (server) await close(server);
+      expect(pageErrors).toEqual([]);
     });
-    url = await listen(server, 0, '127.0.0.1');
-    browser = await launchChromium();
-  }, TEST_MS);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (server) await close(server);
-    expect(pageErrors).toEqual([]);
-  });
-
-  async function open(viewport: Viewport = VIEWPORTS.desktop, query = '?speed=0'): Promise<Page> {
-    const page = await browser.newPage({ viewport, hasTouch: viewport.width < 1000 });
-    page.setDefaultTimeout(0);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${url}/${query}`);
-    await page.waitForSelector('#app[data-busy="false"]');
-    return page;
-  }
-
-  async function start(page: Page, spec: string, human: number): Promise<void> {
-    const [kind = '', budget] = spec.split(':');
-    await page.selectOption('#opponent', kind);
-    // Agents without a budget have a single strength and the setting is disabled.
-    if (budget !== undefined) await page.selectOption('#strength', spec);
-    await page.selectOption('#side', String(human));
-    await page.click('#new-game');
-    await page.waitForSelector(`#app[data-opponent="${spec}"][data-human="${human}"]`);
-    await page.waitForSelector('#app[data-busy="false"]');
-  }
-
-  it("lays the board out on a phone, a tablet and a desktop with the person's row at the bottom, as South and as North", async () => {
-    const page = await open(VIEWPORTS.phone);
-    for (const viewport of Object.values(VIEWPORTS)) {
-      await page.setViewportSize(viewport);
-      for (const human of [0, 1]) {
-        await start(page, 'minimax:2', human);
-        await checkLayout(page, human, viewport.width);
-        const label = page.locator(`#board .pit[data-pit="${6 * human + 2}"] .number`);
-        expect(await label.textContent()).toBe(human === 0 ? 'S2' : 'N2');
-      }
-    }
-    await page.close();
-  });
-
-  it('plays a whole game on a phone as North against the policy by tapping; the policy only plays its own choices', async () => {
-    const page = await open(VIEWPORTS.phone);
-    expect(await page.locator('#app').getAttribute('data-policy')).toBe('loaded');
-    expect(await page.locator('#policy-info').textContent()).toContain('run random-test-policy');
-    await start(page, 'policy', 1);
-    await checkLayout(page, 1, VIEWPORTS.phone.width);
-    await playByClicking(page, 1, 11, 'tap');
-    const moves = await movesOf(page);
-    expect(moves[0]?.by).toBe('computer');
-    const final = checkLog(moves, 1);
-    for (const move of moves.filter((m) => m.by === 'computer')) {
-      expect(move.action, `policy move in ${move.before}`).toBe(policyChoice(policy, move.before));
-    }
-    await checkResultShown(page, final);
-    await checkLayout(page, 1, VIEWPORTS.phone.width);
-    await page.close();
-  });
-
-  it('plays a whole game on a desktop as South against minimax, whose moves are legal and among its best', async () => {
-    const page = await open(VIEWPORTS.desktop);
-    await start(page, 'minimax:2', 0);
-    await playByClicking(page, 0, 12);
-    const moves = await movesOf(page);
-    expect(moves[0]?.by).toBe('human');
-    const final = checkLog(moves, 0);
-    const search = new MinimaxSearch({ rules: policy.rules });
-    for (const move of moves.filter((m) => m.by === 'computer')) {
-      const pos = parsePosition(move.before);
-      if (legalActions(pos).length === 1) continue;
-      const best = search.search(pos.toState(), { depth: 2 }).bestActions;
-      expect(best, `minimax move in ${move.before}`).toContain(move.action);
-    }
-    await checkResultShown(page, final);
-    await page.close();
-  });
-
-  it('offers every browser agent with its strengths; mcts and greedy play legal games on a tablet', async () => {
-    const page = await open(VIEWPORTS.tablet);
-    const options = await page.evaluate<string[]>(
-      "[...document.querySelectorAll('#opponent option')].map((o) => o.value)",
-    );
-    expect([...options].sort()).toEqual([
-      'az',
-      'greedy',
-      'mcts',
-      'minimax',
-      'perfect',
-      'policy',
-      'random',
-    ]);
-    await page.selectOption('#opponent', 'mcts');
-    const budgets = await page.evaluate<string[]>(
-      "[...document.querySelectorAll('#strength option')].map((o) => o.value)",
-    );
-    expect(budgets).toEqual(['mcts:250', 'mcts:1000', 'mcts:4000', 'mcts:16000']);
-    for (const [spec, human, seed] of [
-      ['mcts:250', 0, 21],
-      ['greedy', 1, 22],
-    ] as const) {
-      await start(page, spec, human);
-      await playByClicking(page, human, seed);
-      checkLog(await movesOf(page), human);
-    }
-    await page.close();
-  });
-
-  it('plays the perfect opponent (book, then the solver in its worker): moving first it wins, and no move of it loses value', async () => {
-    const page = await open(VIEWPORTS.desktop);
-    expect(await page.locator('#opponent option').first().getAttribute('value')).toBe('perfect');
-    await start(page, 'perfect', 1);
-    await playByClicking(page, 1, 24);
-    const moves = await movesOf(page);
-    expect(moves[0]).toMatchObject({ by: 'computer', action: 2 });
-    const final = checkLog(moves, 1);
-    const result = outcome(parsePosition(final));
-    expect(result?.scores[0], `South (perfect) wins in ${final}`).toBeGreaterThan(
-      result?.scores[1] ?? 48,
-    );
-    const perfectMoves = reviewInNode(
-      moves.map((m) => m.action),
-      policy.rules,
-    ).filter((m) => m.player === 0);
-    for (const move of perfectMoves) {
-      expect(move, `perfect's move at ply ${move.ply}`).toMatchObject({ error: false });
-    }
-    await checkResultShown(page, final);
-    await page.close();
-  });
-
-  it('plays a whole game against the policy with PUCT (az:50), whose moves are among the search’s best, with the value bar', async () => {
-    const page = await open(VIEWPORTS.tablet);
-    await page.selectOption('#opponent', 'az');
-    const budgets = await page.evaluate<string[]>(
-      "[...document.querySelectorAll('#strength option')].map((o) => o.value)",
-    );
-    expect(budgets).toEqual(['az:50', 'az:200', 'az:800', 'az:3200']);
-    await start(page, 'az:50', 1);
-    expect(await page.locator('#evaluation').isVisible()).toBe(true);
-    await playByClicking(page, 1, 23);
-    const moves = await movesOf(page);
-    checkLog(moves, 1);
-    const network = new NetworkEvaluator(policy.weights, policy.observation, policy.rules);
-    const search = new PuctSearch(network, { rules: policy.rules });
-    for (const move of moves.filter((m) => m.by === 'computer')) {
-      const pos = parsePosition(move.before);
-      if (legalActions(pos).length === 1) continue;
-      const best = search.search(pos.toState(), { simulations: 50 }).bestActions;
-      expect(best, `az move in ${move.before}`).toContain(move.action);
-    }
-    await page.close();
-  });
-
-  it("plays from the keyboard, takes moves back, and shows the value head as a bar from the person's side", async () => {
-    const page = await open(VIEWPORTS.desktop);
-    await start(page, 'policy', 0);
-    // Playable pits glow green; while the person chooses, the other row is dimmed.
-    const looks = await page.evaluate<{ shadow: string; filter: string }[]>(
-      "[...document.querySelectorAll('#board .pit')].map((b) => ({ pit: b.dataset.pit, shadow: getComputedStyle(b).boxShadow, filter: getComputedStyle(b).filter })).sort((x, y) => x.pit - y.pit)",
-    );
-    for (const [pit, look] of looks.entries()) {
-      expect(look.shadow.includes('rgb(125, 252, 158)'), `pit ${pit} glows`).toBe(pit < 6);
-      expect(look.filter === 'none', `pit ${pit} is not dimmed`).toBe(pit < 6);
-    }
-    const bar = page.locator('#evaluation');
-    expect(await bar.isVisible()).toBe(true);
-    const valueFor = (notation: string): number => {
-      const pos = parsePosition(notation);
-      const value = policyValue(policy, notation);
-      return pos.toMove === 0 ? value : -value;
-    };
-    expect(Number(await bar.getAttribute('data-value'))).toBeCloseTo(valueFor(START_NOTATION), 5);
-
-    // Arrows move the focus along the playable pits, Enter lifts the focused one.
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    const focused = await page.evaluate<string>('document.activeElement.dataset.pit');
-    expect(focused).toBe('1');
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('#app[data-busy="false"]');
-    let moves = await movesOf(page);
-    expect(moves.map((m) => [m.by, m.player])).toEqual([
-      ['human', 0],
-      ['computer', 1],
-    ]);
-    expect(moves[0]?.action).toBe(1);
-    const now = (await pageState(page)).position;
-    expect(Number(await bar.getAttribute('data-value'))).toBeCloseTo(valueFor(now), 5);
-    const reading = valueFor(now);
-    expect(await bar.locator('.reading').textContent()).toBe(
-      `${reading >= 0 ? '+' : ''}${reading.toFixed(2)}`,
-    );
-    // The last move and its capture are marked on the board.
-    const last = moves[1] as LoggedMove;
-    expect(
-      await page.locator(`#board .pit[data-pit="${last.action + 6}"]`).getAttribute('class'),
-    ).toContain('played');
-
-    // Undo takes back the person's move and the reply.
-    await page.click('#undo');
-    expect((await pageState(page)).position).toBe(START_NOTATION);
-    expect(await movesOf(page)).toEqual([]);
-    expect(await page.locator('#undo').isDisabled()).toBe(true);
-    expect((await pageState(page)).enabled).toEqual([0, 1, 2, 3, 4, 5]);
-
-    // A digit plays that action.
-    await page.locator('body').press('4');
-    await page.waitForSelector('#app[data-busy="false"]');
-    moves = await movesOf(page);
-    expect(moves[0]?.action).toBe(4);
-    expect(moves[0]?.before).toBe(START_NOTATION);
-    await page.close();
-  });
-
-  /** Waits until the perfect-play line has its answer for `position` (the page sets data-value). */
-  async function lineAnswered(page: Page, position: string): Promise<void> {
-    await page.waitForSelector(
-      `#perfect-play[data-position="${position}"]:not([data-value="pending"])`,
-      { state: 'attached' },
-    );
-  }
-
-  it("says the opening book's proven value at the start and wherever the book has the position", async () => {
-    // The default budget, 1.5 s: far too short to solve the start without the book.
-    const page = await open(VIEWPORTS.desktop);
-    await start(page, 'minimax:2', 0);
-    const line = page.locator('#perfect-play');
-    await lineAnswered(page, START_NOTATION);
-    expect(await line.textContent()).toBe('Perfect play says: win for you (South).');
-    expect(await line.getAttribute('data-value')).toBe('win');
-    expect(await line.getAttribute('data-source')).toBe('book');
-    // S0 throws the win away; two plies on, the book still has the position.
-    await page.click('#board .pit[data-pit="0"]');
-    await page.waitForSelector('#app[data-busy="false"]');
-    const now = (await pageState(page)).position;
-    expect((await movesOf(page)).map((m) => m.by)).toEqual(['human', 'computer']);
-    await lineAnswered(page, now);
-    expect(await line.getAttribute('data-source')).toBe('book');
-    // South is to move, so the value for the mover is the person's.
-    expect(await line.getAttribute('data-value')).toBe(valueInNode(now, policy.rules));
-    await page.close();
-  });
-
-  it('says what perfect play gives the person, solved in a worker while the page stays playable', async () => {
-    // A long budget: past the book the worker may solve for 20 s, and the person moves meanwhile.
-    const slow = await open(VIEWPORTS.desktop, '?speed=0&solve=20000');
-    await start(slow, 'minimax:2', 0);
-    const slowLine = slow.locator('#perfect-play');
-    const clicks = Random.fromSeed(40);
-    for (let turn = 1; turn <= 5; turn++) {
-      const state = await pageState(slow);
-      if (state.over) break;
-      await slow.click(`#board .pit[data-pit="${clicks.pick(state.enabled)}"]`);
-      await slow.waitForSelector('#app[data-busy="false"]');
-      expect(await movesOf(slow)).toHaveLength(2 * turn);
-      // The line follows the board, whether or not the worker has answered an earlier position.
-      expect(await slowLine.getAttribute('data-position')).toBe((await pageState(slow)).position);
-    }
-    await slow.close();
-
-    // Play on as North until the solver answers a position past the book. Its budget is one no
-    // position here needs (a solve past the book takes seconds at most): the line waits for the
-    // proof however loaded the machine, rather than saying "not proven" when it is slow.
-    const page = await open(VIEWPORTS.desktop, '?speed=0&solve=600000');
-    await start(page, 'minimax:2', 1);
-    const line = page.locator('#perfect-play');
-    // The person plays minimax's moves too: random ones lose within the book's plies.
-    const person = new MinimaxSearch({ rules: policy.rules });
-    let fromBook = 0;
-    for (let turn = 0; ; turn++) {
-      expect(turn, 'no position was solved').toBeLessThan(100);
+    async function open(viewport: Viewport = VIEWPORTS.desktop, query = '?speed=0'): Promise<Page> {
+      const page = await browser.newPage({ viewport, hasTouch: viewport.width < 1000 });
+      page.setDefaultTimeout(0);
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.goto(`${url}/${query}`);
       await page.waitForSelector('#app[data-busy="false"]');
-      const state = await pageState(page);
-      expect(state.over, 'no position was solved before the end').toBe(false);
-      await lineAnswered(page, state.position);
-      const shown = await line.getAttribute('data-value');
-      // North is to move, so the value for the mover is the person's.
-      if ((await line.getAttribute('data-source')) === 'book') {
-        expect(shown).toBe(valueInNode(state.position, policy.rules));
-        fromBook++;
-      } else if (shown === 'unknown') {
-        expect(await line.textContent()).toBe('Perfect play: this position hangs on endless play.');
-      } else {
-        const truth = valueInNode(state.position, policy.rules);
-        expect(shown).toBe(truth);
-        expect(await line.textContent()).toContain(`Perfect play says: ${truth}`);
-        break;
-      }
-      const action = person.search(parsePosition(state.position).toState(), { depth: 4 })
-        .bestActions[0] as number;
-      await page.click(`#board .pit[data-pit="${action + 6}"]`);
+      return page;
     }
-    expect(fromBook, 'the opening came from the book').toBeGreaterThan(0);
-    await page.close();
-  });
 
-  it('reviews a game against perfect play when it ends, the losing first move S0 marked with the best, S2; and on demand during a game', async () => {
-    const page = await open(VIEWPORTS.desktop, '?speed=0&solve=0&review=30000');
-    await start(page, 'greedy', 0);
-    expect(await page.locator('#review').isVisible()).toBe(false);
-    expect(await page.locator('#review-game').isDisabled()).toBe(true);
-    // The start is won only by S2: S0 throws the win away.
-    await page.click('#board .pit[data-pit="0"]');
-    await playByClicking(page, 0, 31);
-    const moves = await movesOf(page);
-    checkLog(moves, 0);
-    const review = page.locator('#review');
-    await page.waitForSelector('#review[data-state="done"]', { state: 'attached' });
-    expect(await review.isVisible()).toBe(true);
-    const rows = await reviewRows(page);
-    expect(rows.map((r) => r.action)).toEqual(moves.map((m) => m.action));
-    expect(rows.map((r) => r.player)).toEqual(moves.map((m) => m.player));
-    expect(rows[0]).toMatchObject({
-      ply: 0,
-      before: 'win',
-      after: 'loss',
-      error: 'true',
-      best: '2',
-      mistake: true,
-    });
-    expect(rows[0]?.text).toBe('South (you) played S0: win → loss, lost value; best S2');
-    // Every value the page proved is the one Node's solver proves; mistakes are marked as such.
-    const truth = reviewInNode(
-      moves.map((m) => m.action),
-      policy.rules,
-    );
-    for (const [i, row] of rows.entries()) {
-      const node = truth[i] as ReviewedMove;
-      if (row.before !== 'unknown') expect(row.before, `move ${i + 1}`).toBe(node.before);
-      if (row.after !== 'unknown') expect(row.after, `move ${i + 1}`).toBe(node.after);
-      if (row.error !== 'null') expect(row.error, `move ${i + 1}`).toBe(String(node.error));
-      expect(row.mistake).toBe(row.error === 'true');
-      if (row.mistake) expect(row.best).toBe(node.best.join(','));
-    }
-    const ownMistakes = rows.filter((r) => r.player === 0 && r.mistake).length;
-    expect(await page.locator('#review-summary').textContent()).toContain(
-      `South (you): ${rows.filter((r) => r.player === 0).length} moves, ${ownMistakes} lost value (the first: move 1)`,
-    );
-    expect(await page.locator('#review-game').isDisabled()).toBe(true);
-
-    // On demand, during the next game: the moves so far, none lost value after S2.
-    await start(page, 'greedy', 0);
-    expect(await review.isVisible()).toBe(false);
-    await page.click('#board .pit[data-pit="2"]');
-    await page.waitForSelector('#app[data-busy="false"]');
-    expect(await page.locator('#review-game').isDisabled()).toBe(false);
-    await page.click('#review-game');
-    await page.waitForSelector('#review[data-state="done"]', { state: 'attached' });
-    const early = await reviewRows(page);
-    expect(early).toHaveLength(2);
-    expect(early[0]).toMatchObject({
-      ply: 0,
-      action: 2,
-      before: 'win',
-      after: 'win',
-      error: 'false',
-      mistake: false,
-    });
-    expect(early[0]?.text).toBe('South (you) played S2: win → win');
-    // An undo takes the review away: it was of moves no longer played.
-    await page.click('#undo');
-    expect(await review.isVisible()).toBe(false);
-    await page.close();
-  });
-
-  it('renders the board with the relay animation and gives a real screenshot', async () => {
-    const page = await open(VIEWPORTS.desktop, '');
-    const board = page.locator('#board');
-    expect(await board.isVisible()).toBe(true);
-    expect(await page.locator('#board .pit[data-pit="3"] .count').textContent()).toBe('4');
-    const png = await page.screenshot({ fullPage: true });
-    const boardPng = await board.screenshot();
-    writeFileSync(join(dir, 'page.png'), png);
-    for (const image of [png, boardPng]) {
-      expect(image.subarray(0, 8)).toEqual(
-        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      );
-      // IHDR: width and height, then a picture with real content (not a blank page).
-      expect(image.readUInt32BE(16)).toBeGreaterThan(600);
-      expect(image.readUInt32BE(20)).toBeGreaterThan(200);
-      expect(image.length).toBeGreaterThan(10_000);
-    }
-    await page.close();
-  });
-
-  it('offers search agents only, and says so, when no policy is served', async () => {
-    const bare = createWebServer({ root: join(dir, 'dist'), policyJson: null });
-    const bareUrl = await listen(bare, 0, '127.0.0.1');
-    const page = await browser.newPage();
-    page.setDefaultTimeout(0);
-    try {
-      await page.goto(`${bareUrl}/?speed=0`);
+    async function start(page: Page, spec: string, human: number): Promise<void> {
+      const [kind = '', budget] = spec.split(':');
+      await page.selectOption('#opponent', kind);
+      // Agents without a budget have a single strength and the setting is disabled.
+      if (budget !== undefined) await page.selectOption('#strength', spec);
+      await page.selectOption('#side', String(human));
+      await page.click('#new-game');
+      await page.waitForSelector(`#app[data-opponent="${spec}"][data-human="${human}"]`);
       await page.waitForSelector('#app[data-busy="false"]');
-      expect(await page.locator('#app').getAttribute('data-policy')).toBe('none');
-      expect(await page.locator('#opponent option[value="policy"]').isDisabled()).toBe(true);
-      expect(await page.locator('#opponent option[value="az"]').isDisabled()).toBe(true);
-      expect(await page.locator('#strength').inputValue()).toBe('minimax:4');
-      expect(await page.locator('#policy-info').textContent()).toContain('search agents only');
-      expect(await page.locator('#evaluation').isVisible()).toBe(false);
-      expect((await pageState(page)).enabled).toEqual([0, 1, 2, 3, 4, 5]);
-    } finally {
+    }
+
+    it("lays the board out on a phone, a tablet and a desktop with the person's row at the bottom, as South and as North", async () => {
+      const page = await open(VIEWPORTS.phone);
+      for (const viewport of Object.values(VIEWPORTS)) {
+        await page.setViewportSize(viewport);
+        for (const human of [0, 1]) {
+          await start(page, 'minimax:2', human);
+          await checkLayout(page, human, viewport.width);
+          const label = page.locator(`#board .pit[data-pit="${6 * human + 2}"] .number`);
+          expect(await label.textContent()).toBe(human === 0 ? 'S2' : 'N2');
+        }
+      }
       await page.close();
-      await close(bare);
+    });
+
+    it('plays a whole game on a phone as North against the policy by tapping; the policy only plays its own choices', async () => {
+      const page = await open(VIEWPORTS.phone);
+      expect(await page.locator('#app').getAttribute('data-policy')).toBe('loaded');
+      expect(await page.locator('#policy-info').textContent()).toContain('run random-test-policy');
+      await start(page, 'policy', 1);
+      await checkLayout(page, 1, VIEWPORTS.phone.width);
+      await playByClicking(page, 1, 11, 'tap');
+      const moves = await movesOf(page);
+      expect(moves[0]?.by).toBe('computer');
+      const final = checkLog(moves, 1);
+      for (const move of moves.filter((m) => m.by === 'computer')) {
+        expect(move.action, `policy move in ${move.before}`).toBe(
+          policyChoice(policy, move.before),
+        );
+      }
+      await checkResultShown(page, final);
+      await checkLayout(page, 1, VIEWPORTS.phone.width);
+      await page.close();
+    });
+
+    it('plays a whole game on a desktop as South against minimax, whose moves are legal and among its best', async () => {
+      const page = await open(VIEWPORTS.desktop);
+      await start(page, 'minimax:2', 0);
+      await playByClicking(page, 0, 12);
+      const moves = await movesOf(page);
+      expect(moves[0]?.by).toBe('human');
+      const final = checkLog(moves, 0);
+      const search = new MinimaxSearch({ rules: policy.rules });
+      for (const move of moves.filter((m) => m.by === 'computer')) {
+        const pos = parsePosition(move.before);
+        if (legalActions(pos).length === 1) continue;
+        const best = search.search(pos.toState(), { depth: 2 }).bestActions;
+        expect(best, `minimax move in ${move.before}`).toContain(move.action);
+      }
+      await checkResultShown(page, final);
+      await page.close();
+    });
+
+    it('offers every browser agent with its strengths; mcts and greedy play legal games on a tablet', async () => {
+      const page = await open(VIEWPORTS.tablet);
+      const options = await page.evaluate<string[]>(
+        "[...document.querySelectorAll('#opponent option')].map((o) => o.value)",
+      );
+      expect([...options].sort()).toEqual([
+        'az',
+        'greedy',
+        'mcts',
+        'minimax',
+        'perfect',
+        'policy',
+        'random',
+      ]);
+      await page.selectOption('#opponent', 'mcts');
+      const budgets = await page.evaluate<string[]>(
+        "[...document.querySelectorAll('#strength option')].map((o) => o.value)",
+      );
+      expect(budgets).toEqual(['mcts:250', 'mcts:1000', 'mcts:4000', 'mcts:16000']);
+      for (const [spec, human, seed] of [
+        ['mcts:250', 0, 21],
+        ['greedy', 1, 22],
+      ] as const) {
+        await start(page, spec, human);
+        await playByClicking(page, human, seed);
+        checkLog(await movesOf(page), human);
+      }
+      await page.close();
+    });
+
+    it('plays the perfect opponent (book, then the solver in its worker): moving first it wins, and no move of it loses value', async () => {
+      const page = await open(VIEWPORTS.desktop);
+      expect(await page.locator('#opponent option').first().getAttribute('value')).toBe('perfect');
+      await start(page, 'perfect', 1);
+      await playByClicking(page, 1, 24);
+      const moves = await movesOf(page);
+      expect(moves[0]).toMatchObject({ by: 'computer', action: 2 });
+      const final = checkLog(moves, 1);
+      const result = outcome(parsePosition(final));
+      expect(result?.scores[0], `South (perfect) wins in ${final}`).toBeGreaterThan(
+        result?.scores[1] ?? 48,
+      );
+      const perfectMoves = reviewInNode(
+        moves.map((m) => m.action),
+        policy.rules,
+      ).filter((m) => m.player === 0);
+      for (const move of perfectMoves) {
+        expect(move, `perfect's move at ply ${move.ply}`).toMatchObject({ error: false });
+      }
+      await checkResultShown(page, final);
+      await page.close();
+    });
+
+    it('plays a whole game against the policy with PUCT (az:50), whose moves are among the search’s best, with the value bar', async () => {
+      const page = await open(VIEWPORTS.tablet);
+      await page.selectOption('#opponent', 'az');
+      const budgets = await page.evaluate<string[]>(
+        "[...document.querySelectorAll('#strength option')].map((o) => o.value)",
+      );
+      expect(budgets).toEqual(['az:50', 'az:200', 'az:800', 'az:3200']);
+      await start(page, 'az:50', 1);
+      expect(await page.locator('#evaluation').isVisible()).toBe(true);
+      await playByClicking(page, 1, 23);
+      const moves = await movesOf(page);
+      checkLog(moves, 1);
+      const network = new NetworkEvaluator(policy.weights, policy.observation, policy.rules);
+      const search = new PuctSearch(network, { rules: policy.rules });
+      for (const move of moves.filter((m) => m.by === 'computer')) {
+        const pos = parsePosition(move.before);
+        if (legalActions(pos).length === 1) continue;
+        const best = search.search(pos.toState(), { simulations: 50 }).bestActions;
+        expect(best, `az move in ${move.before}`).toContain(move.action);
+      }
+      await page.close();
+    });
+
+    it("plays from the keyboard, takes moves back, and shows the value head as a bar from the person's side", async () => {
+      const page = await open(VIEWPORTS.desktop);
+      await start(page, 'policy', 0);
+      // Playable pits glow green; while the person chooses, the other row is dimmed.
+      const looks = await page.evaluate<{ shadow: string; filter: string }[]>(
+        "[...document.querySelectorAll('#board .pit')].map((b) => ({ pit: b.dataset.pit, shadow: getComputedStyle(b).boxShadow, filter: getComputedStyle(b).filter })).sort((x, y) => x.pit - y.pit)",
+      );
+      for (const [pit, look] of looks.entries()) {
+        expect(look.shadow.includes('rgb(125, 252, 158)'), `pit ${pit} glows`).toBe(pit < 6);
+        expect(look.filter === 'none', `pit ${pit} is not dimmed`).toBe(pit < 6);
+      }
+      const bar = page.locator('#evaluation');
+      expect(await bar.isVisible()).toBe(true);
+      const valueFor = (notation: string): number => {
+        const pos = parsePosition(notation);
+        const value = policyValue(policy, notation);
+        return pos.toMove === 0 ? value : -value;
+      };
+      expect(Number(await bar.getAttribute('data-value'))).toBeCloseTo(valueFor(START_NOTATION), 5);
+
+      // Arrows move the focus along the playable pits, Enter lifts the focused one.
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      const focused = await page.evaluate<string>('document.activeElement.dataset.pit');
+      expect(focused).toBe('1');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('#app[data-busy="false"]');
+      let moves = await movesOf(page);
+      expect(moves.map((m) => [m.by, m.player])).toEqual([
+        ['human', 0],
+        ['computer', 1],
+      ]);
+      expect(moves[0]?.action).toBe(1);
+      const now = (await pageState(page)).position;
+      expect(Number(await bar.getAttribute('data-value'))).toBeCloseTo(valueFor(now), 5);
+      const reading = valueFor(now);
+      expect(await bar.locator('.reading').textContent()).toBe(
+        `${reading >= 0 ? '+' : ''}${reading.toFixed(2)}`,
+      );
+      // The last move and its capture are marked on the board.
+      const last = moves[1] as LoggedMove;
+      expect(
+        await page.locator(`#board .pit[data-pit="${last.action + 6}"]`).getAttribute('class'),
+      ).toContain('played');
+
+      // Undo takes back the person's move and the reply.
+      await page.click('#undo');
+      expect((await pageState(page)).position).toBe(START_NOTATION);
+      expect(await movesOf(page)).toEqual([]);
+      expect(await page.locator('#undo').isDisabled()).toBe(true);
+      expect((await pageState(page)).enabled).toEqual([0, 1, 2, 3, 4, 5]);
+
+      // A digit plays that action.
+      await page.locator('body').press('4');
+      await page.waitForSelector('#app[data-busy="false"]');
+      moves = await movesOf(page);
+      expect(moves[0]?.action).toBe(4);
+      expect(moves[0]?.before).toBe(START_NOTATION);
+      await page.close();
+    });
+
+    /** Waits until the perfect-play line has its answer for `position` (the page sets data-value). */
+    async function lineAnswered(page: Page, position: string): Promise<void> {
+      await page.waitForSelector(
+        `#perfect-play[data-position="${position}"]:not([data-value="pending"])`,
+        { state: 'attached' },
+      );
     }
-  });
-});
+
+    it("says the opening book's proven value at the start and wherever the book has the position", async () => {
+      // The default budget, 1.5 s: far too short to solve the start without the book.
+      const page = await open(VIEWPORTS.desktop);
+      await start(page, 'minimax:2', 0);
+      const line = page.locator('#perfect-play');
+      await lineAnswered(page, START_NOTATION);
+      expect(await line.textContent()).toBe('Perfect play says: win for you (South).');
+      expect(await line.getAttribute('data-value')).toBe('win');
+      expect(await line.getAttribute('data-source')).toBe('book');
+      // S0 throws the win away; two plies on, the book still has the position.
+      await page.click('#board .pit[data-pit="0"]');
+      await page.waitForSelector('#app[data-busy="false"]');
+      const now = (await pageState(page)).position;
+      expect((await movesOf(page)).map((m) => m.by)).toEqual(['human', 'computer']);
+      await lineAnswered(page, now);
+      expect(await line.getAttribute('data-source')).toBe('book');
+      // South is to move, so the value for the mover is the person's.
+      expect(await line.getAttribute('data-value')).toBe(valueInNode(now, policy.rules));
+      await page.close();
+    });
+
+    it('says what perfect play gives the person, solved in a worker while the page stays playable', async () => {
+      // A long budget: past the book the worker may solve for 20 s, and the person moves meanwhile.
+      const slow = await open(VIEWPORTS.desktop, '?speed=0&solve=20000');
+      await start(slow, 'minimax:2', 0);
+      const slowLine = slow.locator('#perfect-play');
+      const clicks = Random.fromSeed(40);
+      for (let turn = 1; turn <= 5; turn++) {
+        const state = await pageState(slow);
+        if (state.over) break;
+        await slow.click(`#board .pit[data-pit="${clicks.pick(state.enabled)}"]`);
+        await slow.waitForSelector('#app[data-busy="false"]');
+        expect(await movesOf(slow)).toHaveLength(2 * turn);
+        // The line follows the board, whether or not the worker has answered an earlier position.
+        expect(await slowLine.getAttribute('data-position')).toBe((await pageState(slow)).position);
+      }
+      await slow.close();
+
+      // Play on as North until the solver answers a position past the book. Its budget is one no
+      // position here needs (a solve past the book takes seconds at most): the line waits for the
+      // proof however loaded the machine, rather than saying "not proven" when it is slow.
+      const page = await open(VIEWPORTS.desktop, '?speed=0&solve=600000');
+      await start(page, 'minimax:2', 1);
+      const line = page.locator('#perfect-play');
+      // The person plays minimax's moves too: random ones lose within the book's plies.
+      const person = new MinimaxSearch({ rules: policy.rules });
+      let fromBook = 0;
+      for (let turn = 0; ; turn++) {
+        expect(turn, 'no position was solved').toBeLessThan(100);
+        await page.waitForSelector('#app[data-busy="false"]');
+        const state = await pageState(page);
+        expect(state.over, 'no position was solved before the end').toBe(false);
+        await lineAnswered(page, state.position);
+        const shown = await line.getAttribute('data-value');
+        // North is to move, so the value for the mover is the person's.
+        if ((await line.getAttribute('data-source')) === 'book') {
+          expect(shown).toBe(valueInNode(state.position, policy.rules));
+          fromBook++;
+        } else if (shown === 'unknown') {
+          expect(await line.textContent()).toBe(
+            'Perfect play: this position hangs on endless play.',
+          );
+        } else {
+          const truth = valueInNode(state.position, policy.rules);
+          expect(shown).toBe(truth);
+          expect(await line.textContent()).toContain(`Perfect play says: ${truth}`);
+          break;
+        }
+        const action = person.search(parsePosition(state.position).toState(), { depth: 4 })
+          .bestActions[0] as number;
+        await page.click(`#board .pit[data-pit="${action + 6}"]`);
+      }
+      expect(fromBook, 'the opening came from the book').toBeGreaterThan(0);
+      await page.close();
+    });
+
+    it('reviews a game against perfect play when it ends, the losing first move S0 marked with the best, S2; and on demand during a game', async () => {
+      const page = await open(VIEWPORTS.desktop, '?speed=0&solve=0&review=30000');
+      await start(page, 'greedy', 0);
+      expect(await page.locator('#review').isVisible()).toBe(false);
+      expect(await page.locator('#review-game').isDisabled()).toBe(true);
+      // The start is won only by S2: S0 throws the win away.
+      await page.click('#board .pit[data-pit="0"]');
+      await playByClicking(page, 0, 31);
+      const moves = await movesOf(page);
+      checkLog(moves, 0);
+      const review = page.locator('#review');
+      await page.waitForSelector('#review[data-state="done"]', { state: 'attached' });
+      expect(await review.isVisible()).toBe(true);
+      const rows = await reviewRows(page);
+      expect(rows.map((r) => r.action)).toEqual(moves.map((m) => m.action));
+      expect(rows.map((r) => r.player)).toEqual(moves.map((m) => m.player));
+      expect(rows[0]).toMatchObject({
+        ply: 0,
+        before: 'win',
+        after: 'loss',
+        error: 'true',
+        best: '2',
+        mistake: true,
+      });
+      expect(rows[0]?.text).toBe('South (you) played S0: win → loss, lost value; best S2');
+      // Every value the page proved is the one Node's solver proves; mistakes are marked as such.
+      const truth = reviewInNode(
+        moves.map((m) => m.action),
+        policy.rules,
+      );
+      for (const [i, row] of rows.entries()) {
+        const node = truth[i] as ReviewedMove;
+        if (row.before !== 'unknown') expect(row.before, `move ${i + 1}`).toBe(node.before);
+        if (row.after !== 'unknown') expect(row.after, `move ${i + 1}`).toBe(node.after);
+        if (row.error !== 'null') expect(row.error, `move ${i + 1}`).toBe(String(node.error));
+        expect(row.mistake).toBe(row.error === 'true');
+        if (row.mistake) expect(row.best).toBe(node.best.join(','));
+      }
+      const ownMistakes = rows.filter((r) => r.player === 0 && r.mistake).length;
+      expect(await page.locator('#review-summary').textContent()).toContain(
+        `South (you): ${rows.filter((r) => r.player === 0).length} moves, ${ownMistakes} lost value (the first: move 1)`,
+      );
+      expect(await page.locator('#review-game').isDisabled()).toBe(true);
+
+      // On demand, during the next game: the moves so far, none lost value after S2.
+      await start(page, 'greedy', 0);
+      expect(await review.isVisible()).toBe(false);
+      await page.click('#board .pit[data-pit="2"]');
+      await page.waitForSelector('#app[data-busy="false"]');
+      expect(await page.locator('#review-game').isDisabled()).toBe(false);
+      await page.click('#review-game');
+      await page.waitForSelector('#review[data-state="done"]', { state: 'attached' });
+      const early = await reviewRows(page);
+      expect(early).toHaveLength(2);
+      expect(early[0]).toMatchObject({
+        ply: 0,
+        action: 2,
+        before: 'win',
+        after: 'win',
+        error: 'false',
+        mistake: false,
+      });
+      expect(early[0]?.text).toBe('South (you) played S2: win → win');
+      // An undo takes the review away: it was of moves no longer played.
+      await page.click('#undo');
+      expect(await review.isVisible()).toBe(false);
+      await page.close();
+    });
+
+    it('renders the board with the relay animation and gives a real screenshot', async () => {
+      const page = await open(VIEWPORTS.desktop, '');
+      const board = page.locator('#board');
+      expect(await board.isVisible()).toBe(true);
+      expect(await page.locator('#board .pit[data-pit="3"] .count').textContent()).toBe('4');
+      const png = await page.screenshot({ fullPage: true });
+      const boardPng = await board.screenshot();
+      writeFileSync(join(dir, 'page.png'), png);
+      for (const image of [png, boardPng]) {
+        expect(image.subarray(0, 8)).toEqual(
+          Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        );
+        // IHDR: width and height, then a picture with real content (not a blank page).
+        expect(image.readUInt32BE(16)).toBeGreaterThan(600);
+        expect(image.readUInt32BE(20)).toBeGreaterThan(200);
+        expect(image.length).toBeGreaterThan(10_000);
+      }
+      await page.close();
+    });
+
+    it('offers search agents only, and says so, when no policy is served', async () => {
+      const bare = createWebServer({ root: join(dir, 'dist'), policyJson: null });
+      const bareUrl = await listen(bare, 0, '127.0.0.1');
+      const page = await browser.newPage();
+      page.setDefaultTimeout(0);
+      try {
+        await page.goto(`${bareUrl}/?speed=0`);
+        await page.waitForSelector('#app[data-busy="false"]');
+        expect(await page.locator('#app').getAttribute('data-policy')).toBe('none');
+        expect(await page.locator('#opponent option[value="policy"]').isDisabled()).toBe(true);
+        expect(await page.locator('#opponent option[value="az"]').isDisabled()).toBe(true);
+        expect(await page.locator('#strength').inputValue()).toBe('minimax:4');
+        expect(await page.locator('#policy-info').textContent()).toContain('search agents only');
+        expect(await page.locator('#evaluation').isVisible()).toBe(false);
+        expect((await pageState(page)).enabled).toEqual([0, 1, 2, 3, 4, 5]);
+      } finally {
+        await page.close();
+        await close(bare);
+      }
+    });
+  },
+  { timeout: TEST_MS },
+);

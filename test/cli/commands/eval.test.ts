@@ -4,6 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeWithSystemPackage, PYTHON3 } from '../../system-packages.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'ayoayo-eval-cli-'));
@@ -128,42 +129,44 @@ describe('ayoayo eval', () => {
     ).toEqual(['greedy', 'random']);
   });
 
-  it("runs the README's example engine in the main thread and always keeps the results", async () => {
-    // Before the fix, about 4 runs in 10 exited with code 13, printing and writing nothing.
-    const engine = join(root, 'test/fixtures/ext-engines/engine.py');
-    const runs = await Promise.all(
-      [1, 2, 3].map((seed) => {
-        const out = join(scratch, `readme-engine-${seed}`);
-        const args = [
-          'bin/ayoayo.js',
-          'eval',
-          '--agents',
-          `ext:python3 ${engine},random`,
-          '--games',
-          '2',
-          '--workers',
-          '0',
-          '--seed',
-          String(seed),
-          '--out',
-          out,
-        ];
-        return new Promise<{ code: number | null; stdout: string; out: string }>((resolve) => {
-          const child = spawn(process.execPath, args, { cwd: root });
-          let stdout = '';
-          child.stdout.on('data', (chunk: Buffer) => {
-            stdout += chunk.toString();
+  describeWithSystemPackage(PYTHON3, "the README's example engine in Python", () => {
+    it("runs the README's example engine in the main thread and always keeps the results", async () => {
+      // Before the fix, about 4 runs in 10 exited with code 13, printing and writing nothing.
+      const engine = join(root, 'test/fixtures/ext-engines/engine.py');
+      const runs = await Promise.all(
+        [1, 2, 3].map((seed) => {
+          const out = join(scratch, `readme-engine-${seed}`);
+          const args = [
+            'bin/ayoayo.js',
+            'eval',
+            '--agents',
+            `ext:python3 ${engine},random`,
+            '--games',
+            '2',
+            '--workers',
+            '0',
+            '--seed',
+            String(seed),
+            '--out',
+            out,
+          ];
+          return new Promise<{ code: number | null; stdout: string; out: string }>((resolve) => {
+            const child = spawn(process.execPath, args, { cwd: root });
+            let stdout = '';
+            child.stdout.on('data', (chunk: Buffer) => {
+              stdout += chunk.toString();
+            });
+            child.once('close', (code) => resolve({ code, stdout, out }));
           });
-          child.once('close', (code) => resolve({ code, stdout, out }));
-        });
-      }),
-    );
-    for (const run of runs) {
-      expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/ext:python3 \S+ vs random\s+2\s/);
-      expect(readdirSync(run.out)).toContain('results.json');
-    }
-  }, 120_000);
+        }),
+      );
+      for (const run of runs) {
+        expect(run.code).toBe(0);
+        expect(run.stdout).toMatch(/ext:python3 \S+ vs random\s+2\s/);
+        expect(readdirSync(run.out)).toContain('results.json');
+      }
+    }, 120_000);
+  });
 
   it('caps --workers at the core count, saying so, instead of hanging', () => {
     const cores = availableParallelism();
