@@ -240,8 +240,14 @@ async function runHere(
   files: JobFiles | undefined,
 ): Promise<GameRecord[]> {
   const records: GameRecord[] = [];
+  // The event loop gets a turn after each game: played here, a long tournament
+  // is synchronous work, and Ctrl-C or SIGTERM would wait for its end.
+  const afterGame = (): Promise<void> => {
+    onGames(1);
+    return new Promise((resolve) => setImmediate(resolve));
+  };
   for (const chunk of chunks) {
-    records.push(...(await runChunk(chunk, () => onGames(1), agentFactoryWith(files))));
+    records.push(...(await runChunk(chunk, afterGame, agentFactoryWith(files))));
   }
   return records;
 }
