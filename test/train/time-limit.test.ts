@@ -140,6 +140,20 @@ describe('a run the time limit cut short', () => {
     return uncut;
   };
 
+  it('resumed with its time limit still up, trains nothing and ends where it ended', async () => {
+    // A limit of 6 ms runs out during the first iteration, before the first boundary.
+    const config = { ...carriedGames(dir, 'still-up'), timeLimitMinutes: 1e-4 };
+    await train(config, { resume: false, log: () => {} });
+    const stopped = readCheckpoint(runPaths(config).latest);
+    expect(stopped.iteration).toBe(1);
+    const lines: string[] = [];
+    const resumed = await train(config, { resume: true, log: (line) => lines.push(line) });
+    expect(resumed.iteration).toBe(1);
+    expect(lines.join('\n')).not.toContain('starts over');
+    expect(lines.at(-1)).toBe(timeLimitLine(config, 1));
+    expect(readCheckpoint(runPaths(config).latest).weights).toEqual(stopped.weights);
+  }, 120_000);
+
   it('evaluates on its schedule only, and an evaluation never changes what the run trains', async () => {
     // The same run evaluated at every iteration trains the same network.
     const often = { ...carriedGames(dir, 'evaluated-often'), evalEvery: 1 };

@@ -111,7 +111,8 @@ type ResumePoint = { readonly path: string; readonly payload: CheckpointPayload 
  * the newest boundary's checkpoint before it, which the run kept (pruning
  * waits for the next boundary), and trains the iterations after it again;
  * one that ended before its first boundary starts over. Said in a line
- * either way. A run that has all its iterations resumes where it ended.
+ * either way. A run that has all its iterations, or whose time limit is
+ * still up, resumes where it ended: it trains nothing more.
  */
 export function exactResumePoint(
   paths: RunPaths,
@@ -119,9 +120,12 @@ export function exactResumePoint(
   config: TrainConfig,
   log: (line: string) => void = () => {},
 ): ResumePoint | null {
-  const { iteration } = newest.payload;
+  const { iteration, counters } = newest.payload;
   const every = config.checkpointEvery;
   if (iteration % every === 0 || iteration >= config.iterations) return newest;
+  // A time limit that has run out trains nothing: the run ends where it ended.
+  const limit = config.timeLimitMinutes;
+  if (limit !== null && counters.elapsedSeconds >= limit * 60) return newest;
   const boundary = iteration - (iteration % every);
   const again = `iterations ${boundary + 1} to ${iteration} are trained again, so that the run goes on as the uncut run does`;
   if (boundary === 0) {
