@@ -184,7 +184,8 @@ function checkConfig(input: unknown): { config: TrainConfig } | { issues: readon
   const descriptor = algorithmOf(named.data);
   const schema = schemaOf(descriptor);
   const parsed = schema.safeParse(input);
-  if (!parsed.success) return { issues: namingUnknownKeys(parsed.error.issues, schema, descriptor) };
+  if (!parsed.success)
+    return { issues: namingUnknownKeys(parsed.error.issues, schema, descriptor) };
   const fields: Readonly<Fields> = isFields(parsed.data) ? parsed.data : {};
   // The shared settings typed (they are valid: this cannot throw), in the order config.json keeps.
   const { name, runsDir, seed, backend, ...common } = sharedSettingsSchema.parse(
