@@ -52,10 +52,10 @@ export async function createPairingAgents(
   }
 }
 
-/** Plays a chunk's games in order, reporting each record as it finishes. */
+/** Plays a chunk's games in order, reporting each record as it finishes (and waiting for the report). */
 export async function runChunk(
   chunk: Chunk,
-  onRecord: (record: GameRecord) => void = () => {},
+  onRecord: (record: GameRecord) => void | Promise<void> = () => {},
   makeAgent: AgentFactory = createAgent,
 ): Promise<GameRecord[]> {
   const agents = await createPairingAgents(
@@ -69,7 +69,7 @@ export async function runChunk(
     for (const scheduled of chunk.games) {
       const record = await playScheduledGame(agents, chunk.labels, scheduled, chunk.settings);
       records.push(record);
-      onRecord(record);
+      await onRecord(record);
     }
     return records;
   } finally {

@@ -58,6 +58,12 @@ export interface ScheduledGame {
   readonly aSeat: 0 | 1;
 }
 
+/**
+ * Most games a pairing of a tournament plays: every game's record is kept for
+ * games.csv, and beyond this a pairing's would not fit in memory.
+ */
+export const MAX_GAMES_PER_PAIRING = 1_000_000;
+
 /** The games of a pairing: each opening twice, once from each seat. */
 export function scheduleGames(games: number): ScheduledGame[] {
   return Array.from({ length: games }, (_, game) => ({

@@ -11,6 +11,7 @@ import { agentFactoryWith, type Chunk, runChunk } from './chunk.ts';
 import { fitElo } from './elo.ts';
 import {
   type GameRecord,
+  MAX_GAMES_PER_PAIRING,
   type MatchSettings,
   matchSettings,
   type PairingLabels,
@@ -71,9 +72,6 @@ export interface TournamentResult {
   readonly settings: MatchSettings & { readonly gamesPerPairing: number; readonly workers: number };
   readonly elapsedSeconds: number;
 }
-
-/** Every game's record is kept for games.csv: beyond this a pairing's games would not fit in memory. */
-export const MAX_GAMES_PER_PAIRING = 1_000_000;
 
 /**
  * Plays a round robin (or a gauntlet against `vs`) and rates the agents. Games
@@ -240,8 +238,14 @@ async function runHere(
   files: JobFiles | undefined,
 ): Promise<GameRecord[]> {
   const records: GameRecord[] = [];
+  // The event loop gets a turn after each game: played here, a long tournament
+  // is synchronous work, and Ctrl-C or SIGTERM would wait for its end.
+  const afterGame = (): Promise<void> => {
+    onGames(1);
+    return new Promise((resolve) => setImmediate(resolve));
+  };
   for (const chunk of chunks) {
-    records.push(...(await runChunk(chunk, () => onGames(1), agentFactoryWith(files))));
+    records.push(...(await runChunk(chunk, afterGame, agentFactoryWith(files))));
   }
   return records;
 }

@@ -36,6 +36,11 @@ export interface TrainOptions {
   /** Stop after this many iterations of this process (tests simulate a kill with it). */
   readonly stopAfter?: number;
   /**
+   * The time limit runs out after this many iterations of this process,
+   * whatever the clock says (tests stop a run by its time limit with it).
+   */
+  readonly timeUpAfter?: number;
+  /**
    * Who plays the algorithm's self-play shards instead of this machine's
    * threads (the queue's runner, queue/shard-runner.ts). The run is the same
    * as a local one. Only for an algorithm that has shards.
@@ -141,12 +146,11 @@ async function trainOpened(
       workers,
       ...(options.files !== undefined ? { files: options.files } : {}),
     };
-    if ((await trainingLoop(run, options.stopAfter)) === 'time-limit') {
-      log(
-        `ayoayo train: the time limit of ${config.timeLimitMinutes} minutes stopped the run after iteration ${state.iteration} of ${config.iterations}; --resume with a larger --time-limit-minutes continues it`,
-      );
-    }
-    const finalEvaluation = await finishRun(run, log);
+    const end = await trainingLoop(run, {
+      ...(options.stopAfter !== undefined ? { stopAfter: options.stopAfter } : {}),
+      ...(options.timeUpAfter !== undefined ? { timeUpAfter: options.timeUpAfter } : {}),
+    });
+    const finalEvaluation = await finishRun(run, end, log);
     return {
       runDir: paths.dir,
       iteration: state.iteration,

@@ -54,19 +54,29 @@ export interface Run {
 /** Why the training loop ended. */
 export type LoopEnd = 'done' | 'time-limit' | 'stop-after';
 
+/** Where a process of the loop stops early; tests stand in for a kill or for the clock with these. */
+export interface LoopLimits {
+  /** Stop after this many iterations of this process, keeping only the checkpoints due (a kill). */
+  readonly stopAfter?: number;
+  /** The time limit runs out after this many iterations of this process, whatever the clock says. */
+  readonly timeUpAfter?: number;
+}
+
 /**
  * Iterations until the run is done, the time is up or `stopAfter` iterations
  * of this process have passed. Each iteration: games and targets, update, pool
  * snapshot, evaluation, logging, checkpoint, in that order (the order of the
  * random draws is what makes resume exact).
  */
-export async function trainingLoop(run: Run, stopAfter?: number): Promise<LoopEnd> {
+export async function trainingLoop(run: Run, limits: LoopLimits = {}): Promise<LoopEnd> {
   const { config, state } = run;
   const finished = (): boolean => state.iteration >= config.iterations;
-  if (finished()) return 'done';
-  if (run.clock.timeUp()) return 'time-limit';
-  const progress = new TrainingProgress(config.progress, config.iterations, state.iteration);
   let iterationsThisProcess = 0;
+  const timeUp = (): boolean =>
+    run.clock.timeUp() || iterationsThisProcess >= (limits.timeUpAfter ?? Number.POSITIVE_INFINITY);
+  if (finished()) return 'done';
+  if (timeUp()) return 'time-limit';
+  const progress = new TrainingProgress(config.progress, config.iterations, state.iteration);
   try {
     for (;;) {
       const learningRate = startIteration(run, iterationsThisProcess === 0);
@@ -74,19 +84,22 @@ export async function trainingLoop(run: Run, stopAfter?: number): Promise<LoopEn
       const rollout = await collectRollout(run);
       const update = await updatePolicy(run, rollout);
       snapshotToPool(run);
-      // The run's last iteration is evaluated and checkpointed. Whether the time
-      // is up is asked before the evaluation and once more after it (it may run
+      // Evaluations follow the schedule (and the run's last iteration), never
+      // the clock: a run the time limit cuts short has evaluated exactly what
+      // the uncut run had by then, so its best checkpoint is the uncut run's too.
+      if (state.iteration % config.evalEvery === 0 || finished()) await evaluate(run);
+      // Whether the time is up is asked once, after the evaluation (it may run
       // out during it); that answer alone decides both the checkpoint and the
       // end, so time that runs out later cannot end the run past its checkpoint.
-      if (state.iteration % config.evalEvery === 0 || finished() || run.clock.timeUp()) {
-        await evaluate(run);
-      }
-      const end = finished() ? 'done' : run.clock.timeUp() ? 'time-limit' : null;
+      const end = finished() ? 'done' : timeUp() ? 'time-limit' : null;
       logIteration(run, rollout, update, learningRate, progress);
-      if (state.iteration % config.checkpointEvery === 0 || end !== null) await checkpoint(run);
+      const boundary = state.iteration % config.checkpointEvery === 0;
+      if (boundary || end !== null) await checkpoint(run, boundary);
       if (end !== null) return end;
       // `stopAfter` stands for an interrupted process: it keeps only the checkpoints due.
-      if (stopAfter !== undefined && iterationsThisProcess >= stopAfter) return 'stop-after';
+      if (limits.stopAfter !== undefined && iterationsThisProcess >= limits.stopAfter) {
+        return 'stop-after';
+      }
       // Training is synchronous work between awaits of settled promises, which
       // never lets timers run; yield once so the progress bar can redraw.
       await new Promise((resolve) => setImmediate(resolve));
@@ -238,14 +251,18 @@ function logIteration(
 
 /**
  * The iteration's own checkpoint first, then `latest`: a run killed between
- * the two resumes from the newer iteration file (train/run/resume.ts).
+ * the two resumes from the newer iteration file (train/run/resume.ts). A run
+ * that ends between two checkpoint boundaries saves where it ended, but
+ * deletes nothing: a resume starts from the newest boundary's checkpoint
+ * (exactResumePoint), which must stay.
  */
-async function checkpoint(run: Run): Promise<void> {
+async function checkpoint(run: Run, boundary: boolean): Promise<void> {
   const { paths, state } = run;
   const payload = await snapshotRun(run.config, state, run.learner);
   const name = `iter-${String(state.iteration).padStart(6, '0')}.json`;
   writeCheckpoint(join(paths.checkpoints, name), payload);
   writeCheckpoint(paths.latest, payload);
+  if (!boundary) return;
   // Only once the new `latest` is complete may older checkpoints and pool files go.
   const poolSize = run.learner.algorithm.snapshots?.capacity ?? 0;
   pruneRun(paths, { keepCheckpoints: run.config.keepCheckpoints, poolSize });

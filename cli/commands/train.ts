@@ -80,7 +80,10 @@ export const trainCommand = defineCommand<TrainArgs>({
           'with --queue: fail when no worker has run or finished a shard for this many seconds (default: wait, saying every minute what is waiting)',
       })
       .options(configFlags())
-      .example('$0 train --preset quick', 'the npm start job: a small agent in under 10 minutes')
+      .example(
+        '$0 train --preset quick',
+        'the npm start job: a small agent in minutes, the same one on every machine',
+      )
       .example(
         '$0 train --name az --algorithm expert-iteration --search-simulations 32',
         'expert iteration with deeper searches',

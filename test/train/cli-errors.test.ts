@@ -10,8 +10,8 @@ import { RunFolderError, TrainConfigError } from '../../train/errors.ts';
 import { removeRun } from '../../train/run/paths.ts';
 import { expectOneLineError } from '../ayoayo-command.ts';
 
-/** A runs folder with run `old` whose latest checkpoint is cut short, and a policy file that is not JSON. */
-function badFiles(): { runs: string; policy: string } {
+/** A runs folder with run `old` whose latest checkpoint is cut short, a policy file that is not JSON, and a config file with misspelt keys. */
+function badFiles(): { runs: string; policy: string; typos: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ayoayo-cli-errors-'));
   const runs = join(dir, 'runs');
   mkdirSync(join(runs, 'old', 'checkpoints'), { recursive: true });
@@ -20,11 +20,13 @@ function badFiles(): { runs: string; policy: string } {
   writeFileSync(join(runs, 'a-file'), 'not a run');
   const policy = join(dir, 'policy.json');
   writeFileSync(policy, '{"format": "ayoayo-policy", ');
-  return { runs, policy };
+  const typos = join(dir, 'typos.json');
+  writeFileSync(typos, '{"hiddden": [8], "expertIteration": {"simulatons": 4}}');
+  return { runs, policy, typos };
 }
 
 describe('errors from train/ and models/ on the command line', () => {
-  const { runs, policy } = badFiles();
+  const { runs, policy, typos } = badFiles();
   /** `ayoayo train` of the smoke preset, run NAME in the test's runs folder, then `extra`. */
   const smoke = (name: string, ...extra: string[]) => [
     'train',
@@ -96,6 +98,39 @@ describe('errors from train/ and models/ on the command line', () => {
       args: smoke('mb', '--minibatch-size', '100000000'),
       stderr: 'ayoayo: invalid config: minibatchSize: Too big: expected number to be <=65536',
       absent: join(runs, 'mb'),
+    },
+    {
+      case: 'more evaluation games than a tournament can hold, before the run folder is made',
+      args: smoke('eg', '--eval-games', '1e9'),
+      stderr: 'ayoayo: invalid config: evalGames: Too big: expected number to be <=1000000',
+      absent: join(runs, 'eg'),
+    },
+    {
+      case: 'more final evaluation games than a tournament can hold, before the run folder is made',
+      args: smoke('feg', '--final-eval-games', '1e9'),
+      stderr: 'ayoayo: invalid config: finalEvalGames: Too big: expected number to be <=1000000',
+      absent: join(runs, 'feg'),
+    },
+    {
+      case: 'misspelt keys in a config file, at the top and in a block',
+      args: ['train', '--config', typos, '--runs-dir', runs, '--name', 'typos'],
+      stderr: `ayoayo: invalid config (${typos} and flags): hiddden: unknown setting (did you mean hidden?); expertIteration.simulatons: unknown setting (did you mean simulations?), and expertIteration applies to --algorithm expert-iteration only (the run's algorithm is ppo)`,
+      absent: join(runs, 'typos'),
+    },
+    {
+      case: 'a setting given under both its names, with different values',
+      args: smoke(
+        'ne',
+        '--algorithm',
+        'expert-iteration',
+        '--num-envs',
+        '4',
+        '--games-at-once',
+        '8',
+      ),
+      stderr:
+        'ayoayo: --num-envs 4 and --games-at-once 8 are two names of one expert iteration setting, expertIteration.gamesAtOnce, given different values: give one of them',
+      absent: join(runs, 'ne'),
     },
     {
       case: 'more games a pairing than a report can hold',

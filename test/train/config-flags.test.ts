@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
-import { buildConfig } from '../../train/config/build.ts';
+import { buildConfig, parseTrainConfig } from '../../train/config/build.ts';
 import { configFlags, layerFromArgv, settingFlags } from '../../train/config/flags.ts';
 import { expertIterationSettingsSchema } from '../../train/expert-iteration/settings.ts';
+import { DEFAULT_CONFIG } from '../../train/index.ts';
 import { ppoSettingsSchema } from '../../train/ppo/settings.ts';
 import { DEFAULT_SHARED, sharedSettingsSchema } from '../../train/settings/schema.ts';
 
@@ -107,6 +108,51 @@ describe('train settings on the command line', () => {
       configOf(['--search-simulations', '0', '--algorithm', 'expert-iteration']),
     ).rejects.toThrow(
       'invalid config: expertIteration.simulations (--search-simulations): Too small',
+    );
+  });
+
+  it('refuses a setting given under two of its names with different values, naming both', async () => {
+    const twice =
+      'are two names of one expert iteration setting, expertIteration.gamesAtOnce, given different values: give one of them';
+    const ei = ['--algorithm', 'expert-iteration'];
+    await expect(configOf([...ei, '--num-envs', '4', '--games-at-once', '8'])).rejects.toThrow(
+      `--num-envs 4 and --games-at-once 8 ${twice}`,
+    );
+    // A config file's flag names are the same two names.
+    expect(() =>
+      buildConfig([{ algorithm: 'expert-iteration', numEnvs: 4, gamesAtOnce: 8 }]),
+    ).toThrow(`--num-envs 4 and --games-at-once 8 ${twice}`);
+    // The same value twice is one setting given once.
+    expect(await configOf([...ei, '--num-envs', '8', '--games-at-once', '8'])).toMatchObject({
+      expertIteration: { gamesAtOnce: 8 },
+    });
+  });
+
+  it('names every unknown key of a config, top level or nested, with the nearest known key', () => {
+    const where = 'config (c.json and flags)';
+    // Under PPO, a misspelt key of expert iteration's block: unknown, named without a flag
+    // it does not have, and the misspelt top-level key beside it.
+    expect(() =>
+      buildConfig([{ hiddden: [8], expertIteration: { simulatons: 4 } }], where),
+    ).toThrow(
+      `invalid ${where}: hiddden: unknown setting (did you mean hidden?); expertIteration.simulatons: unknown setting (did you mean simulations?), and expertIteration applies to --algorithm expert-iteration only (the run's algorithm is ppo)`,
+    );
+    expect(() =>
+      buildConfig([
+        {
+          algorithm: 'expert-iteration',
+          seeed: 2,
+          searchSimulatons: 8,
+          rules: { captureSeedStay: true },
+          expertIteration: { simulatons: 4, zzzzzz: 1 },
+        },
+      ]),
+    ).toThrow(
+      'invalid config: rules.captureSeedStay: unknown setting (did you mean captureSeedStays?); expertIteration.simulatons: unknown setting (did you mean simulations?); expertIteration.zzzzzz: unknown setting; seeed: unknown setting (did you mean seed?); searchSimulatons: unknown setting (did you mean searchSimulations?)',
+    );
+    // A whole saved config (a run's config.json) names them the same way.
+    expect(() => parseTrainConfig({ ...DEFAULT_CONFIG, ppo: { gama: 0.9 } })).toThrow(
+      'invalid config: ppo.gama: unknown setting (did you mean gamma?)',
     );
   });
 

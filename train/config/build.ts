@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { closest, distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { describeIssues, type IssueList } from '../../env/zod-issues.ts';
 import type { AlgorithmDescriptor } from '../algorithm/descriptor.ts';
@@ -25,7 +26,7 @@ import {
   sharedSettingsSchema,
   type TrainConfig,
 } from '../settings/schema.ts';
-import { answersTo, flagOfField, layerFromFlags } from './flags.ts';
+import { answersTo, camelCase, flagOfField, layerFromFlags, settingFlags } from './flags.ts';
 import { upgradeLegacy, upgradeSaved } from './legacy.ts';
 
 type Issue = IssueList['issues'][number];
@@ -39,14 +40,81 @@ const blockOwner = (key: string): AlgorithmDescriptor | undefined =>
 const namesOf = (descriptor: AlgorithmDescriptor): string =>
   Object.keys(descriptor.names).join(' or ');
 
-/** How a setting is named in messages: its path, and its flag where it is a block's field. */
+/** How a setting is named in messages: its path, and its flag where it is a known field of a block. */
 function settingName(path: readonly PropertyKey[]): string {
   const [block, field] = path;
   const name = path.map(String).join('.');
-  if (typeof block !== 'string' || blockOwner(block) === undefined || typeof field !== 'string') {
-    return name;
-  }
+  if (typeof block !== 'string' || typeof field !== 'string' || path.length !== 2) return name;
+  const owner = blockOwner(block);
+  if (owner === undefined || !Object.hasOwn(owner.settings.shape, field)) return name;
   return `${name} (--${flagOfField(block, field)})`;
+}
+
+/** The one of `known` that `key` is a slip of the keyboard away from (a third of its letters, 1 to 3 edits), if any. */
+function nearest(key: string, known: readonly string[]): string | null {
+  if (known.length === 0) return null;
+  const best = closest(key, [...known]);
+  const near = Math.min(3, Math.max(1, Math.floor(key.length / 3)));
+  return distance(key, best) <= near ? best : null;
+}
+
+/** An unknown key's message, suggesting the nearest of the keys known where it is. */
+function unknownSetting(key: string, known: readonly string[]): string {
+  const near = nearest(key, known);
+  return `unknown setting${near === null ? '' : ` (did you mean ${near}?)`}`;
+}
+
+/** The fields of the object `schema` stands for (under defaults, nullables and transforms), if it is one. */
+function objectShape(schema: z.ZodType | undefined): Readonly<Record<string, z.ZodType>> | null {
+  let inner: unknown = schema;
+  for (;;) {
+    if (
+      inner instanceof z.ZodDefault ||
+      inner instanceof z.ZodOptional ||
+      inner instanceof z.ZodNullable
+    ) {
+      inner = inner.unwrap();
+    } else if (inner instanceof z.ZodPipe) {
+      inner = inner.in;
+    } else {
+      break;
+    }
+  }
+  return inner instanceof z.ZodObject ? (inner.shape as Record<string, z.ZodType>) : null;
+}
+
+/** The keys `schema` knows at `path` (an object setting's options, a block's fields). */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let shape = objectShape(schema);
+  for (const key of path) shape = objectShape(shape?.[String(key)]);
+  return shape === null ? [] : Object.keys(shape);
+}
+
+/**
+ * zod's problems with each unknown key as a problem of its own, at its path,
+ * with the nearest known key there (at the top, also the flags' names in
+ * camelCase that set `descriptor`'s settings, as config files may give them).
+ */
+function namingUnknownKeys(
+  issues: readonly z.core.$ZodIssue[],
+  schema: z.ZodType,
+  descriptor: AlgorithmDescriptor,
+): Issue[] {
+  return issues.flatMap((issue): Issue[] => {
+    if (issue.code !== 'unrecognized_keys') return [issue];
+    const known = keysAt(schema, issue.path);
+    if (issue.path.length === 0) {
+      for (const { flag, targets } of settingFlags()) {
+        if (targets.some((t) => t.algorithm === null || t.algorithm === descriptor)) {
+          known.push(camelCase(flag));
+        }
+      }
+    }
+    return issue.keys.map((key) => ({
+      path: [...issue.path, key],
+      message: unknownSetting(key, known),
+    }));
+  });
 }
 
 function configError(where: string, issues: readonly Issue[]): TrainConfigError {
@@ -57,13 +125,24 @@ function configError(where: string, issues: readonly Issue[]): TrainConfigError 
   return new TrainConfigError(`invalid ${where}: ${describeIssues({ issues: named }, '(root)')}`);
 }
 
-/** A field of `owner`'s block given to a run of `algorithm` (with what that one does instead, if it says). */
+/**
+ * A field of `owner`'s block given to a run of `algorithm` (with what that
+ * one does instead, if it says); a field the block does not have is named
+ * as unknown first.
+ */
 function otherAlgorithmIssue(owner: AlgorithmDescriptor, field: string, algorithm: string): Issue {
+  const only = `applies to --algorithm ${namesOf(owner)} only (the run's algorithm is ${algorithm})`;
+  if (field !== '' && !Object.hasOwn(owner.settings.shape, field)) {
+    return {
+      path: [owner.block, field],
+      message: `${unknownSetting(field, Object.keys(owner.settings.shape))}, and ${owner.block} ${only}`,
+    };
+  }
   const hint =
     field === '' ? undefined : algorithmNamed(algorithm)?.hints[flagOfField(owner.block, field)];
   return {
     path: field === '' ? [owner.block] : [owner.block, field],
-    message: `applies to --algorithm ${namesOf(owner)} only (the run's algorithm is ${algorithm})${hint === undefined ? '' : `; ${hint}`}`,
+    message: `${only}${hint === undefined ? '' : `; ${hint}`}`,
   };
 }
 
@@ -108,8 +187,10 @@ function checkConfig(input: unknown): { config: TrainConfig } | { issues: readon
   const named = z.looseObject({ algorithm: z.enum([first, ...rest]) }).safeParse(input);
   if (!named.success) return { issues: named.error.issues };
   const descriptor = algorithmOf(named.data);
-  const parsed = schemaOf(descriptor).safeParse(input);
-  if (!parsed.success) return { issues: parsed.error.issues };
+  const schema = schemaOf(descriptor);
+  const parsed = schema.safeParse(input);
+  if (!parsed.success)
+    return { issues: namingUnknownKeys(parsed.error.issues, schema, descriptor) };
   const fields: Readonly<Fields> = isFields(parsed.data) ? parsed.data : {};
   // The shared settings typed (they are valid: this cannot throw), in the order config.json keeps.
   const { name, runsDir, seed, backend, ...common } = sharedSettingsSchema.parse(
@@ -135,13 +216,22 @@ export function parseTrainConfig(input: unknown, where = 'config'): TrainConfig 
   return checkedConfig(upgradeSaved(input, where), where);
 }
 
+/**
+ * A config in today's form, checked: the config, or every problem, those of
+ * the run's own settings first, then the blocks of other algorithms.
+ */
+function configIssues(upgraded: unknown): { config: TrainConfig } | { issues: readonly Issue[] } {
+  const misplaced = isFields(upgraded) ? otherAlgorithmIssues(upgraded) : [];
+  if (misplaced.length === 0 || !isFields(upgraded)) return checkConfig(upgraded);
+  const others = new Set(misplaced.map((issue) => issue.path[0]));
+  const own = Object.fromEntries(Object.entries(upgraded).filter(([key]) => !others.has(key)));
+  const checked = checkConfig(own);
+  return { issues: [...('issues' in checked ? checked.issues : []), ...misplaced] };
+}
+
 /** A config in today's form, checked: the config, or a TrainConfigError naming every problem. */
 function checkedConfig(upgraded: unknown, where: string): TrainConfig {
-  if (isFields(upgraded)) {
-    const misplaced = otherAlgorithmIssues(upgraded);
-    if (misplaced.length > 0) throw configError(where, misplaced);
-  }
-  const checked = checkConfig(upgraded);
+  const checked = configIssues(upgraded);
   if ('issues' in checked) throw configError(where, checked.issues);
   return checked.config;
 }
@@ -233,8 +323,13 @@ export function buildConfig(
       }
     }
   }
+  const checked = configIssues(upgradeLegacy({ ...shared, algorithm, [own.block]: block }, where));
+  // Settings of another algorithm are named beside every other problem, never instead of them.
+  if ('issues' in checked) {
+    throw configError(where, [...checked.issues, ...(chosen !== undefined ? problems : [])]);
+  }
   if (problems.length > 0 && chosen !== undefined) throw configError(where, problems);
-  return checkedConfig(upgradeLegacy({ ...shared, algorithm, [own.block]: block }, where), where);
+  return checked.config;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Options } from 'yargs';
 import { z } from 'zod';
 import { formatRules, parseRulesText, RulesError, rulesSchema } from '../../env/rules.ts';
@@ -306,6 +307,8 @@ export function layerFromFlags(values: Readonly<Fields>): ConfigLayer {
   const out: Fields = {};
   const blocks: Record<string, Fields> = {};
   const flagFields = new Map<string, string>();
+  /** The flag that set each block's field here, and to what: one setting given twice must agree. */
+  const givenBy = new Map<string, { flag: string; value: unknown }>();
   for (const [key, given] of Object.entries(values)) {
     const flag = flags.get(key);
     if (flag === undefined || given === undefined) {
@@ -320,6 +323,13 @@ export function layerFromFlags(values: Readonly<Fields>): ConfigLayer {
         continue;
       }
       const block = target.algorithm.block;
+      const path = `${block}.${target.field}`;
+      const before = givenBy.get(path);
+      if (before !== undefined && !isDeepStrictEqual(before.value, value)) {
+        const setting = `${target.algorithm.title} setting, ${path}`;
+        throw new TrainConfigError(twiceMessage(setting, before, { flag: flag.flag, value }));
+      }
+      givenBy.set(path, { flag: flag.flag, value });
       const fields = blocks[block] ?? {};
       // The setting's own flag wins over an earlier name of it given too.
       if (!(target.alias && target.field in fields)) fields[target.field] = value;
@@ -332,6 +342,16 @@ export function layerFromFlags(values: Readonly<Fields>): ConfigLayer {
     out[block] = { ...(isFields(nested) ? nested : {}), ...fields };
   }
   return flagFields.size > 0 ? withFlagFields(out, flagFields) : out;
+}
+
+/** Two flags, a setting's own and its earlier name (`--games-at-once`, `--num-envs`), given different values. */
+function twiceMessage(
+  setting: string,
+  a: { readonly flag: string; readonly value: unknown },
+  b: { readonly flag: string; readonly value: unknown },
+): string {
+  const shown = ({ flag, value }: typeof a): string => `--${flag} ${JSON.stringify(value)}`;
+  return `${shown(a)} and ${shown(b)} are two names of one ${setting}, given different values: give one of them`;
 }
 
 /** The settings given on the command line (yargs' parsed arguments) as a layer. */

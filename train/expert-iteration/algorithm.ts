@@ -58,18 +58,18 @@ export const expertIteration = defineAlgorithm({
   ],
   presets: {
     /**
-     * `npm start`: a small agent in a few minutes on 2 cores, a fixed number of
-     * iterations so that the run is the same on any machine. How each setting
-     * was chosen: docs/experiments/2026-12-01-quick-preset-history.md and the
+     * `npm start`: a small agent in minutes on 2 cores. No time limit: the
+     * same seed trains the same network on every machine, a slower one only
+     * takes longer (docs/training.md#the-time-limit). How each setting was
+     * chosen: docs/experiments/2026-12-01-quick-preset-history.md and the
      * pages on the quick preset after it.
      */
     quick: {
-      help: '`npm start`: a small agent by expert iteration in under 10 minutes',
+      help: '`npm start`: a small agent by expert iteration in minutes',
       settings: {
         ...PRESET_BASE,
         name: 'quickstart',
         iterations: 240,
-        timeLimitMinutes: 9.3,
         evalEvery: 40,
         encoding: 'thermometer',
         hidden: [256, 256],

@@ -12,7 +12,13 @@ import type { CheckpointPayload } from './checkpoint.ts';
 import { estimateRunMemory } from './memory-estimate.ts';
 import { overMemoryLimit } from './memory-limit.ts';
 import { checkRunLocation, type RunPaths, removeRun, runPaths } from './paths.ts';
-import { findResumePoint, hasCheckpoints, removeOrphanTempFiles, resumedConfig } from './resume.ts';
+import {
+  exactResumePoint,
+  findResumePoint,
+  hasCheckpoints,
+  removeOrphanTempFiles,
+  resumedConfig,
+} from './resume.ts';
 
 /** What a run is opened from: its settings as layers, and whether to resume or start over. */
 export interface RunRequest {
@@ -41,6 +47,11 @@ export interface RunChecks {
 export interface OpenedRun {
   readonly paths: RunPaths;
   readonly config: TrainConfig;
+  /**
+   * The checkpoint the run continues from (train/run/resume.ts's
+   * exactResumePoint); null when it starts from iteration 0, afresh or, on
+   * resume, over again.
+   */
   readonly resumeFrom: { readonly path: string; readonly payload: CheckpointPayload } | null;
   /** Releases the run folder's lock, held from the opening. */
   release(): void;
@@ -80,15 +91,16 @@ export async function openRun(request: RunRequest, checks: RunChecks): Promise<O
   const paths = runPaths(location);
   const lock = lockFolder(paths.dir, 'run');
   try {
-    const resumeFrom = request.resume ? findResumePoint(paths, checks.log) : null;
+    const newest = request.resume ? findResumePoint(paths, checks.log) : null;
     const config =
-      resumeFrom === null
+      newest === null
         ? buildConfig(request.layers, request.where)
-        : resumedConfig(request.layers, resumeFrom, location, request.where);
+        : resumedConfig(request.layers, newest, location, request.where);
     await checks.ready?.(config);
     await checkRun(config, checks);
-    if (request.overwrite && resumeFrom === null) removeRun(location);
-    if (resumeFrom === null && hasCheckpoints(paths)) {
+    const resumeFrom = newest === null ? null : exactResumePoint(paths, newest, config, checks.log);
+    if (request.overwrite && !request.resume) removeRun(location);
+    if (!request.resume && hasCheckpoints(paths)) {
       throw new RunFolderError(
         'has-checkpoints',
         `run ${paths.dir} already has checkpoints: pass --resume to continue it, or choose another --name`,

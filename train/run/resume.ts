@@ -99,6 +99,62 @@ export function findResumePoint(
   return { path: paths.latest, payload: latest as CheckpointPayload };
 }
 
+type ResumePoint = { readonly path: string; readonly payload: CheckpointPayload };
+
+/**
+ * The checkpoint a resume of `config`'s run restores, given `newest`, its
+ * newest complete one; null to train it again from the start. Games go on
+ * from one iteration to the next and start afresh only at a checkpoint
+ * boundary (every `checkpointEvery` iterations), so a run continues exactly
+ * as the uncut one only from a boundary. A run the time limit (or its
+ * iteration count, since raised) ended between two boundaries resumes from
+ * the newest boundary's checkpoint before it, which the run kept (pruning
+ * waits for the next boundary), and trains the iterations after it again;
+ * one that ended before its first boundary starts over. Said in a line
+ * either way. A run that has all its iterations, or whose time limit is
+ * still up, resumes where it ended: it trains nothing more.
+ */
+export function exactResumePoint(
+  paths: RunPaths,
+  newest: ResumePoint,
+  config: TrainConfig,
+  log: (line: string) => void = () => {},
+): ResumePoint | null {
+  const { iteration, counters } = newest.payload;
+  const every = config.checkpointEvery;
+  if (iteration % every === 0 || iteration >= config.iterations) return newest;
+  // A time limit that has run out trains nothing: the run ends where it ended.
+  const limit = config.timeLimitMinutes;
+  if (limit !== null && counters.elapsedSeconds >= limit * 60) return newest;
+  const boundary = iteration - (iteration % every);
+  const again = `iterations ${boundary + 1} to ${iteration} are trained again, so that the run goes on as the uncut run does`;
+  if (boundary === 0) {
+    log(
+      `ayoayo train: run ${paths.dir} stopped at iteration ${iteration}, before its first checkpoint boundary (every ${every} iterations): it starts over; ${again}`,
+    );
+    return null;
+  }
+  const file = iterationCheckpoints(paths).find((c) => c.iteration === boundary);
+  let payload: CheckpointPayload | null = null;
+  if (file !== undefined) {
+    try {
+      payload = readCheckpoint(file.path);
+    } catch (error) {
+      log(`skipping ${file.path}: ${(error as Error).message}`);
+    }
+  }
+  if (file === undefined || payload === null) {
+    log(
+      `ayoayo train: run ${paths.dir} stopped at iteration ${iteration}, between checkpoint boundaries, and holds no intact checkpoint of iteration ${boundary}: it resumes from iteration ${iteration} with fresh games, so from here it is not the run an uncut one trains`,
+    );
+    return newest;
+  }
+  log(
+    `ayoayo train: run ${paths.dir} stopped at iteration ${iteration}, between checkpoint boundaries (every ${every} iterations): it resumes from ${file.path}; ${again}`,
+  );
+  return { path: file.path, payload };
+}
+
 /** A temp file of the atomic writer (`.NAME.PID.tmp`) left behind by a killed process. */
 const TEMP_FILE = /^\..+\.\d+\.tmp$/;
 

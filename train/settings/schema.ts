@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ObservationConfig, observationConfigSchema } from '../../env/gym/observation.ts';
 import { DEFAULT_RULES, rulesSchema } from '../../env/rules.ts';
+import { MAX_GAMES_PER_PAIRING } from '../../eval/match.ts';
 import { BACKEND_CHOICES } from '../../models/backend-choice.ts';
 import { networkConfigSchema } from '../../models/policy-value-model.ts';
 
@@ -121,7 +122,8 @@ const commonShape = {
     description: 'iterations between evaluations against the baselines',
     unit: 'iterations',
   }),
-  evalGames: setting(z.number().int().min(2).default(100), {
+  // A pairing of a tournament plays at most this many (it keeps every game's record).
+  evalGames: setting(z.number().int().min(2).max(MAX_GAMES_PER_PAIRING).default(100), {
     description: 'games per baseline at each evaluation (half from each seat)',
     unit: 'games',
   }),
@@ -144,7 +146,7 @@ const commonShape = {
       "positions of the accuracy benchmark's main set (docs/accuracy.md) the policy's moves are scored on at each evaluation, the same ones each time (1001: all of them; 0: none)",
     unit: 'positions',
   }),
-  finalEvalGames: setting(z.number().int().min(2).default(400), {
+  finalEvalGames: setting(z.number().int().min(2).max(MAX_GAMES_PER_PAIRING).default(400), {
     description: 'games per baseline in the evaluation at the end',
     unit: 'games',
   }),
