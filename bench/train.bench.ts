@@ -63,8 +63,11 @@ export async function measureSelfPlay(
 ): Promise<Measurement> {
   const { tf, name: backend } = await m.loadBackend('auto');
   const base = m.PRESETS[preset];
+  // A preset is a layer of settings today, its settings themselves in code from before.
+  const presetFields: Readonly<Record<string, unknown>> = { ...Object(base) };
+  const settings: Readonly<Record<string, unknown>> = { ...Object(presetFields.settings ?? base) };
   const selfOnly =
-    base?.algorithm === 'expert-iteration' ? {} : { ppo: { poolShare: 0, baselineShare: 0 } };
+    settings.algorithm === 'expert-iteration' ? {} : { ppo: { poolShare: 0, baselineShare: 0 } };
   const config = m.buildConfig([base, { seed: 1, ...selfOnly }, layer]);
   // Expert iteration's shards play on worker threads as in a run (one per core at most).
   const workers = Math.min(config.workers ?? availableParallelism(), availableParallelism());

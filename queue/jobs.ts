@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from '../env/gym/options.ts';
 import { rulesSchema } from '../env/rules.ts';
-import { trainConfigSchema } from '../train/config/build.ts';
+import { trainConfigSchema } from '../train/config/validate.ts';
 import { folderNameSchema } from '../train/settings/schema.ts';
 import { QueueError } from './errors.ts';
 

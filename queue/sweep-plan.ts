@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { describeIssues } from '../env/gym/options.ts';
 import { Random } from '../env/random.ts';
 import { buildConfig } from '../train/config/build.ts';
+import { readLayer } from '../train/config/layers.ts';
 import { PRESETS } from '../train/config/presets.ts';
 import { folderNameSchema, type TrainConfig } from '../train/settings/schema.ts';
 import { QueueError } from './errors.ts';
@@ -163,9 +164,16 @@ export function planSweep(sweep: SweepConfig): PlannedRun[] {
     const preset = sweep.preset !== undefined ? PRESETS[sweep.preset] : undefined;
     // Quiet here: the planned config is the run's identity (job id, run.json); a local sweep
     // turns progress on only for the process that trains it (queue/sweep-run.ts).
+    const where = `sweep ${sweep.name} ${name} (${JSON.stringify(params)})`;
+    // The sweep's settings are a file's: in any form of earlier versions, keyed by their flags.
     const config = buildConfig(
-      [preset, sweep.base, params, { name, runsDir, progress: false }],
-      `sweep ${sweep.name} ${name} (${JSON.stringify(params)})`,
+      [
+        preset,
+        readLayer(sweep.base, where),
+        readLayer(params, where),
+        { name, runsDir, progress: false },
+      ],
+      where,
     );
     return { name, params, config };
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import { lockFolder } from '../files/folder-lock.ts';
-import { parseTrainConfig, savedTrainConfigSchema } from '../train/config/build.ts';
+import { parseTrainConfig, savedTrainConfigSchema } from '../train/config/validate.ts';
 import { QueueError } from './errors.ts';
 import { parseJobData, type TrainResult, trainResultSchema } from './jobs.ts';
 import { validatePolicyText } from './policy-transport.ts';

@@ -25,7 +25,9 @@ export {
   type PpoSettings,
   registerBuiltinAlgorithms,
 } from './builtin-algorithms.ts';
-export { buildConfig, parseTrainConfig, trainConfigSchema } from './config/build.ts';
+export { buildConfig } from './config/build.ts';
+export { readLayer } from './config/layers.ts';
+export { parseTrainConfig, trainConfigSchema } from './config/validate.ts';
 
 /** The config of a run that sets nothing (of the default algorithm, PPO). */
 export const DEFAULT_CONFIG = buildConfig([]);

@@ -2,18 +2,19 @@ import { availableParallelism } from 'node:os';
 import type { JobFiles } from '../agents/spec.ts';
 import { loadBackend, wasmBackendNoteOnce } from '../models/backend.ts';
 import { algorithmOf } from './algorithm/registry.ts';
+import type { ConfigLayers } from './config/layers.ts';
 import { buildLearner, disposeLearner, type Learner } from './learner.ts';
 import type { EvaluationResult } from './report/evaluate.ts';
 import { finishRun } from './report/final-evaluation.ts';
 import type { MetricsRow } from './report/metrics.ts';
 import { type OpenedRun, openRun } from './run/open-run.ts';
 import { runPaths } from './run/paths.ts';
+import { RunClock } from './run/run.ts';
 import { freshState, restoreRun } from './run/run-state.ts';
-import type { ConfigLayer } from './settings/layer.ts';
 import type { TrainConfig } from './settings/schema.ts';
 import type { ShardRunnerFactory } from './shards/protocol.ts';
 import { runWorkers } from './threads/run-workers.ts';
-import { RunClock, trainingLoop } from './training-loop.ts';
+import { trainingLoop } from './training-loop.ts';
 
 export { runPaths };
 
@@ -68,9 +69,8 @@ export interface TrainResult {
   readonly policyPath: string;
 }
 
-const isLayers = (
-  settings: TrainConfig | readonly (ConfigLayer | undefined)[],
-): settings is readonly (ConfigLayer | undefined)[] => Array.isArray(settings);
+const isLayers = (settings: TrainConfig | ConfigLayers): settings is ConfigLayers =>
+  Array.isArray(settings);
 
 /**
  * Trains a run: opens its folder (train/run/open-run.ts: locked, resumed
@@ -89,7 +89,7 @@ const isLayers = (
  * FolderLockError naming the holder.
  */
 export async function train(
-  settings: TrainConfig | readonly (ConfigLayer | undefined)[],
+  settings: TrainConfig | ConfigLayers,
   options: TrainOptions,
 ): Promise<TrainResult> {
   const log = options.log ?? ((line: string) => console.log(line));

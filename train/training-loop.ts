@@ -1,58 +1,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JobFiles } from '../agents/spec.ts';
 import { writeFileAtomic } from '../files/atomic-write.ts';
 import { encodePolicyFile } from '../models/policy-checksum.ts';
 import { extractMlpWeights } from '../models/policy-value-model.ts';
 import { TrainingDivergedError } from './errors.ts';
 import type { SelfPlayStats, UpdateStats } from './iteration-stats.ts';
-import { type Learner, learnerPolicyFile } from './learner.ts';
+import { learnerPolicyFile } from './learner.ts';
 import { policyAccuracy, trainingAccuracySample } from './report/accuracy.ts';
 import { evaluatePolicy } from './report/evaluate.ts';
 import { ERRORS_SERIES, writeLearningCurve } from './report/learning-curve.ts';
 import { emptyMetricsRow, evalColumn, type MetricsRow, writeMetricsCsv } from './report/metrics.ts';
 import { TrainingProgress } from './report/progress.ts';
 import { writeCheckpoint } from './run/checkpoint.ts';
-import type { RunPaths } from './run/paths.ts';
 import { pruneRun } from './run/retention.ts';
-import { type RunState, snapshotRun } from './run/run-state.ts';
-import type { TrainConfig } from './settings/schema.ts';
-
-/** Training time of the run, counting earlier processes of a resumed run. */
-export class RunClock {
-  readonly #start = performance.now();
-  readonly #before: number;
-
-  constructor(
-    elapsedBefore: number,
-    private readonly limitMinutes: number | null,
-  ) {
-    this.#before = elapsedBefore;
-  }
-
-  seconds(): number {
-    return this.#before + (performance.now() - this.#start) / 1000;
-  }
-
-  timeUp(): boolean {
-    return this.limitMinutes !== null && this.seconds() >= this.limitMinutes * 60;
-  }
-}
-
-/** What the loop works on; `state` changes as it goes. */
-export interface Run {
-  readonly config: TrainConfig;
-  readonly paths: RunPaths;
-  readonly learner: Learner;
-  readonly state: RunState;
-  readonly clock: RunClock;
-  readonly workers: number;
-  /** A queue job's files, the only ones its baselines may read (see TrainOptions.files). */
-  readonly files?: JobFiles;
-}
-
-/** Why the training loop ended. */
-export type LoopEnd = 'done' | 'time-limit' | 'stop-after';
+import type { LoopEnd, Run } from './run/run.ts';
+import { snapshotRun } from './run/run-state.ts';
 
 /** Where a process of the loop stops early; tests stand in for a kill or for the clock with these. */
 export interface LoopLimits {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { algorithmOf, noShardsMessage } from '../../train/algorithm/registry.ts';
 import { registerBuiltinAlgorithms } from '../../train/builtin-algorithms.ts';
-import { configFlags, layerFromArgv } from '../../train/config/flags.ts';
+import { layerFromArgv, readLayer } from '../../train/config/layers.ts';
 import { PRESETS, presetsHelp } from '../../train/config/presets.ts';
 import type { TrainConfig } from '../../train/settings/schema.ts';
 import { CliError, defineCommand, runCommand, UsageError } from '../fail.ts';
@@ -14,6 +14,7 @@ import {
   stopOnSignals,
   writeStatusLine,
 } from '../queue-args.ts';
+import { configFlags } from '../train-flags.ts';
 
 registerBuiltinAlgorithms();
 
@@ -106,8 +107,9 @@ export const trainCommand = defineCommand<TrainArgs>({
       }
     }
     const preset = argv.preset !== undefined ? PRESETS[argv.preset] : undefined;
-    const fromFile = argv.config !== undefined ? readConfigFile(argv.config) : undefined;
     const where = argv.config !== undefined ? `config (${argv.config} and flags)` : 'config';
+    const fromFile =
+      argv.config !== undefined ? readLayer(readConfigFile(argv.config), where) : undefined;
     const layers = [preset, fromFile, layerFromArgv(argv)];
     // Loaded here, not at the top, so that other commands start without tfjs and vega.
     const { train } = await import('../../train/trainer.ts');

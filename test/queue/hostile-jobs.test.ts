@@ -175,7 +175,7 @@ describeWithSystemPackage(REDIS_SERVER, 'a worker takes hostile jobs without har
       shard: 0,
       config,
       network: '0'.repeat(64),
-      games: null,
+      carry: null,
       rngState: [1, 2, 3, 4],
       moves: 1000,
     });

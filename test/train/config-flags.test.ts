@@ -2,8 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
-import { buildConfig, parseTrainConfig } from '../../train/config/build.ts';
-import { configFlags, layerFromArgv, settingFlags } from '../../train/config/flags.ts';
+import { configFlags } from '../../cli/train-flags.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { settingFlags } from '../../train/config/flags.ts';
+import { layerFromArgv, readLayer } from '../../train/config/layers.ts';
+import { parseTrainConfig } from '../../train/config/validate.ts';
 import { expertIterationSettingsSchema } from '../../train/expert-iteration/settings.ts';
 import { DEFAULT_CONFIG } from '../../train/index.ts';
 import { ppoSettingsSchema } from '../../train/ppo/settings.ts';
@@ -24,9 +27,9 @@ async function layerOf(args: string[]) {
   return layerFromArgv(argv);
 }
 
-/** The layer the flags give, as plain data. */
+/** The settings the flags give, as plain data. */
 async function parse(args: string[]): Promise<Record<string, unknown>> {
-  return JSON.parse(JSON.stringify(await layerOf(args)));
+  return JSON.parse(JSON.stringify((await layerOf(args)).settings));
 }
 
 async function configOf(args: string[]) {
@@ -120,7 +123,7 @@ describe('train settings on the command line', () => {
     );
     // A config file's flag names are the same two names.
     expect(() =>
-      buildConfig([{ algorithm: 'expert-iteration', numEnvs: 4, gamesAtOnce: 8 }]),
+      readLayer({ algorithm: 'expert-iteration', numEnvs: 4, gamesAtOnce: 8 }, 'config'),
     ).toThrow(`--num-envs 4 and --games-at-once 8 ${twice}`);
     // The same value twice is one setting given once.
     expect(await configOf([...ei, '--num-envs', '8', '--games-at-once', '8'])).toMatchObject({
@@ -132,21 +135,20 @@ describe('train settings on the command line', () => {
     const where = 'config (c.json and flags)';
     // Under PPO, a misspelt key of expert iteration's block: unknown, named without a flag
     // it does not have, and the misspelt top-level key beside it.
-    expect(() =>
-      buildConfig([{ hiddden: [8], expertIteration: { simulatons: 4 } }], where),
-    ).toThrow(
+    // As a config file gives them (read once where they come in), then built.
+    const fromFile = (fields: Record<string, unknown>, at = 'config') =>
+      buildConfig([readLayer(fields, at)], at);
+    expect(() => fromFile({ hiddden: [8], expertIteration: { simulatons: 4 } }, where)).toThrow(
       `invalid ${where}: hiddden: unknown setting (did you mean hidden?); expertIteration.simulatons: unknown setting (did you mean simulations?), and expertIteration applies to --algorithm expert-iteration only (the run's algorithm is ppo)`,
     );
     expect(() =>
-      buildConfig([
-        {
-          algorithm: 'expert-iteration',
-          seeed: 2,
-          searchSimulatons: 8,
-          rules: { captureSeedStay: true },
-          expertIteration: { simulatons: 4, zzzzzz: 1 },
-        },
-      ]),
+      fromFile({
+        algorithm: 'expert-iteration',
+        seeed: 2,
+        searchSimulatons: 8,
+        rules: { captureSeedStay: true },
+        expertIteration: { simulatons: 4, zzzzzz: 1 },
+      }),
     ).toThrow(
       'invalid config: rules.captureSeedStay: unknown setting (did you mean captureSeedStays?); expertIteration.simulatons: unknown setting (did you mean simulations?); expertIteration.zzzzzz: unknown setting; seeed: unknown setting (did you mean seed?); searchSimulatons: unknown setting (did you mean searchSimulations?)',
     );

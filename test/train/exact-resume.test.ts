@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../env/random.ts';
 import { buildConfig } from '../../train/config/build.ts';
+import { readLayer } from '../../train/config/layers.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { ERRORS_SERIES } from '../../train/report/learning-curve.ts';
 import { type CheckpointPayload, readCheckpoint } from '../../train/run/checkpoint.ts';
@@ -20,23 +21,27 @@ const ITERATIONS = 9;
  * rate annealing, and checkpoints every 2 iterations.
  */
 function tiny(runsDir: string, name: string): TrainConfig {
+  // Keyed by their flags, as a config file gives them.
   return buildConfig([
     PRESETS.smoke,
-    {
-      runsDir,
-      name,
-      iterations: ITERATIONS,
-      epochs: 3,
-      minibatchSize: 32,
-      checkpointEvery: 2,
-      snapshotEvery: 2,
-      poolShare: 0.3,
-      baselineShare: 0.2,
-      baselineOpponents: ['greedy'],
-      learningRateDecay: true,
-      learningRate: 0.003,
-      evalEvery: 4,
-    },
+    readLayer(
+      {
+        runsDir,
+        name,
+        iterations: ITERATIONS,
+        epochs: 3,
+        minibatchSize: 32,
+        checkpointEvery: 2,
+        snapshotEvery: 2,
+        poolShare: 0.3,
+        baselineShare: 0.2,
+        baselineOpponents: ['greedy'],
+        learningRateDecay: true,
+        learningRate: 0.003,
+        evalEvery: 4,
+      },
+      'config',
+    ),
   ]);
 }
 

@@ -11,6 +11,7 @@ import { NUM_ACTIONS, plainForward } from '../../models/mlp-runner.ts';
 import { createPolicyValueModel, extractMlpWeights } from '../../models/policy-value-model.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { buildConfig } from '../../train/config/build.ts';
+import { readLayer } from '../../train/config/layers.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { TrainConfigError } from '../../train/errors.ts';
 import { ReplayBuffer } from '../../train/expert-iteration/replay-buffer.ts';
@@ -24,6 +25,10 @@ import { runPaths } from '../../train/run/paths.ts';
 import type { ConfigLayer } from '../../train/settings/layer.ts';
 import type { TrainConfig } from '../../train/settings/schema.ts';
 import { train } from '../../train/trainer.ts';
+
+/** Settings as a config file or a sweep gives them (keyed by their flags), read once where they come in. */
+const fromFile = (fields: Record<string, unknown>) => buildConfig([readLayer(fields, 'config')]);
+
 import { selfPlayOptions } from './self-play-options.ts';
 
 const rules = DEFAULT_RULES;
@@ -193,13 +198,13 @@ describe('the replay window and the value targets', () => {
   });
 
   it('refuses a replay window and root-value targets for PPO', () => {
-    expect(() => buildConfig([{ replayIterations: 4 }])).toThrow(
+    expect(() => fromFile({ replayIterations: 4 })).toThrow(
       /expertIteration.replayIterations \(--replay-iterations\): applies to --algorithm expert-iteration only/,
     );
-    expect(() => buildConfig([{ expertIteration: { searchValueWeight: 0.5 } }])).toThrow(
+    expect(() => fromFile({ expertIteration: { searchValueWeight: 0.5 } })).toThrow(
       /expertIteration.searchValueWeight \(--search-value-weight\): applies to --algorithm expert-iteration only \(the run's algorithm is ppo\)/,
     );
-    expect(() => buildConfig([{ algorithm: 'expert-iteration', searchValueWeight: 1.5 }])).toThrow(
+    expect(() => fromFile({ algorithm: 'expert-iteration', searchValueWeight: 1.5 })).toThrow(
       /expertIteration.searchValueWeight \(--search-value-weight\): Too big/,
     );
   });
@@ -229,25 +234,25 @@ describe('training openings', () => {
       () => new TrainingOpenings({ minPlies: 4, maxPlies: 2, balanced: false }, rules),
     ).toThrow(/max 2 is below min 4/);
     const ei = { algorithm: 'expert-iteration' } as const;
-    expect(() => buildConfig([{ ...ei, openingPlies: 4, openingPliesMax: 2 }])).toThrow(
+    expect(() => fromFile({ ...ei, openingPlies: 4, openingPliesMax: 2 })).toThrow(
       TrainConfigError,
     );
     expect(() =>
-      buildConfig([{ ...ei, expertIteration: { openingPlies: 4, openingPliesMax: 2 } }]),
+      fromFile({ ...ei, expertIteration: { openingPlies: 4, openingPliesMax: 2 } }),
     ).toThrow(/openingPliesMax \(--opening-plies-max\): is 2, below openingPlies \(4\)/);
   });
 
   it('refuses opening ranges and balancing for PPO, whose environments play a fixed number of opening plies', () => {
-    expect(() => buildConfig([{ openingPliesMax: 8 }])).toThrow(
+    expect(() => fromFile({ openingPliesMax: 8 })).toThrow(
       /openingPliesMax \(--opening-plies-max\): applies to --algorithm expert-iteration only \(the run's algorithm is ppo\)/,
     );
-    expect(() => buildConfig([{ algorithm: 'reinforce', balancedOpenings: true }])).toThrow(
+    expect(() => fromFile({ algorithm: 'reinforce', balancedOpenings: true })).toThrow(
       /balancedOpenings \(--balanced-openings\): applies to --algorithm expert-iteration only \(the run's algorithm is reinforce\)/,
     );
-    const config = buildConfig([{ algorithm: 'expert-iteration', openingPliesMax: 8 }]);
+    const config = fromFile({ algorithm: 'expert-iteration', openingPliesMax: 8 });
     expect(config).toMatchObject({ expertIteration: { openingPliesMax: 8 } });
     // `--opening-plies` is each algorithm's own.
-    expect(buildConfig([{ openingPlies: 2 }])).toMatchObject({ ppo: { openingPlies: 2 } });
+    expect(fromFile({ openingPlies: 2 })).toMatchObject({ ppo: { openingPlies: 2 } });
   });
 });
 

@@ -6,8 +6,10 @@ import { loadBackend } from '../../models/backend.ts';
 import { setInferenceChoice } from '../../models/inference/choice.ts';
 import { parseSweepConfig, planSweep } from '../../queue/sweep-plan.ts';
 import { isRunFinished, RUN_DONE_FILE } from '../../queue/sweep-store.ts';
-import { buildConfig, parseTrainConfig, trainConfigSchema } from '../../train/config/build.ts';
+import { buildConfig } from '../../train/config/build.ts';
+import { readLayer } from '../../train/config/layers.ts';
 import { PRESETS } from '../../train/config/presets.ts';
+import { parseTrainConfig, trainConfigSchema } from '../../train/config/validate.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';
@@ -101,7 +103,7 @@ describe('a run saved with the flat config of earlier versions', () => {
 
   it('is accepted as a --config file, and a flat config that is broken is named as such', () => {
     const file = readJson(fixture('expert-iteration/config.json'));
-    expect(buildConfig([file, { iterations: 9 }])).toEqual({
+    expect(buildConfig([readLayer(file, 'config'), { iterations: 9 }])).toEqual({
       ...parseTrainConfig(file),
       iterations: 9,
     });
@@ -166,18 +168,19 @@ describe('a run saved with the flat config of earlier versions', () => {
 
 describe('settings keyed by their flags (flat layers: flat config files, sweeps)', () => {
   it('go into the block of the run’s algorithm; alphazero still names expert iteration', () => {
+    const read = (fields: Record<string, unknown>) => buildConfig([readLayer(fields, 'config')]);
     expect(
-      buildConfig([{ algorithm: 'alphazero', searchSimulations: 8, numEnvs: 32, epochs: 3 }]),
+      read({ algorithm: 'alphazero', searchSimulations: 8, numEnvs: 32, epochs: 3 }),
     ).toMatchObject({
       algorithm: 'expert-iteration',
       expertIteration: { simulations: 8, gamesAtOnce: 32, epochs: 3 },
     });
-    expect(buildConfig([{ numEnvs: 32, epochs: 3, poolShare: 0 }])).toMatchObject({
+    expect(read({ numEnvs: 32, epochs: 3, poolShare: 0 })).toMatchObject({
       algorithm: 'ppo',
       ppo: { numEnvs: 32, epochs: 3, poolShare: 0 },
     });
     // A layer naming `alphazero` keeps its meaning of numEnvs and rolloutSteps given together.
-    expect(buildConfig([{ algorithm: 'alphazero', numEnvs: 64, rolloutSteps: 16 }])).toMatchObject({
+    expect(read({ algorithm: 'alphazero', numEnvs: 64, rolloutSteps: 16 })).toMatchObject({
       expertIteration: { gamesAtOnce: 64, movesPerIteration: 1024 },
     });
     expect(() => buildConfig([{ ppo: 5 }])).toThrow(
@@ -214,7 +217,8 @@ describe('settings keyed by their flags (flat layers: flat config files, sweeps)
     const file = { algorithm: 'ppo', expertIteration: { simulations: 8 } };
     const dir = mkdtempSync(join(tmpdir(), 'ayoayo-flat-'));
     writeFileSync(join(dir, 'c.json'), JSON.stringify(file));
-    expect(() => buildConfig([JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8'))])).toThrow(
+    const fromFile = readLayer(JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')), 'config');
+    expect(() => buildConfig([fromFile])).toThrow(
       "invalid config: expertIteration.simulations (--search-simulations): applies to --algorithm expert-iteration only (the run's algorithm is ppo)",
     );
     expect(() => parseTrainConfig({ ...buildConfig([]), expertIteration: {} })).toThrow(

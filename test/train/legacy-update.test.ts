@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadBackend } from '../../models/backend.ts';
 import { setInferenceChoice } from '../../models/inference/choice.ts';
 import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
-import { parseTrainConfig } from '../../train/config/build.ts';
+import { parseTrainConfig } from '../../train/config/validate.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
 import { train } from '../../train/trainer.ts';

@@ -44,7 +44,7 @@ describe('resume', () => {
     expect(result.runDir).toBe(join(dir, 'copy'));
     expect(snapshot(join(dir, 'orig'))).toEqual(before);
     const copy = runPaths(given);
-    expect(readCheckpoint(copy.latest).config.hidden).toEqual(PRESETS.smoke?.hidden);
+    expect(readCheckpoint(copy.latest).config.hidden).toEqual(PRESETS.smoke?.settings.hidden);
     expect(readCheckpoint(copy.latest).iteration).toBe(2);
     expect(readCheckpoint(copy.latest).config.name).toBe('copy');
     expect(readFileSync(copy.metrics, 'utf8').trim().split('\n')).toHaveLength(3);

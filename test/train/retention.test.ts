@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildConfig } from '../../train/config/build.ts';
+import { readLayer } from '../../train/config/layers.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import { readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
@@ -57,19 +58,23 @@ describe('planRetention', () => {
 });
 
 function tiny(overrides: ConfigLayer): TrainConfig {
+  // Keyed by their flags, as a config file gives them.
   return buildConfig([
     PRESETS.smoke,
-    {
-      runsDir: scratch,
-      iterations: 12,
-      checkpointEvery: 1,
-      keepCheckpoints: 2,
-      snapshotEvery: 1,
-      poolSize: 3,
-      poolShare: 0.5,
-      evalEvery: 4,
-      ...overrides,
-    },
+    readLayer(
+      {
+        runsDir: scratch,
+        iterations: 12,
+        checkpointEvery: 1,
+        keepCheckpoints: 2,
+        snapshotEvery: 1,
+        poolSize: 3,
+        poolShare: 0.5,
+        evalEvery: 4,
+        ...overrides,
+      },
+      'config',
+    ),
   ]);
 }
 

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';
 import { buildConfig } from '../../train/config/build.ts';
+import { readLayer } from '../../train/config/layers.ts';
 import { PRESETS } from '../../train/config/presets.ts';
 import type { ExpertIteration } from '../../train/expert-iteration/expert-iteration.ts';
 import {
@@ -112,7 +113,7 @@ describe('sharded self-play', () => {
     expect(() => config({ selfPlayShards: 11 })).toThrow(
       /expertIteration.selfPlayShards \(--self-play-shards\): is 11, more than gamesAtOnce \(10\): every shard needs a game/,
     );
-    expect(() => buildConfig([{ selfPlayShards: 2 }])).toThrow(
+    expect(() => buildConfig([readLayer({ selfPlayShards: 2 }, 'config')])).toThrow(
       /expertIteration.selfPlayShards \(--self-play-shards\): applies to --algorithm expert-iteration only/,
     );
   });

@@ -4,18 +4,19 @@ import { join } from 'node:path';
 import type * as tfType from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { configFlags } from '../../cli/train-flags.ts';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { initialPosition, legalActions, playMove, type Random } from '../../env/index.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { maskedLogits } from '../../models/policy-value-model.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
 import { algorithmNames, noShardsMessage } from '../../train/algorithm/registry.ts';
-import { configFlags } from '../../train/config/flags.ts';
 import {
   buildConfig,
   defineAlgorithm,
   type LearnerParts,
   PRESETS,
+  readLayer,
   registerAlgorithm,
   setting,
   type TrainConfig,
@@ -179,7 +180,7 @@ describe('a training algorithm registered from outside train/', () => {
     expect(flags.positions?.describe).toBe(
       'random positions drawn each iteration; an integer from 1 to 4096',
     );
-    expect(buildConfig([{ algorithm: 'tiny', positions: 5 }])).toMatchObject({
+    expect(buildConfig([readLayer({ algorithm: 'tiny', positions: 5 }, 'config')])).toMatchObject({
       algorithm: 'tiny',
       tiny: { positions: 5 },
     });

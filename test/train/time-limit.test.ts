@@ -7,10 +7,10 @@ import { PRESETS } from '../../train/config/presets.ts';
 import { timeLimitLine } from '../../train/report/final-evaluation.ts';
 import { type CheckpointPayload, readCheckpoint } from '../../train/run/checkpoint.ts';
 import { runPaths } from '../../train/run/paths.ts';
+import { RunClock } from '../../train/run/run.ts';
 import type { ConfigLayer } from '../../train/settings/layer.ts';
 import type { TrainConfig } from '../../train/settings/schema.ts';
 import { train } from '../../train/trainer.ts';
-import { RunClock } from '../../train/training-loop.ts';
 
 /**
  * Trains a smoke run of 100 iterations (evaluations every 4, checkpoints every

@@ -1,310 +1,45 @@
 import { isDeepStrictEqual } from 'node:util';
-import { closest, distance } from 'fastest-levenshtein';
-import { z } from 'zod';
-import { describeIssues, type IssueList } from '../../env/zod-issues.ts';
-import type { AlgorithmDescriptor } from '../algorithm/descriptor.ts';
+import { algorithmNamed, algorithmOf, defaultAlgorithm } from '../algorithm/registry.ts';
+import { type Fields, isFields } from '../settings/layer.ts';
+import { DEFAULT_SHARED, sharedSettingsSchema, type TrainConfig } from '../settings/schema.ts';
+import { answersTo } from './flags.ts';
+import { asLayer, type ConfigLayers, checkKeys } from './layers.ts';
 import {
-  algorithmNamed,
-  algorithmNames,
-  algorithmOf,
-  algorithms,
-  defaultAlgorithm,
-} from '../algorithm/registry.ts';
-import { TrainConfigError } from '../errors.ts';
-import {
-  asPreset,
-  type ConfigLayer,
-  type Fields,
-  flagFieldsOf,
-  isFields,
-  isPreset,
-  withFlagFields,
-} from '../settings/layer.ts';
-import {
-  DEFAULT_SHARED,
-  RUN_SETTINGS,
-  sharedSettingsSchema,
-  type TrainConfig,
-} from '../settings/schema.ts';
-import { answersTo, camelCase, flagOfField, layerFromFlags, settingFlags } from './flags.ts';
-import { upgradeLegacy, upgradeSaved } from './legacy.ts';
-
-type Issue = IssueList['issues'][number];
+  blockOwner,
+  configError,
+  configIssues,
+  type Issue,
+  otherAlgorithmIssue,
+  settingName,
+} from './validate.ts';
 
 const DEFAULTS: Readonly<Fields> = DEFAULT_SHARED;
 
-/** The algorithm whose block of settings is `key`, if any. */
-const blockOwner = (key: string): AlgorithmDescriptor | undefined =>
-  algorithms().find((d) => d.block === key);
-
-const namesOf = (descriptor: AlgorithmDescriptor): string =>
-  Object.keys(descriptor.names).join(' or ');
-
-/** How a setting is named in messages: its path, and its flag where it is a known field of a block. */
-function settingName(path: readonly PropertyKey[]): string {
-  const [block, field] = path;
-  const name = path.map(String).join('.');
-  if (typeof block !== 'string' || typeof field !== 'string' || path.length !== 2) return name;
-  const owner = blockOwner(block);
-  if (owner === undefined || !Object.hasOwn(owner.settings.shape, field)) return name;
-  return `${name} (--${flagOfField(block, field)})`;
-}
-
-/** The one of `known` that `key` is a slip of the keyboard away from (a third of its letters, 1 to 3 edits), if any. */
-function nearest(key: string, known: readonly string[]): string | null {
-  if (known.length === 0) return null;
-  const best = closest(key, [...known]);
-  const near = Math.min(3, Math.max(1, Math.floor(key.length / 3)));
-  return distance(key, best) <= near ? best : null;
-}
-
-/** An unknown key's message, suggesting the nearest of the keys known where it is. */
-function unknownSetting(key: string, known: readonly string[]): string {
-  const near = nearest(key, known);
-  return `unknown setting${near === null ? '' : ` (did you mean ${near}?)`}`;
-}
-
-/** The fields of the object `schema` stands for (under defaults, nullables and transforms), if it is one. */
-function objectShape(schema: z.ZodType | undefined): Readonly<Record<string, z.ZodType>> | null {
-  let inner: unknown = schema;
-  for (;;) {
-    if (
-      inner instanceof z.ZodDefault ||
-      inner instanceof z.ZodOptional ||
-      inner instanceof z.ZodNullable
-    ) {
-      inner = inner.unwrap();
-    } else if (inner instanceof z.ZodPipe) {
-      inner = inner.in;
-    } else {
-      break;
-    }
-  }
-  return inner instanceof z.ZodObject ? (inner.shape as Record<string, z.ZodType>) : null;
-}
-
-/** The keys `schema` knows at `path` (an object setting's options, a block's fields). */
-function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  let shape = objectShape(schema);
-  for (const key of path) shape = objectShape(shape?.[String(key)]);
-  return shape === null ? [] : Object.keys(shape);
-}
-
 /**
- * zod's problems with each unknown key as a problem of its own, at its path,
- * with the nearest known key there (at the top, also the flags' names in
- * camelCase that set `descriptor`'s settings, as config files may give them).
+ * A run's config: the defaults, then each layer over them (a preset, a
+ * config file, command-line flags; later layers win), then validated. Each
+ * layer is in today's nested shape (files and sweeps are read by readLayer,
+ * flags by layerFromArgv, once, where they come in): shared settings,
+ * `algorithm`, and the run's algorithm's block (`expertIteration:
+ * { simulations: 32 }`). An object setting (`rules`) is laid over its value
+ * option by option. Settings of another algorithm are an error naming each,
+ * except in a preset, which may hold blocks for several, and for a flag that
+ * the run's algorithm has too (`--epochs`).
  */
-function namingUnknownKeys(
-  issues: readonly z.core.$ZodIssue[],
-  schema: z.ZodType,
-  descriptor: AlgorithmDescriptor,
-): Issue[] {
-  return issues.flatMap((issue): Issue[] => {
-    if (issue.code !== 'unrecognized_keys') return [issue];
-    const known = keysAt(schema, issue.path);
-    if (issue.path.length === 0) {
-      for (const { flag, targets } of settingFlags()) {
-        if (targets.some((t) => t.algorithm === null || t.algorithm === descriptor)) {
-          known.push(camelCase(flag));
-        }
-      }
-    }
-    return issue.keys.map((key) => ({
-      path: [...issue.path, key],
-      message: unknownSetting(key, known),
-    }));
-  });
-}
-
-function configError(where: string, issues: readonly Issue[]): TrainConfigError {
-  const named = issues.map(({ path, message }) => ({
-    path: path.length > 0 ? [settingName(path)] : [],
-    message,
-  }));
-  return new TrainConfigError(`invalid ${where}: ${describeIssues({ issues: named }, '(root)')}`);
-}
-
-/**
- * A field of `owner`'s block given to a run of `algorithm` (with what that
- * one does instead, if it says); a field the block does not have is named
- * as unknown first.
- */
-function otherAlgorithmIssue(owner: AlgorithmDescriptor, field: string, algorithm: string): Issue {
-  const only = `applies to --algorithm ${namesOf(owner)} only (the run's algorithm is ${algorithm})`;
-  if (field !== '' && !Object.hasOwn(owner.settings.shape, field)) {
-    return {
-      path: [owner.block, field],
-      message: `${unknownSetting(field, Object.keys(owner.settings.shape))}, and ${owner.block} ${only}`,
-    };
-  }
-  const hint =
-    field === '' ? undefined : algorithmNamed(algorithm)?.hints[flagOfField(owner.block, field)];
-  return {
-    path: field === '' ? [owner.block] : [owner.block, field],
-    message: `${only}${hint === undefined ? '' : `; ${hint}`}`,
-  };
-}
-
-/** Blocks of other algorithms than `config.algorithm`'s in a whole config, each field named. */
-function otherAlgorithmIssues(config: Fields): Issue[] {
-  const { algorithm } = config;
-  const own = typeof algorithm === 'string' ? algorithmNamed(algorithm) : undefined;
-  if (own === undefined || typeof algorithm !== 'string') return [];
-  return algorithms()
-    .filter((d) => d !== own && config[d.block] !== undefined)
-    .flatMap((d) => {
-      const block = config[d.block];
-      const fields = isFields(block) ? Object.keys(block) : [];
-      if (fields.length > 0) return fields.map((f) => otherAlgorithmIssue(d, f, algorithm));
-      return [otherAlgorithmIssue(d, '', algorithm)];
-    });
-}
-
-/**
- * The schema of a whole config of `descriptor`'s algorithm: the shared
- * settings with `algorithm` after the run's own, then its block.
- */
-const schemas = new WeakMap<AlgorithmDescriptor, z.ZodType>();
-function schemaOf(descriptor: AlgorithmDescriptor): z.ZodType {
-  const known = schemas.get(descriptor);
-  if (known !== undefined) return known;
-  const [first, ...rest] = Object.keys(descriptor.names) as [string, ...string[]];
-  const shape: Record<string, z.ZodType> = {};
-  for (const [key, schema] of Object.entries(sharedSettingsSchema.shape)) {
-    shape[key] = schema;
-    if (key === RUN_SETTINGS.at(-1)) shape.algorithm = z.enum([first, ...rest]);
-  }
-  shape[descriptor.block] = descriptor.settings;
-  const schema = z.object(shape).strict();
-  schemas.set(descriptor, schema);
-  return schema;
-}
-
-/** A config checked against its algorithm's schema: the config, or the problems. */
-function checkConfig(input: unknown): { config: TrainConfig } | { issues: readonly Issue[] } {
-  const [first, ...rest] = algorithmNames() as [string, ...string[]];
-  const named = z.looseObject({ algorithm: z.enum([first, ...rest]) }).safeParse(input);
-  if (!named.success) return { issues: named.error.issues };
-  const descriptor = algorithmOf(named.data);
-  const schema = schemaOf(descriptor);
-  const parsed = schema.safeParse(input);
-  if (!parsed.success)
-    return { issues: namingUnknownKeys(parsed.error.issues, schema, descriptor) };
-  const fields: Readonly<Fields> = isFields(parsed.data) ? parsed.data : {};
-  // The shared settings typed (they are valid: this cannot throw), in the order config.json keeps.
-  const { name, runsDir, seed, backend, ...common } = sharedSettingsSchema.parse(
-    Object.fromEntries(Object.keys(sharedSettingsSchema.shape).map((key) => [key, fields[key]])),
-  );
-  const config: TrainConfig = {
-    name,
-    runsDir,
-    seed,
-    backend,
-    algorithm: named.data.algorithm,
-    ...common,
-  };
-  return { config: { ...config, [descriptor.block]: fields[descriptor.block] } };
-}
-
-/**
- * Validates a whole saved config, naming every bad or unknown field. A config
- * in a form of earlier versions (config/legacy.ts: a run's config.json or
- * checkpoint from before) is read as the config that trains the same run.
- */
-export function parseTrainConfig(input: unknown, where = 'config'): TrainConfig {
-  return checkedConfig(upgradeSaved(input, where), where);
-}
-
-/**
- * A config in today's form, checked: the config, or every problem, those of
- * the run's own settings first, then the blocks of other algorithms.
- */
-function configIssues(upgraded: unknown): { config: TrainConfig } | { issues: readonly Issue[] } {
-  const misplaced = isFields(upgraded) ? otherAlgorithmIssues(upgraded) : [];
-  if (misplaced.length === 0 || !isFields(upgraded)) return checkConfig(upgraded);
-  const others = new Set(misplaced.map((issue) => issue.path[0]));
-  const own = Object.fromEntries(Object.entries(upgraded).filter(([key]) => !others.has(key)));
-  const checked = checkConfig(own);
-  return { issues: [...('issues' in checked ? checked.issues : []), ...misplaced] };
-}
-
-/** A config in today's form, checked: the config, or a TrainConfigError naming every problem. */
-function checkedConfig(upgraded: unknown, where: string): TrainConfig {
-  const checked = configIssues(upgraded);
-  if ('issues' in checked) throw configError(where, checked.issues);
-  return checked.config;
-}
-
-/** A training config of today's form, checked against the schema of its algorithm (queue jobs carry one). */
-export const trainConfigSchema = z.unknown().transform((value, ctx): TrainConfig => {
-  const checked = checkConfig(value);
-  if ('config' in checked) return checked.config;
-  for (const { path, message } of checked.issues) {
-    ctx.addIssue({ code: 'custom', path: [...path], message, input: value });
-  }
-  return z.NEVER;
-});
-
-/** A stored config (checkpoint, sweep record): today's form, or one of earlier versions, upgraded. */
-export const savedTrainConfigSchema = z.preprocess(
-  (value) => upgradeSaved(value),
-  trainConfigSchema,
-);
-
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
-function checkKeys(layer: object, where: string): void {
-  for (const [key, value] of Object.entries(layer)) {
-    // `merged.__proto__ = x` would replace the prototype instead of adding a field.
-    if (FORBIDDEN_KEYS.has(key)) {
-      throw new TrainConfigError(`invalid ${where}: key ${JSON.stringify(key)} is not allowed`);
-    }
-    if (isFields(value)) checkKeys(value, where);
-  }
-}
-
-/**
- * A layer as buildConfig reads it: in today's form (config/legacy.ts), its
- * settings keyed by their flags nested where they go (config/flags.ts),
- * still a preset if it was one.
- */
-function readLayer(layer: object, where: string): ConfigLayer {
-  checkKeys(layer, where);
-  const upgraded = upgradeLegacy(layer, where);
-  const nested = layerFromFlags(isFields(upgraded) ? upgraded : {});
-  const flagFields = new Map([...flagFieldsOf(layer), ...flagFieldsOf(nested)]);
-  const read = flagFields.size > 0 ? withFlagFields(nested, flagFields) : nested;
-  return isPreset(layer) ? asPreset(read) : read;
-}
-
-/**
- * Defaults, then a preset, then a config file's fields, then command-line
- * flags (later layers win), each a ConfigLayer: shared settings, `algorithm`,
- * and the settings of the run's algorithm as its block (`expertIteration:
- * { simulations: 32 }`), or keyed by their flags in camelCase
- * (`searchSimulations: 32`, as flat config files and sweeps give them). An
- * object setting (`rules`) is laid over its value option by option. Settings
- * of another algorithm are an error naming each, except in a preset, which
- * may hold blocks for several, and for a flag that the run's algorithm has
- * too (`--epochs`).
- */
-export function buildConfig(
-  layers: readonly (object | undefined)[],
-  where = 'config',
-): TrainConfig {
-  const read = layers.filter((l) => l !== undefined).map((l) => readLayer(l, where));
-  const algorithm =
-    read.findLast((l) => l.algorithm !== undefined)?.algorithm ?? defaultAlgorithm();
+export function buildConfig(layers: ConfigLayers, where = 'config'): TrainConfig {
+  const read = layers.filter((l) => l !== undefined).map(asLayer);
+  for (const layer of read) checkKeys(layer.settings, where);
+  const given = read.findLast((l) => l.settings.algorithm !== undefined)?.settings.algorithm;
+  const algorithm = given ?? defaultAlgorithm();
   // An unknown algorithm is reported by the schema; its settings are read as the default's meanwhile.
-  const chosen = algorithmNamed(algorithm);
+  const chosen = typeof algorithm === 'string' ? algorithmNamed(algorithm) : undefined;
   const own = chosen ?? algorithmOf({ algorithm: defaultAlgorithm() });
   const shared: Fields = {};
   const block: Fields = {};
   const problems: Issue[] = [];
   for (const layer of read) {
-    const flagFields = flagFieldsOf(layer);
-    for (const [key, value] of Object.entries(layer)) {
+    const flagFields = layer.flagFields ?? {};
+    for (const [key, value] of Object.entries(layer.settings)) {
       if (key === 'algorithm' || value === undefined) continue;
       const owner = blockOwner(key);
       if (owner === undefined) {
@@ -314,16 +49,16 @@ export function buildConfig(
         problems.push({ path: [key], message: `must be an object of ${key} settings` });
       } else if (owner === own) {
         for (const [field, v] of Object.entries(value)) if (v !== undefined) block[field] = v;
-      } else if (!isPreset(layer)) {
+      } else if (layer.from !== 'preset') {
         for (const field of Object.keys(value)) {
-          const flag = flagFields.get(`${key}.${field}`);
+          const flag = flagFields[`${key}.${field}`];
           if (flag !== undefined && answersTo(own, flag)) continue;
-          problems.push(otherAlgorithmIssue(owner, field, algorithm));
+          problems.push(otherAlgorithmIssue(owner, field, String(algorithm)));
         }
       }
     }
   }
-  const checked = configIssues(upgradeLegacy({ ...shared, algorithm, [own.block]: block }, where));
+  const checked = configIssues({ ...shared, algorithm, [own.block]: block });
   // Settings of another algorithm are named beside every other problem, never instead of them.
   if ('issues' in checked) {
     throw configError(where, [...checked.issues, ...(chosen !== undefined ? problems : [])]);
@@ -338,14 +73,15 @@ export function buildConfig(
  * algorithm may come from the run's checkpoint).
  */
 export function runLocation(
-  layers: readonly (object | undefined)[],
+  layers: ConfigLayers,
   where = 'config',
 ): { readonly name: string; readonly runsDir: string } {
   const location: Fields = { name: DEFAULT_SHARED.name, runsDir: DEFAULT_SHARED.runsDir };
   for (const layer of layers) {
     if (layer === undefined) continue;
-    checkKeys(layer, where);
-    const fields: Readonly<Fields> = { ...layer };
+    const { settings } = asLayer(layer);
+    checkKeys(settings, where);
+    const fields: Readonly<Fields> = { ...settings };
     for (const key of ['name', 'runsDir'] as const) {
       if (fields[key] !== undefined) location[key] = fields[key];
     }

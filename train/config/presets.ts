@@ -1,6 +1,6 @@
 import type { Preset } from '../algorithm/descriptor.ts';
 import { onRegistered } from '../algorithm/registry.ts';
-import { asPreset, type ConfigLayer } from '../settings/layer.ts';
+import type { Layer } from './layers.ts';
 
 /**
  * The presets of no one algorithm: their shared settings. An algorithm adds
@@ -34,15 +34,15 @@ const SHARED_PRESETS: Readonly<Record<string, Preset>> = {
  * preset may hold blocks for several algorithms: a run takes its own
  * algorithm's block and leaves the others.
  */
-export const PRESETS: Record<string, ConfigLayer> = {};
+export const PRESETS: Record<string, Layer> = {};
 const HELP: Record<string, string> = {};
 
 function addPresets(presets: Readonly<Record<string, Preset>>): void {
   for (const [name, { help, settings }] of Object.entries(presets)) {
-    const known = PRESETS[name] ?? {};
+    const known = PRESETS[name]?.settings ?? {};
     const twice = Object.keys(settings).find((key) => key in known);
     if (twice !== undefined) throw new Error(`preset ${name}: ${twice} is set twice`);
-    PRESETS[name] = asPreset({ ...known, ...settings });
+    PRESETS[name] = { from: 'preset', settings: { ...known, ...settings } };
     if (help !== undefined) HELP[name] = help;
   }
 }

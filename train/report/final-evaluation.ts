@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { encodePolicyFile } from '../../models/policy-checksum.ts';
 import { learnerPolicyFile } from '../learner.ts';
+import type { LoopEnd, Run } from '../run/run.ts';
 import type { TrainConfig } from '../settings/schema.ts';
-import type { LoopEnd, Run } from '../training-loop.ts';
 import { type EvaluationResult, evaluatePolicy } from './evaluate.ts';
 import { writeLearningCurve } from './learning-curve.ts';
 

@@ -8,7 +8,7 @@ import {
   readCheckpointPayload,
   tensorSchema,
 } from '../../models/checkpoint-file.ts';
-import { savedTrainConfigSchema } from '../config/build.ts';
+import { savedTrainConfigSchema } from '../config/validate.ts';
 
 export {
   CHECKPOINT_KIND,

@@ -6,6 +6,7 @@ import { lockFolder } from '../../files/folder-lock.ts';
 import { algorithmOf, noShardsMessage } from '../algorithm/registry.ts';
 import { buildConfig, runLocation } from '../config/build.ts';
 import { checkEvalOpponents } from '../config/eval-opponents.ts';
+import type { ConfigLayers } from '../config/layers.ts';
 import { RunFolderError, TrainConfigError } from '../errors.ts';
 import type { TrainConfig } from '../settings/schema.ts';
 import type { CheckpointPayload } from './checkpoint.ts';
@@ -23,7 +24,7 @@ import {
 /** What a run is opened from: its settings as layers, and whether to resume or start over. */
 export interface RunRequest {
   /** A preset, a config file, flags (later ones win), or one whole config. */
-  readonly layers: readonly (object | undefined)[];
+  readonly layers: ConfigLayers;
   /** Continue the run from its newest checkpoint (the layers may change only CHANGEABLE_ON_RESUME). */
   readonly resume: boolean;
   /** Delete an existing run of the same name first (not with resume). */

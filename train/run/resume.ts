@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointError } from '../../models/errors.ts';
-import { buildConfig, differingSettings, parseTrainConfig } from '../config/build.ts';
+import { buildConfig, differingSettings } from '../config/build.ts';
+import { asLayer, type ConfigLayers } from '../config/layers.ts';
+import { parseTrainConfig } from '../config/validate.ts';
 import { TrainConfigError } from '../errors.ts';
 import type { TrainConfig } from '../settings/schema.ts';
 import { type CheckpointPayload, readCheckpoint } from './checkpoint.ts';
@@ -250,7 +252,7 @@ export function savedRunConfig(
  * error naming each.
  */
 export function resumedConfig(
-  layers: readonly (object | undefined)[],
+  layers: ConfigLayers,
   resumePoint: { readonly path: string; readonly payload: CheckpointPayload },
   location: { readonly name: string; readonly runsDir: string },
   where = 'config',
@@ -260,10 +262,7 @@ export function resumedConfig(
   // Said first and alone: built on the run's settings, another algorithm would
   // report each of the run's own algorithm's settings as not applying to it.
   const algorithm = layers
-    .map((layer): unknown => {
-      const fields: Readonly<Record<string, unknown>> = { ...layer };
-      return fields.algorithm;
-    })
+    .map((layer): unknown => (layer === undefined ? undefined : asLayer(layer).settings.algorithm))
     .findLast((a) => a !== undefined);
   if (algorithm !== undefined && algorithm !== payload.config.algorithm) {
     throw new TrainConfigError(
