@@ -17,12 +17,6 @@ export { type Evaluator, StoreDifferenceEvaluator, uniformPriors } from './evalu
 export { DEFAULT_MOVE_TIMEOUT_MS, ExternalAgent, type ExternalAgentOptions } from './external.ts';
 export { ForfeitError } from './forfeit.ts';
 export { GreedyAgent } from './greedy.ts';
-export {
-  consideredVisitSequence,
-  type GumbelOptions,
-  type GumbelResult,
-  gumbelSearch,
-} from './gumbel.ts';
 export { MctsAgent, type MctsAgentOptions } from './mcts.ts';
 export { MinimaxAgent, type MinimaxAgentOptions } from './minimax.ts';
 export {
@@ -39,6 +33,12 @@ export { loadPolicyAgent, PolicyAgent } from './network/policy-agent.ts';
 export { randomPlayout } from './playout.ts';
 export { type EngineRequest, engineRequest, engineRequestSchema } from './protocol.ts';
 export { PuctAgent, type PuctAgentOptions } from './puct/agent.ts';
+export {
+  consideredVisitSequence,
+  type GumbelOptions,
+  type GumbelResult,
+  gumbelSearch,
+} from './puct/gumbel.ts';
 export {
   type PuctLimits,
   type PuctOptions,

@@ -1,5 +1,5 @@
 import { type Rules, rulesKey } from '../../../env/rules.ts';
-import type { EndgameValues } from '../../index.ts';
+import type { EndgameValues } from '../build.ts';
 import { loadEndgameShowingProgress } from './progress.ts';
 import { DEFAULT_ENDGAME_SEEDS, type EndgameCacheOptions, loadEndgame } from './table-cache.ts';
 
