@@ -61,6 +61,7 @@ export {
   visitCountTargets,
 } from './search-targets.ts';
 export * from './spec.ts';
+export { type SpecArgument, type SpecField, specArgument, specFields } from './spec-grammar.ts';
 export {
   DURATION_FORMS,
   decimalOption,

@@ -6,7 +6,7 @@ import { loadPolicy } from '../../models/load-policy.ts';
 import type { ForwardPass, MlpWeights } from '../../models/mlp-runner.ts';
 import { checkPolicyInput, PolicyMoveChooser } from '../../models/policy-move.ts';
 import type { Agent, AgentContext } from '../agent.ts';
-import type { JobFiles } from '../agent-kinds.ts';
+import type { JobFiles } from '../agent-options.ts';
 import { noteOtherRules } from './rules-note.ts';
 
 /**
