@@ -6,7 +6,7 @@
  * registry has the endgame tables. No Node built-in.
  */
 import type { Agent } from './agent.ts';
-import { type AgentKind, type AnyAgentKind, agentKind } from './agent-kinds.ts';
+import { type AgentKind, type AnyAgentKind, agentKind, type KindGrammar } from './agent-kinds.ts';
 import { GreedyAgent } from './greedy.ts';
 import { MctsAgent } from './mcts.ts';
 import { MinimaxAgent } from './minimax.ts';
@@ -18,6 +18,8 @@ declare module './agent-kinds.ts' {
   interface AgentSpecs {
     random: Record<never, never>;
     greedy: Record<never, never>;
+    // Its kind is made where its book and tables are (perfect-kind.ts; the page's solver worker).
+    perfect: Record<never, never>;
     minimax: { readonly depth: number } | { readonly timeMs: number };
     mcts: { readonly iterations: number };
   }
@@ -25,11 +27,8 @@ declare module './agent-kinds.ts' {
 
 const MAX_ITERATIONS = 10_000_000;
 
-/** A kind whose spec is its name alone. */
-function plainKind<K extends 'random' | 'greedy'>(
-  kind: K,
-  make: (name: string) => Agent,
-): AgentKind<K> {
+/** The grammar of a kind whose spec is its name alone. */
+function nameOnly<K extends 'random' | 'greedy' | 'perfect'>(kind: K): KindGrammar<K> {
   return {
     kind,
     forms: [kind],
@@ -37,9 +36,19 @@ function plainKind<K extends 'random' | 'greedy'>(
       if (argument !== null) throw fail(`${kind} takes no argument`);
       return {};
     },
-    create: (_spec, context) => make(context.name),
   };
 }
+
+/** A kind whose spec is its name alone. */
+function plainKind<K extends 'random' | 'greedy'>(
+  kind: K,
+  make: (name: string) => Agent,
+): AgentKind<K> {
+  return { ...nameOnly(kind), create: (_spec, context) => make(context.name) };
+}
+
+/** The grammar of `perfect`, the perfect player (made where its book and tables are). */
+export const perfectGrammar = nameOnly('perfect');
 
 const minimax = agentKind({
   kind: 'minimax',

@@ -29,7 +29,8 @@ export {
   WIN,
 } from './minimax-search.ts';
 export { registerNetworkKinds } from './network/kinds.ts';
-export { loadPolicyAgent, PolicyAgent } from './network/policy-agent.ts';
+export { loadPolicyAgent } from './network/load-policy-agent.ts';
+export { PolicyAgent } from './network/policy-agent.ts';
 export { randomPlayout } from './playout.ts';
 export { type EngineRequest, engineRequest, engineRequestSchema } from './protocol.ts';
 export { PuctAgent, type PuctAgentOptions } from './puct/agent.ts';

@@ -14,7 +14,7 @@ import { inferenceEngine } from '../../models/inference/inference-engine.ts';
 import type { CreateAgentOptions } from '../agent-options.ts';
 import { type AgentKind, type AgentSpecOf, agentKind, registerAgentKinds } from '../spec.ts';
 import { azGrammar, minimaxEvalGrammar, policyGrammar } from './grammar.ts';
-import { checkPolicyAgent, loadPolicyAgent } from './policy-agent.ts';
+import { checkPolicyAgent, loadPolicyAgent } from './load-policy-agent.ts';
 import { noteOtherRules } from './rules-note.ts';
 import { createAzAgent, createMinimaxEvalAgent, loadSearchPolicy } from './search-agents.ts';
 

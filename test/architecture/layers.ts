@@ -61,7 +61,7 @@ const BROWSER_SAFE = [
   /^solve\/(?!endgame\/cache\/|book\/cache\/)/,
   /^web\/src\//,
   /^agents\/(agent-kinds|browser-kinds|kind-registry|spec-grammar|spec-options|solver-backed)\.ts$/,
-  /^agents\/network\/(grammar|az-agent)\.ts$/,
+  /^agents\/network\/(grammar|az-agent|policy-agent)\.ts$/,
 ];
 const NODE_ONLY: readonly Layer[] = ['files', 'display', 'threads'];
 
