@@ -85,7 +85,7 @@ export const MAX_GAMES_PER_PAIRING = 1_000_000;
 
 /**
  * Plays a round robin (or a gauntlet against `vs`) and rates the agents. Games
- * run on a piscina pool of worker threads in chunks of one pairing's games, or
+ * run on the thread pool (threads/) in chunks of one pairing's games, or
  * in this thread with `workers: 0` (tests, the trainer). The same seed gives the
  * same games whatever the number of workers.
  */
