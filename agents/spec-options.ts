@@ -6,11 +6,9 @@
  * kind with options declares them as a zod schema of the option builders
  * below (typed values, each message naming the option and its range), so
  * that a time, a 0/1 switch or a repeated key means the same in every kind.
- * zod's mini build, whose functions a bundle keeps only when used: the
- * browser page reads specs too (the whole of zod is 450 KB minified).
  */
-import { en } from 'zod/locales';
-import * as z from 'zod/mini';
+// A namespace import: a bundle keeps the parts it uses (`{ z }` keeps all of zod, 450 KB).
+import * as z from 'zod';
 import { describeIssues } from '../env/zod-issues.ts';
 import { type SpecArgument, type SpecField, specFields } from './spec-grammar.ts';
 
@@ -97,20 +95,7 @@ export function parseDuration(text: string): number | null {
 }
 
 /** A spec option's text parsed into a typed value, its message naming the option and its range. */
-export type SpecOption<T> = z.ZodMiniType<T, string>;
-
-/** An option whose text `read` turns into a value, or null with `message` as the problem. */
-function readOption<T>(read: (text: string) => T | null, message: string): SpecOption<T> {
-  return z.pipe(
-    z.string(),
-    z.transform((text: string, ctx) => {
-      const value = read(text);
-      if (value !== null) return value;
-      ctx.issues.push({ code: 'custom', message, input: text });
-      return z.NEVER;
-    }),
-  );
-}
+export type SpecOption<T> = z.ZodType<T, string>;
 
 /** An option that is a whole number in min..max (`note` follows the range in its message). */
 export function integerOption(
@@ -119,10 +104,15 @@ export function integerOption(
   max: number,
   note = '',
 ): SpecOption<number> {
-  return readOption(
-    (text) => integerIn(text, min, max),
-    `${what} must be an integer in ${min}..${max}${note}`,
-  );
+  return z.string().transform((text, ctx) => {
+    const n = integerIn(text, min, max);
+    if (n !== null) return n;
+    ctx.addIssue({
+      code: 'custom',
+      message: `${what} must be an integer in ${min}..${max}${note}`,
+    });
+    return z.NEVER;
+  });
 }
 
 /** An option that is a decimal number for which `inRange` holds, `range` saying which in its message. */
@@ -131,35 +121,40 @@ export function decimalOption(
   range: string,
   inRange: (x: number) => boolean,
 ): SpecOption<number> {
-  return readOption((text) => {
+  return z.string().transform((text, ctx) => {
     const x = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
-    return inRange(x) ? x : null;
-  }, `${what} must be a number ${range}`);
+    if (inRange(x)) return x;
+    ctx.addIssue({ code: 'custom', message: `${what} must be a number ${range}` });
+    return z.NEVER;
+  });
 }
 
 /** An option that is a duration (parseDuration), in milliseconds. */
 export function durationOption(what: string): SpecOption<number> {
-  return readOption(parseDuration, `${what} must be ${DURATION_FORMS}`);
+  return z.string().transform((text, ctx) => {
+    const ms = parseDuration(text);
+    if (ms !== null) return ms;
+    ctx.addIssue({ code: 'custom', message: `${what} must be ${DURATION_FORMS}` });
+    return z.NEVER;
+  });
 }
 
 /** An on/off option: 1 is true, 0 false. */
 export function switchOption(what: string): SpecOption<boolean> {
-  return readOption(
-    (text) => (text === '1' || text === '0' ? text === '1' : null),
-    `${what} must be 0 or 1`,
-  );
+  return z.string().transform((text, ctx) => {
+    if (text === '1' || text === '0') return text === '1';
+    ctx.addIssue({ code: 'custom', message: `${what} must be 0 or 1` });
+    return z.NEVER;
+  });
 }
 
-/** zod's messages in English for the problems options do not word themselves (an unknown key). */
-const english = en().localeError;
-
 /** A spec's `key=value` options parsed by a kind's schema; a problem throws `fail(why)` naming each option. */
-export function parseSpecOptions<S extends z.ZodMiniType>(
+export function parseSpecOptions<S extends z.ZodType>(
   schema: S,
   options: Readonly<Record<string, string>>,
   fail: (why: string) => Error,
 ): z.output<S> {
-  const parsed = schema.safeParse(options, { error: english });
+  const parsed = schema.safeParse(options);
   if (!parsed.success) throw fail(describeIssues(parsed.error, 'options'));
   return parsed.data;
 }

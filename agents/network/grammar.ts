@@ -6,7 +6,8 @@
  * specs name (kinds.ts); the browser page from the network it was served
  * (web/src/opponents.ts). No Node built-in.
  */
-import * as z from 'zod/mini';
+// A namespace import: a bundle keeps the parts it uses (`{ z }` keeps all of zod, 450 KB).
+import * as z from 'zod';
 import type { KindGrammar, SpecParser } from '../agent-kinds.ts';
 import { MAX_PLY } from '../minimax-search.ts';
 import { givesOption, isOption, specFields } from '../spec-grammar.ts';
@@ -35,45 +36,31 @@ const cacheBits = integerOption('cache', 0, 24, ' (log2 of the entries; 0: none)
  * takes too; `solve=` is the registry's (agents/solver-backed.ts).
  */
 export const azOptionsSchema = z
-  .strictObject({
-    sims: z.optional(integerOption('sims', 1, 10_000_000)),
-    t: z.optional(durationOption('t')),
-    c: z._default(
-      decimalOption('c', '> 0', (c) => c > 0),
-      1.5,
-    ),
-    prior: z._default(
-      decimalOption('prior', 'in [0, 1]', (p) => p >= 0 && p <= 1),
-      0.5,
-    ),
-    temp: z._default(
-      decimalOption('temp', '> 0', (t) => t > 0),
-      1,
-    ),
-    cache: z._default(cacheBits, 16),
-    batch: z._default(integerOption('batch', 1, 256), 16),
-    reuse: z._default(switchOption('reuse'), true),
-    gumbel: z._default(switchOption('gumbel'), false),
+  .object({
+    sims: integerOption('sims', 1, 10_000_000).optional(),
+    t: durationOption('t').optional(),
+    c: decimalOption('c', '> 0', (c) => c > 0).default(1.5),
+    prior: decimalOption('prior', 'in [0, 1]', (p) => p >= 0 && p <= 1).default(0.5),
+    temp: decimalOption('temp', '> 0', (t) => t > 0).default(1),
+    cache: cacheBits.default(16),
+    batch: integerOption('batch', 1, 256).default(16),
+    reuse: switchOption('reuse').default(true),
+    gumbel: switchOption('gumbel').default(false),
   })
-  .check(
-    z.refine((o) => o.sims === undefined || o.t === undefined, 'give sims or t, not both'),
-    z.refine((o) => !o.gumbel || o.t === undefined, 'gumbel=1 needs sims, not t'),
-  );
+  .strict()
+  .refine((o) => o.sims === undefined || o.t === undefined, 'give sims or t, not both')
+  .refine((o) => !o.gumbel || o.t === undefined, 'gumbel=1 needs sims, not t');
 
 const minimaxSchema = z
-  .strictObject({
-    depth: z.optional(integerOption('the depth', 1, MAX_PLY)),
-    t: z.optional(durationOption('t')),
-    eval: z.string().check(z.minLength(1, 'eval needs a policy path')),
-    k: z._default(
-      decimalOption('k', '>= 0', (k) => k >= 0),
-      16,
-    ),
-    cache: z._default(cacheBits, 16),
+  .object({
+    depth: integerOption('the depth', 1, MAX_PLY).optional(),
+    t: durationOption('t').optional(),
+    eval: z.string().min(1, 'eval needs a policy path'),
+    k: decimalOption('k', '>= 0', (k) => k >= 0).default(16),
+    cache: cacheBits.default(16),
   })
-  .check(
-    z.refine((o) => (o.depth === undefined) !== (o.t === undefined), 'give a depth or t=<time>'),
-  );
+  .strict()
+  .refine((o) => (o.depth === undefined) !== (o.t === undefined), 'give a depth or t=<time>');
 
 /** The options of an `az:` spec after its path, parsed and defaulted. */
 export type AzOptions = z.output<typeof azOptionsSchema>;
