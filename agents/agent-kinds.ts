@@ -1,20 +1,18 @@
 /**
  * What an agent kind declares: each kind of agent spec (`random`, `mcts:N`,
- * `policy:PATH`, ...) says here, once, its spec forms, its parser (a zod
- * schema of spec-options.ts's builders for a kind with options), its check,
- * its factory, the files it reads, and whether it may be solver-backed
- * (`solve=1`: the registry then wraps it, see solver-backed.ts). agents/' own
- * kinds are in builtin-kinds.ts; a higher layer declares those it can make
- * (agents/network/kinds.ts: the agents that load a trained network) and
- * registers them (kind-registry.ts). Use the kinds through spec.ts.
+ * `policy:PATH`, ...) says here, once, its grammar (its spec forms, its
+ * parser of the argument's fields, a zod schema of spec-options.ts's
+ * builders for a kind with options; whether it may be solver-backed,
+ * `solve=1`, which the registry then wraps, see solver-backed.ts; whether it
+ * runs commands), and how it is made where it runs (its check, its factory,
+ * the files it reads). A kind's grammar is the same wherever it is made: the
+ * browser page makes its network opponents its own way from the same
+ * grammar. No Node built-in: the page's registry is made of these too.
  */
 import type { Rules, RulesInput } from '../env/index.ts';
-import type { JobFiles } from '../models/load-policy.ts';
-import type { SolverEndgame } from '../solve/endgame/cache/shared-tables.ts';
-
-export type { JobFiles, SolverEndgame };
-
+import type { EndgameValues } from '../solve/endgame/build.ts';
 import type { Agent } from './agent.ts';
+import type { SpecArgument } from './spec-grammar.ts';
 
 /**
  * The parsed spec of each kind, by kind id: what its parser returns. Each
@@ -38,8 +36,9 @@ export interface SolverShare {
 /**
  * A parsed agent spec: its kind, its name (the spec as given, trimmed: the
  * agent's name), what the kind's parser returned, and with `solve=1` how the
- * solver and the search share the move's time. createAgent and checkAgentSpec
- * take it as it is: a spec is parsed once.
+ * solver and the search share the move's time. Plain data (a worker thread
+ * is sent it as it is); createAgent and checkAgentSpec take it as it is: a
+ * spec is parsed once.
  */
 export type AgentSpec = {
   [K in AgentKindId]: {
@@ -57,47 +56,57 @@ export class AgentSpecError extends Error {
   override name = 'AgentSpecError';
 }
 
-export interface CreateAgentOptions {
+/**
+ * The endgame tables a solver-backed agent's solver reads, which a registry
+ * gives its kinds (the command line's: the user's cache, solve/endgame/cache/).
+ */
+export interface SolverEndgame {
+  /** The table under `rules` for an agent made in this thread (built into the cache when missing); null: none. */
+  readonly load: (rules: Rules) => EndgameValues | null;
+  /**
+   * Makes sure the table under `rules` is in the cache, building it there
+   * when it is not: a check calls it in the thread that checks the specs, so
+   * that worker threads read the table rather than each building it.
+   */
+  readonly prepare: (rules: Rules) => void;
+}
+
+/** What every registry makes its agents with: the rules they play under. */
+export interface AgentMakingOptions {
   /** The rule options the agent will play under (default: Russ). */
   readonly rules?: RulesInput;
-  /** Per-move time limit of external engines (ms, default 5000). */
-  readonly moveTimeoutMs?: number;
-  /** Extra time for an external engine's first move after it starts (ms, default 5000). */
-  readonly startupMs?: number;
-  /** A queue job's files: the only files the agent may read (default: the disk). */
-  readonly files?: JobFiles;
 }
 
 /** What a kind's check and factory are told besides the parsed spec. */
-export interface AgentKindContext {
+export interface AgentKindContext<O extends AgentMakingOptions = AgentMakingOptions> {
   /** The agent's name: its spec as given, trimmed. */
   readonly name: string;
   readonly rules: Rules;
-  /** A queue job's files (CreateAgentOptions.files): the only files the agent may read. */
-  readonly files?: JobFiles;
+  /** What the agent is made with (the registry's: the command line's CreateAgentOptions, the page's own). */
+  readonly options: O;
 }
 
-/** What a kind's factory is told: the context, and the options createAgent was given. */
-export type AgentFactoryContext = AgentKindContext & { readonly options: CreateAgentOptions };
+/** What a kind's factory is told (the same as its check). */
+export type AgentFactoryContext<O extends AgentMakingOptions = AgentMakingOptions> =
+  AgentKindContext<O>;
 
 /**
- * What the registry adds for a kind's own check and factory: the endgame
- * tables of the registry (the user's cache, unless a registration gives
- * others), for a kind that reads one itself.
+ * What the registry adds for a kind's own check and factory: its endgame
+ * tables, for a kind that reads one itself.
  */
 export interface WithEndgame {
   readonly endgame: SolverEndgame;
 }
 
 /**
- * Parses a kind's argument (the text after the colon, null without one) into
- * its spec; throws `fail(why)`, an AgentSpecError naming the spec, why, and
- * the valid forms. `otherForms` are the forms of the other specs of its name
- * (other kinds that share it, its solver-backed forms), for a message that
- * says what else the name takes.
+ * Parses a kind's argument (the text after the colon split into its fields,
+ * spec-grammar.ts; null without a colon) into its spec; throws `fail(why)`,
+ * an AgentSpecError naming the spec, why, and the valid forms. `otherForms`
+ * are the forms of the other specs of its name (other kinds that share it,
+ * its solver-backed forms), for a message that says what else the name takes.
  */
 export type SpecParser<T> = (
-  argument: string | null,
+  argument: SpecArgument | null,
   fail: (why: string) => AgentSpecError,
   otherForms: readonly string[],
 ) => T;
@@ -111,15 +120,15 @@ export type SpecParser<T> = (
 export interface SolvableKind<K extends AgentKindId> {
   /**
    * Forms of its solver-backed specs for help, listed after every kind's own
-   * once the solver has its endgame tables (none where its forms show solve=1).
+   * (none where its forms show solve=1).
    */
   readonly forms: readonly string[];
   /** What its parser would return for `spec` with `timeMs` (the search's share) as a move's time. */
   readonly withTimeMs: (spec: AgentSpecOf<K>, timeMs: number) => AgentSpecs[K];
 }
 
-/** One kind of agent spec, declared once. */
-export interface AgentKind<K extends AgentKindId = AgentKindId> {
+/** The grammar of one kind of agent spec: the same wherever its agents are made. */
+export interface KindGrammar<K extends AgentKindId> {
   readonly kind: K;
   /** The spec's text before its colon (the whole spec for a kind without argument); default: the id. */
   readonly name?: string;
@@ -127,15 +136,15 @@ export interface AgentKind<K extends AgentKindId = AgentKindId> {
   readonly forms: readonly string[];
   /**
    * For kinds that share a name: whether this one takes a spec with this
-   * argument (the text after the colon, null without one). The kind of a
-   * name that has no `takes` takes what the others do not.
+   * argument (null without one). The kind of a name that has no `takes`
+   * takes what the others do not.
    */
-  readonly takes?: (argument: string | null) => boolean;
+  readonly takes?: (argument: SpecArgument | null) => boolean;
   readonly parse: SpecParser<AgentSpecs[K]>;
   /**
-   * In a comma-separated list of agents: whether `piece`, met after a comma
-   * in an agent of this kind, continues it (an option, part of a command)
-   * rather than starting another agent. Default: never.
+   * In a comma-separated list of agents: whether `piece` (trimmed), met after
+   * a comma in an agent of this kind, continues it (an option, part of a
+   * command) rather than starting another agent. Default: never.
    */
   readonly continues?: (piece: string) => boolean;
   /**
@@ -144,6 +153,20 @@ export interface AgentKind<K extends AgentKindId = AgentKindId> {
    * job, and a worker reads no other. Default: none.
    */
   readonly files?: (spec: AgentSpecOf<K>) => readonly string[];
+  /** Whether (and how) it may be solver-backed; default: not. */
+  readonly solvable?: SolvableKind<K>;
+  /**
+   * Whether its agents run commands of the spec's (external engines): a
+   * queue worker refuses them unless told to run them. Default: not.
+   */
+  readonly runsCommands?: boolean;
+}
+
+/** One kind of agent spec, declared once: its grammar, and how its agents are made with options `O`. */
+export interface AgentKind<
+  K extends AgentKindId = AgentKindId,
+  O extends AgentMakingOptions = AgentMakingOptions,
+> extends KindGrammar<K> {
   /**
    * Throws what `create` would throw for a bad spec (a missing or invalid
    * file) without making the agent, which may be costly. Default: the parse
@@ -151,21 +174,23 @@ export interface AgentKind<K extends AgentKindId = AgentKindId> {
    */
   readonly check?: (
     spec: AgentSpecOf<K>,
-    context: AgentKindContext & WithEndgame,
+    context: AgentKindContext<O> & WithEndgame,
   ) => void | Promise<void>;
   readonly create: (
     spec: AgentSpecOf<K>,
-    context: AgentFactoryContext & WithEndgame,
+    context: AgentFactoryContext<O> & WithEndgame,
   ) => Agent | Promise<Agent>;
-  /** Whether (and how) it may be solver-backed; default: not. */
-  readonly solvable?: SolvableKind<K>;
 }
 
 /** Any kind's declaration: what a list of kinds holds. */
-export type AnyAgentKind = { [K in AgentKindId]: AgentKind<K> }[AgentKindId];
+export type AnyAgentKind<O extends AgentMakingOptions = AgentMakingOptions> = {
+  [K in AgentKindId]: AgentKind<K, O>;
+}[AgentKindId];
 
 /** Declares a kind (an identity that lets TypeScript type its functions by its id). */
-export function agentKind<K extends AgentKindId>(declaration: AgentKind<K>): AgentKind<K> {
+export function agentKind<K extends AgentKindId, O extends AgentMakingOptions = AgentMakingOptions>(
+  declaration: AgentKind<K, O>,
+): AgentKind<K, O> {
   return declaration;
 }
 
@@ -178,11 +203,11 @@ export interface AgentKindSource {
   readonly register: string;
 }
 
-/** What a layer above agents/ registers (kind-registry.ts's registerAgentKinds). */
-export interface AgentKindRegistration {
+/** What a layer above agents/ registers (kind-registry.ts's register). */
+export interface AgentKindRegistration<O extends AgentMakingOptions = AgentMakingOptions> {
   /** Its kinds, in the order help lists their forms (after those registered before). */
-  readonly kinds: readonly AnyAgentKind[];
-  /** The endgame tables for the solver-backed kinds (`solve=1` is refused until some are given). */
+  readonly kinds: readonly AnyAgentKind<O>[];
+  /** The endgame tables for the solver-backed kinds. */
   readonly solverEndgame?: SolverEndgame;
   /** Where worker threads find the function that registers these again; omit for this thread only. */
   readonly source?: AgentKindSource;
@@ -193,16 +218,17 @@ export interface AgentKindRegistration {
  * taking any parsed spec (the registry hands each its own kind's), and
  * solver-backed when it is solvable.
  */
-export interface RegisteredKind {
+export interface RegisteredKind<O extends AgentMakingOptions = AgentMakingOptions> {
   readonly kind: AgentKindId;
   readonly name: string;
   readonly forms: readonly string[];
   /** Its solver-backed forms (SolvableKind.forms; none when it is not solvable). */
   readonly solvedForms: readonly string[];
-  readonly takes?: (argument: string | null) => boolean;
+  readonly takes?: (argument: SpecArgument | null) => boolean;
   readonly parse: SpecParser<object>;
   readonly continues: (piece: string) => boolean;
   readonly files: (spec: AgentSpec) => readonly string[];
-  readonly check: (spec: AgentSpec, context: AgentKindContext) => Promise<void>;
-  readonly create: (spec: AgentSpec, context: AgentFactoryContext) => Promise<Agent>;
+  readonly runsCommands: boolean;
+  readonly check: (spec: AgentSpec, context: AgentKindContext<O>) => Promise<void>;
+  readonly create: (spec: AgentSpec, context: AgentFactoryContext<O>) => Promise<Agent>;
 }

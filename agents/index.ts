@@ -17,12 +17,6 @@ export { type Evaluator, StoreDifferenceEvaluator, uniformPriors } from './evalu
 export { DEFAULT_MOVE_TIMEOUT_MS, ExternalAgent, type ExternalAgentOptions } from './external.ts';
 export { ForfeitError } from './forfeit.ts';
 export { GreedyAgent } from './greedy.ts';
-export {
-  consideredVisitSequence,
-  type GumbelOptions,
-  type GumbelResult,
-  gumbelSearch,
-} from './gumbel.ts';
 export { MctsAgent, type MctsAgentOptions } from './mcts.ts';
 export { MinimaxAgent, type MinimaxAgentOptions } from './minimax.ts';
 export {
@@ -35,10 +29,17 @@ export {
   WIN,
 } from './minimax-search.ts';
 export { registerNetworkKinds } from './network/kinds.ts';
-export { loadPolicyAgent, PolicyAgent } from './network/policy-agent.ts';
+export { loadPolicyAgent } from './network/load-policy-agent.ts';
+export { PolicyAgent } from './network/policy-agent.ts';
 export { randomPlayout } from './playout.ts';
 export { type EngineRequest, engineRequest, engineRequestSchema } from './protocol.ts';
 export { PuctAgent, type PuctAgentOptions } from './puct/agent.ts';
+export {
+  consideredVisitSequence,
+  type GumbelOptions,
+  type GumbelResult,
+  gumbelSearch,
+} from './puct/gumbel.ts';
 export {
   type PuctLimits,
   type PuctOptions,
@@ -61,6 +62,7 @@ export {
   visitCountTargets,
 } from './search-targets.ts';
 export * from './spec.ts';
+export { type SpecArgument, type SpecField, specArgument, specFields } from './spec-grammar.ts';
 export {
   DURATION_FORMS,
   decimalOption,

@@ -7,6 +7,7 @@
  * --search` reads its `solve=` with readSolveOption too.
  */
 import type {
+  AgentMakingOptions,
   AgentSpec,
   RegisteredKind,
   SolverEndgame,
@@ -14,13 +15,8 @@ import type {
   SpecParser,
 } from './agent-kinds.ts';
 import { SOLVE_SHARE, SolvingAgent } from './solving-agent.ts';
-import {
-  DURATION_FORMS,
-  isOption,
-  optionKeys,
-  parseDuration,
-  splitFields,
-} from './spec-options.ts';
+import { argumentOf, givesOption, optionKeyOf, type SpecArgument } from './spec-grammar.ts';
+import { DURATION_FORMS, fieldOptions, parseDuration } from './spec-options.ts';
 
 /** How a move's time is shared: SOLVE_SHARE of it to the solver first, the rest to the search. */
 export function shareMoveTime(timeMs: number): SolverShare {
@@ -28,24 +24,23 @@ export function shareMoveTime(timeMs: number): SolverShare {
   return { solveMs, searchMs: timeMs - solveMs };
 }
 
-/** `text` (comma-separated fields) read for `solve=`: the rest, and with solve=1 the time's share. */
+/** An argument read for `solve=`: the rest, and with solve=1 the time's share. */
 export interface SolveOption {
   /** The fields but solve=, for the kind's own parser (null when none is left). */
-  readonly rest: string | null;
+  readonly rest: SpecArgument | null;
   /** With solve=1, how the solver and the search share the move's time `t=`; else null. */
   readonly solver: SolverShare | null;
 }
 
 /**
- * Reads the `solve=` option (0 or 1) of a spec's fields: solve=1 needs the
- * move's time `t=`, which it shares (shareMoveTime). An option given twice is
- * refused, as in every kind.
+ * Takes the `solve=` option (0 or 1) out of a spec's argument: solve=1 needs
+ * the move's time `t=`, which it shares (shareMoveTime). An option given
+ * twice is refused, as in every kind.
  */
-export function readSolveOption(text: string, fail: (why: string) => Error): SolveOption {
-  const { options } = splitFields(text, fail);
+export function readSolveOption(argument: SpecArgument, fail: (why: string) => Error): SolveOption {
+  const { options } = fieldOptions(argument.fields, fail);
   const { solve, t } = options;
-  const fields = text.split(',').filter((field) => optionKeys(field)[0] !== 'solve');
-  const rest = fields.length > 0 ? fields.join(',') : null;
+  const rest = argumentOf(argument.fields.filter((field) => field.key !== 'solve'));
   if (solve === undefined || solve === '0') return { rest, solver: null };
   if (solve !== '1') throw fail('solve must be 0 or 1');
   if (t === undefined) {
@@ -57,21 +52,21 @@ export function readSolveOption(text: string, fail: (why: string) => Error): Sol
 }
 
 /**
- * `kind` made solver-backed where its spec says `solve=1`: its parse reads
- * solve= (the kind's own parser gets the other fields, and the spec records
- * the time's share as `solver`), its check also makes sure the endgame table
- * is cached, and its agent is a SolvingAgent over the kind's own agent made
- * with the search's share of the time (`withTimeMs`). A spec without solve=1
- * is the kind's own, unchanged. `endgame()` gives the tables its solver reads
- * (the registry's: the user's cache).
+ * `kind` made solver-backed where its spec says `solve=1`: its parse takes
+ * solve= out (the kind's own parser gets the other fields, and the spec
+ * records the time's share as `solver`), its check also makes sure the
+ * endgame table is cached, and its agent is a SolvingAgent over the kind's
+ * own agent made with the search's share of the time (`withTimeMs`). A spec
+ * without solve=1 is the kind's own, unchanged. `endgame()` gives the tables
+ * its solver reads (the registry's).
  */
-export function solverBacked(
-  kind: RegisteredKind,
+export function solverBacked<O extends AgentMakingOptions>(
+  kind: RegisteredKind<O>,
   withTimeMs: (spec: AgentSpec, timeMs: number) => AgentSpec,
   endgame: () => SolverEndgame,
-): RegisteredKind {
+): RegisteredKind<O> {
   const parse: SpecParser<object> = (argument, fail, otherForms) => {
-    if (argument === null || !optionKeys(argument).includes('solve')) {
+    if (argument === null || !givesOption(argument, 'solve')) {
       return kind.parse(argument, fail, otherForms);
     }
     const { rest, solver } = readSolveOption(argument, fail);
@@ -81,8 +76,7 @@ export function solverBacked(
   return {
     ...kind,
     parse,
-    continues: (piece) =>
-      kind.continues(piece) || (isOption(piece) && optionKeys(piece)[0] === 'solve'),
+    continues: (piece) => kind.continues(piece) || optionKeyOf(piece) === 'solve',
     check: async (spec, context) => {
       await kind.check(spec, context);
       if (spec.solver !== undefined) endgame().prepare(context.rules);

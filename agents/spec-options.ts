@@ -1,14 +1,18 @@
 /**
- * The syntax agent specs share after `kind:`: comma-separated fields, bare
- * values first and then `key=value` options (each key once), whole numbers
- * within a range, and durations such as `t=50ms` or `t=2s`. Each kind's
- * parser reads its argument with these, and a kind with options declares them
- * as a zod schema of the option builders below (typed values, each message
- * naming the option and its range), so that a time, a 0/1 switch or a
- * repeated key means the same in every kind.
+ * The values agent specs share after `kind:` (spec-grammar.ts splits them
+ * into fields): bare values first and then `key=value` options (each key
+ * once), whole numbers within a range, and durations such as `t=50ms` or
+ * `t=2s`. Each kind's parser reads its argument's fields with these, and a
+ * kind with options declares them as a zod schema of the option builders
+ * below (typed values, each message naming the option and its range), so
+ * that a time, a 0/1 switch or a repeated key means the same in every kind.
  */
-import { z } from 'zod';
+// A namespace import: a bundle keeps the parts it uses (`{ z }` keeps all of zod, 450 KB).
+import * as z from 'zod';
 import { describeIssues } from '../env/zod-issues.ts';
+import { type SpecArgument, type SpecField, specFields } from './spec-grammar.ts';
+
+export { isOption } from './spec-grammar.ts';
 
 /** The fields of a spec argument: the bare ones, in order, and the options by key. */
 export interface SpecFields {
@@ -17,21 +21,21 @@ export interface SpecFields {
 }
 
 /**
- * Splits `a,b=1,c=2` into its bare fields and its key=value options (both
- * trimmed); a key given twice is refused with `fail(why)`, since the last one
- * would win unseen.
+ * An argument's fields (spec-grammar.ts) as bare fields and key=value
+ * options (both trimmed); a key given twice is refused with `fail(why)`,
+ * since the last one would win unseen.
  */
-export function splitFields(text: string, fail: (why: string) => Error): SpecFields {
+export function fieldOptions(
+  fields: readonly SpecField[],
+  fail: (why: string) => Error,
+): SpecFields {
   const bare: string[] = [];
   const options = new Map<string, string>();
-  for (const field of text.split(',')) {
-    const eq = field.indexOf('=');
-    if (eq < 0) {
-      bare.push(field.trim());
+  for (const { key, value } of fields) {
+    if (key === null) {
+      bare.push(value);
       continue;
     }
-    const key = field.slice(0, eq).trim();
-    const value = field.slice(eq + 1).trim();
     const earlier = options.get(key);
     if (earlier !== undefined) {
       throw fail(
@@ -43,29 +47,26 @@ export function splitFields(text: string, fail: (why: string) => Error): SpecFie
   return { bare, options: Object.fromEntries(options) };
 }
 
+/** fieldOptions of the fields of `text` (`a,b=1,c=2`). */
+export function splitFields(text: string, fail: (why: string) => Error): SpecFields {
+  return fieldOptions(specFields(text), fail);
+}
+
 /** The argument, trimmed, of a kind that needs one (a path, a command); else throws `fail(why)`. */
 export function requiredArgument(
-  argument: string | null,
+  argument: SpecArgument | null,
   why: string,
   fail: (why: string) => Error,
 ): string {
-  const text = argument?.trim() ?? '';
+  const text = argument?.text.trim() ?? '';
   if (text.length === 0) throw fail(why);
   return text;
 }
 
-/** The option keys an argument gives (without checking it), to tell apart kinds that share a name. */
+/** The option keys the fields of `text` give, in order (without checking them). */
 export function optionKeys(text: string | null): string[] {
   if (text === null) return [];
-  return text.split(',').flatMap((field) => {
-    const eq = field.indexOf('=');
-    return eq < 0 ? [] : [field.slice(0, eq).trim()];
-  });
-}
-
-/** Whether `piece` of a comma-separated list is a `key=value` option. */
-export function isOption(piece: string): boolean {
-  return /^[a-z]+=/.test(piece);
+  return specFields(text).flatMap(({ key }) => (key === null ? [] : [key]));
 }
 
 /** A whole number in plain digits within min..max, else null. */

@@ -1,18 +1,18 @@
 /**
  * Agent specs, the strings that name agents (`minimax:4`, `policy:runs/x`):
- * parsed once into an AgentSpec, then checked and made from it, through the
- * registry of agent kinds (kind-registry.ts).
+ * the command line's registry of agent kinds (kind-registry.ts) and its
+ * functions. A spec is parsed once into an AgentSpec, then checked and made
+ * from it. The registry holds agents/' own kinds (builtin-kinds.ts: the
+ * browser's, the perfect player, external engines) from the start, and the
+ * endgame tables of the user's cache for the solver-backed kinds; the kinds
+ * that load a network are registered by a call (agents/network/kinds.ts).
  */
-import { resolveRules } from '../env/index.ts';
+import { SOLVER_ENDGAME } from '../solve/endgame/cache/shared-tables.ts';
 import type { Agent } from './agent.ts';
-import {
-  type AgentKindContext,
-  type AgentSpec,
-  AgentSpecError,
-  type CreateAgentOptions,
-  type RegisteredKind,
-} from './agent-kinds.ts';
-import { agentSpecForms, kindById, kindOf, kindsNamed, otherFormsOf } from './kind-registry.ts';
+import type { AgentKindRegistration, AgentKindSource, AgentSpec } from './agent-kinds.ts';
+import type { CreateAgentOptions } from './agent-options.ts';
+import { BUILTIN_KINDS } from './builtin-kinds.ts';
+import { AgentKindRegistry } from './kind-registry.ts';
 
 export {
   type AgentFactoryContext,
@@ -21,76 +21,66 @@ export {
   type AgentKindId,
   type AgentKindRegistration,
   type AgentKindSource,
+  type AgentMakingOptions,
   type AgentSpec,
   AgentSpecError,
   type AgentSpecOf,
   type AgentSpecs,
   type AnyAgentKind,
   agentKind,
-  type CreateAgentOptions,
-  type JobFiles,
+  type KindGrammar,
   type SolvableKind,
   type SolverEndgame,
   type SolverShare,
   type SpecParser,
 } from './agent-kinds.ts';
-export { agentKindSources, agentSpecForms, registerAgentKinds } from './kind-registry.ts';
+export type { CreateAgentOptions, JobFiles } from './agent-options.ts';
+
+/** The command line's registry: every kind registered in this thread. */
+const registry = new AgentKindRegistry<CreateAgentOptions>({
+  kinds: BUILTIN_KINDS,
+  endgame: SOLVER_ENDGAME,
+  // The kinds that play with a trained network, named here only so that their
+  // specs say what to import until they are registered (agents/network/kinds.ts
+  // registers them; the `ayoayo/agents` entry does on import).
+  pending: {
+    names: new Map([
+      ['policy', 'policy agents'],
+      ['az', 'network search agents'],
+    ]),
+    how: "import 'ayoayo/agents' (or call registerNetworkKinds from agents/network/kinds.ts)",
+  },
+});
 
 /**
- * The kinds that play with a trained network, named here only so that their
- * specs say what to import until they are registered (agents/network/kinds.ts
- * registers them; the `ayoayo/agents` entry does on import).
+ * Registers a layer's kinds (a kind registered again is replaced in place),
+ * the endgame tables of the solver-backed kinds, and where worker threads
+ * find the function that does it again (its `source`). Calling it twice
+ * changes nothing.
  */
-const NETWORK_KINDS: ReadonlyMap<string, string> = new Map([
-  ['policy', 'policy agents'],
-  ['az', 'network search agents'],
-]);
+export function registerAgentKinds(registration: AgentKindRegistration<CreateAgentOptions>): void {
+  registry.register(registration);
+}
+
+/** Every form an agent spec can take now, as shown in help and error messages. */
+export function agentSpecForms(): string[] {
+  return registry.forms();
+}
+
+/**
+ * The registrations made in this thread from outside agents/ (by module URL
+ * and function), for worker threads to make again.
+ */
+export function agentKindSources(): AgentKindSource[] {
+  return registry.sources();
+}
 
 /**
  * Parses an agent spec string once, into what checkAgentSpec, specFiles and
  * createAgent take; throws an AgentSpecError naming the valid forms.
  */
 export function parseAgentSpec(spec: string): AgentSpec {
-  const text = typeof spec === 'string' ? spec.trim() : '';
-  const colon = text.indexOf(':');
-  const name = colon < 0 ? text : text.slice(0, colon);
-  const argument = colon < 0 ? null : text.slice(colon + 1);
-  const fail = (why: string): AgentSpecError =>
-    new AgentSpecError(
-      `invalid agent '${String(spec)}': ${why}; valid agents: ${agentSpecForms().join(', ')}`,
-    );
-  if (name.length === 0) throw fail('empty agent name');
-  const kind = kindOf(name, argument);
-  if (kind === undefined) {
-    const elsewhere = NETWORK_KINDS.get(name);
-    if (elsewhere !== undefined) {
-      throw new AgentSpecError(
-        `${elsewhere} are not available: import 'ayoayo/agents' (or call registerNetworkKinds from agents/network/kinds.ts) first to load '${text}'`,
-      );
-    }
-    throw fail(`unknown agent '${name}'`);
-  }
-  const fields = kind.parse(argument, fail, otherFormsOf(kind));
-  return { ...fields, kind: kind.kind, name: text } as AgentSpec;
-}
-
-/** A spec parsed (when given as text) and its registered kind. */
-function resolve(given: string | AgentSpec): { spec: AgentSpec; kind: RegisteredKind } {
-  const spec = typeof given === 'string' ? parseAgentSpec(given) : given;
-  const kind = kindById(spec.kind);
-  if (kind === undefined) {
-    throw new AgentSpecError(`invalid agent '${spec.name}': no kind '${spec.kind}' is registered`);
-  }
-  return { spec, kind };
-}
-
-/** What a kind's check and factory are told of `spec` made with `options`. */
-function contextOf(spec: AgentSpec, options: CreateAgentOptions): AgentKindContext {
-  return {
-    name: spec.name,
-    rules: resolveRules(options.rules),
-    ...(options.files !== undefined ? { files: options.files } : {}),
-  };
+  return registry.parse(spec);
 }
 
 /**
@@ -99,13 +89,7 @@ function contextOf(spec: AgentSpec, options: CreateAgentOptions): AgentKindConte
  * carry one name for two agents.
  */
 export function parseAgentList(specs: readonly string[]): AgentSpec[] {
-  const seen = new Set<string>();
-  return specs.map((spec) => {
-    const parsed = parseAgentSpec(spec);
-    if (seen.has(spec)) throw new RangeError(`agent '${spec}' is listed twice`);
-    seen.add(spec);
-    return parsed;
-  });
+  return registry.parseList(specs);
 }
 
 /**
@@ -115,12 +99,11 @@ export function parseAgentList(specs: readonly string[]): AgentSpec[] {
  * whether it is a user's mistake) lost. External engines are not started: an
  * engine that fails forfeits its games.
  */
-export async function checkAgentSpec(
+export function checkAgentSpec(
   given: string | AgentSpec,
   options: CreateAgentOptions = {},
 ): Promise<void> {
-  const { spec, kind } = resolve(given);
-  await kind.check(spec, contextOf(spec, options));
+  return registry.check(given, options);
 }
 
 /**
@@ -128,8 +111,12 @@ export async function checkAgentSpec(
  * the spec writes them: what a queue job must carry for a worker to make it.
  */
 export function specFiles(given: string | AgentSpec): string[] {
-  const { spec, kind } = resolve(given);
-  return [...kind.files(spec)];
+  return registry.files(given);
+}
+
+/** Whether the agent of a spec runs a command of the spec's (`ext:`): a queue worker refuses it unless allowed. */
+export function specRunsCommands(given: string | AgentSpec): boolean {
+  return registry.runsCommands(given);
 }
 
 /**
@@ -137,27 +124,11 @@ export function specFiles(given: string | AgentSpec): string[] {
  * place where specs are interpreted (see agentSpecForms). The agent's name is
  * the spec as given (trimmed). Asynchronous because some agents load a model.
  */
-export async function createAgent(
+export function createAgent(
   given: string | AgentSpec,
   options: CreateAgentOptions = {},
 ): Promise<Agent> {
-  const { spec, kind } = resolve(given);
-  return kind.create(spec, { ...contextOf(spec, options), options });
-}
-
-/** Whether `piece` of a comma-separated list names a registered kind (`random`, `mcts:...`). */
-function startsAgent(piece: string): boolean {
-  const colon = piece.indexOf(':');
-  const name = colon < 0 ? piece : piece.slice(0, colon);
-  return kindsNamed(name).length > 0 || NETWORK_KINDS.has(name);
-}
-
-/** Whether `piece`, met after a comma, continues the agent `current` (see AgentKind.continues). */
-function continuesAgent(current: string, piece: string): boolean {
-  if (piece.length === 0 || startsAgent(piece)) return false;
-  const colon = current.indexOf(':');
-  if (colon < 0) return false;
-  return kindsNamed(current.slice(0, colon)).some((k) => k.continues(piece));
+  return registry.create(given, options);
 }
 
 /**
@@ -168,18 +139,5 @@ function continuesAgent(current: string, piece: string): boolean {
  * reported by its own name.
  */
 export function splitAgentList(values: readonly string[]): string[] {
-  const specs: string[] = [];
-  for (const value of values) {
-    let current: string | null = null;
-    for (const piece of value.split(',')) {
-      if (current !== null && continuesAgent(current.trim(), piece.trim())) {
-        current = `${current},${piece}`;
-        continue;
-      }
-      if (current !== null) specs.push(current.trim());
-      current = piece;
-    }
-    if (current !== null) specs.push(current.trim());
-  }
-  return specs.filter((s) => s.length > 0);
+  return registry.splitList(values);
 }

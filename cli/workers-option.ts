@@ -1,4 +1,4 @@
-import { capWorkers } from '../eval/pool.ts';
+import { capWorkers } from '../threads/pool.ts';
 
 /**
  * The worker threads a command uses for `--workers N`: here at most one per

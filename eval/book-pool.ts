@@ -1,16 +1,17 @@
 import type { BookChunkRunner } from '../solve/book/cache/build-book.ts';
-import { WorkerPool } from './pool.ts';
+import { ThreadPool } from '../threads/pool.ts';
+import { BOOK_LEAVES_JOB } from './book-chunk.ts';
 
 /**
- * A BookChunkRunner on `threads` worker threads (eval's pool, job kind
- * `book-leaves`): every chunk is handed to the pool at once, each result
+ * A BookChunkRunner on `threads` worker threads (the thread pool, job
+ * BOOK_LEAVES_JOB): every chunk is handed to the pool at once, each result
  * taken as it comes; an abort ends the threads (the chunks they held are
  * solved again by the next build).
  */
 export function poolBookRunner(threads: number): BookChunkRunner {
   return async (chunks, onChunk, onLeaf, signal) => {
     if (chunks.length === 0) return;
-    const pool = new WorkerPool(threads);
+    const pool = new ThreadPool(threads);
     const stopped = new Promise<void>((resolve) => {
       if (signal?.aborted === true) resolve();
       signal?.addEventListener('abort', () => resolve(), { once: true });
@@ -19,7 +20,7 @@ export function poolBookRunner(threads: number): BookChunkRunner {
     const all = Promise.all(
       chunks.map((input, index) =>
         pool
-          .run({ kind: 'book-leaves', input }, (n) => {
+          .run(BOOK_LEAVES_JOB, input, (n) => {
             for (let i = 0; i < n; i++) onLeaf();
           })
           .then(

@@ -2,9 +2,9 @@ import type { Rules } from '../env/index.ts';
 import { loadEndgameShowingProgress } from '../solve/endgame/cache/progress.ts';
 import { cachedEndgame } from '../solve/endgame/cache/shared-tables.ts';
 import { DEFAULT_ENDGAME_SEEDS } from '../solve/endgame/cache/table-cache.ts';
+import { runAllOnThreads } from '../threads/pool.ts';
 import type { GameRecord } from './match.ts';
-import { runAllOnPool } from './pool.ts';
-import { type GameErrors, type ReviewJob, runReviewJob } from './review-job.ts';
+import { type GameErrors, REVIEW_JOB, type ReviewJob, runReviewJob } from './review-job.ts';
 
 /** Games a thread reviews in one job: a few, so that the threads share the work evenly. */
 const GAMES_PER_JOB = 4;
@@ -61,6 +61,6 @@ export async function reviewTournamentGames(
     });
   }
   if (options.workers === 0) return jobs.flatMap((job) => runReviewJob(job, onCount));
-  const results = await runAllOnPool('review', jobs, options.workers, onCount);
+  const results = await runAllOnThreads(REVIEW_JOB, jobs, options.workers, onCount);
   return results.flat();
 }

@@ -1,6 +1,7 @@
 import { initialPosition, type Player, type Rules } from '../env/index.ts';
 import { cachedEndgame } from '../solve/endgame/cache/shared-tables.ts';
 import { type ExactValues, reviewGame } from '../solve/index.ts';
+import { threadJob } from '../threads/job.ts';
 import { reviewOracle } from './review-oracle.ts';
 
 /** A tournament game's review: where each seat's agent lost value. Plies count from the start, the opening included. */
@@ -58,3 +59,6 @@ export function runReviewJob(job: ReviewJob, count: () => void = () => {}): Game
     };
   });
 }
+
+/** The thread job that reviews a few tournament games. */
+export const REVIEW_JOB = threadJob(import.meta.url, runReviewJob);

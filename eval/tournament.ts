@@ -7,7 +7,16 @@ import {
   parseAgentSpec,
 } from '../agents/spec.ts';
 import type { RulesInput } from '../env/index.ts';
-import { agentFactoryWith, type Chunk, runChunk } from './chunk.ts';
+import { capWorkers } from '../threads/pool.ts';
+import { runAllOnAgentThreads } from './agent-threads.ts';
+import {
+  agentFactoryWith,
+  type Chunk,
+  GAMES_JOB,
+  type GamesInput,
+  type PairingSpecs,
+  runChunk,
+} from './chunk.ts';
 import { fitElo } from './elo.ts';
 import {
   type GameRecord,
@@ -19,7 +28,6 @@ import {
   scheduleGames,
   summarizePairing,
 } from './match.ts';
-import { capWorkers, runAllOnPool } from './pool.ts';
 
 export interface TournamentOptions {
   /** Agent specs (see agents/spec.ts). Round robin among them, or each against `vs`. */
@@ -75,14 +83,14 @@ export interface TournamentResult {
 
 /**
  * Plays a round robin (or a gauntlet against `vs`) and rates the agents. Games
- * run on a piscina pool of worker threads in chunks of one pairing's games, or
+ * run on the thread pool (threads/) in chunks of one pairing's games, or
  * in this thread with `workers: 0` (tests, the trainer). The same seed gives the
  * same games whatever the number of workers.
  */
 export async function runTournament(options: TournamentOptions): Promise<TournamentResult> {
   const started = performance.now();
   const settings = matchSettings(options);
-  const { pairings, parsed } = plan(options.specs, options.vs);
+  const { pairings, parsed, specOf } = plan(options.specs, options.vs);
   const games = options.games;
   if (!Number.isInteger(games) || games < 1)
     throw new RangeError(`games must be a positive integer, got ${games}`);
@@ -114,12 +122,30 @@ export async function runTournament(options: TournamentOptions): Promise<Tournam
       });
     }
   }
+  // Threads are sent each chunk's specs parsed; a queue, the text (a job is untrusted input).
+  const specsOf = (chunk: Chunk): GamesInput['specs'] => ({
+    a: specOf(chunk.labels.a),
+    b: specOf(chunk.labels.b),
+  });
   const records =
     options.runChunks !== undefined
       ? await options.runChunks(chunks, onGames)
       : workers === 0
-        ? await runHere(chunks, onGames, options.files)
-        : (await runAllOnPool('games', chunks, workers, onGames, options.files)).flat();
+        ? await runHere(chunks, specsOf, onGames, options.files)
+        : (
+            await runAllOnAgentThreads(
+              GAMES_JOB,
+              chunks.map(
+                (chunk): GamesInput => ({
+                  chunk,
+                  specs: specsOf(chunk),
+                  ...(options.files !== undefined ? { files: options.files } : {}),
+                }),
+              ),
+              workers,
+              onGames,
+            )
+          ).flat();
   records.sort((x, y) => x.pairing - y.pairing || x.game - y.game);
 
   const results = pairings.map((p) =>
@@ -176,20 +202,27 @@ export function planPairings(specs: readonly string[], vs?: string): PairingLabe
   return plan(specs, vs).pairings;
 }
 
-/** planPairings, with the specs of the agents that play, parsed once. */
+/**
+ * planPairings, with the specs of the agents that play, parsed once, and the
+ * parsed spec of each label.
+ */
 function plan(
   specs: readonly string[],
   vs?: string,
-): { pairings: PairingLabels[]; parsed: AgentSpec[] } {
+): { pairings: PairingLabels[]; parsed: AgentSpec[]; specOf: (label: string) => AgentSpec } {
   const parsed = parseAgentList(specs);
+  const byLabel = new Map(specs.map((spec, i) => [spec, parsed[i] as AgentSpec]));
+  const specOf = (label: string): AgentSpec => byLabel.get(label) as AgentSpec;
   if (vs !== undefined) {
     const others = specs.filter((s) => s !== vs);
     const own = parseAgentSpec(vs);
     if (others.length === 0)
       throw new RangeError(`a gauntlet needs at least one agent besides '${vs}'`);
+    byLabel.set(vs, own);
     return {
       pairings: others.map((b, pairing) => ({ pairing, a: vs, b })),
       parsed: [own, ...parsed.filter((_, i) => specs[i] !== vs)],
+      specOf,
     };
   }
   if (specs.length < 2) throw new RangeError('a round robin needs at least two agents');
@@ -199,7 +232,7 @@ function plan(
       pairings.push({ pairing: pairings.length, a: specs[i] as string, b: specs[j] as string });
     }
   }
-  return { pairings, parsed };
+  return { pairings, parsed, specOf };
 }
 
 /**
@@ -234,6 +267,7 @@ function splitIntoChunks(
 
 async function runHere(
   chunks: readonly Chunk[],
+  specsOf: (chunk: Chunk) => PairingSpecs,
   onGames: (count: number) => void,
   files: JobFiles | undefined,
 ): Promise<GameRecord[]> {
@@ -245,7 +279,7 @@ async function runHere(
     return new Promise((resolve) => setImmediate(resolve));
   };
   for (const chunk of chunks) {
-    records.push(...(await runChunk(chunk, afterGame, agentFactoryWith(files))));
+    records.push(...(await runChunk(chunk, afterGame, agentFactoryWith(files), specsOf(chunk))));
   }
   return records;
 }

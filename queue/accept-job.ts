@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { z } from 'zod';
-import { parseAgentSpec } from '../agents/spec.ts';
+import { specRunsCommands } from '../agents/spec.ts';
 import { parseJobData } from './jobs.ts';
 
 /**
@@ -18,11 +18,11 @@ export function refuseOtherVersion(data: unknown, what: string, version: string)
   );
 }
 
-/** Refuses `ext:` specs (commands) unless the worker was started with --allow-ext. */
+/** Refuses the specs that run commands (`ext:`) unless the worker was started with --allow-ext. */
 export function refuseExternal(specs: readonly string[], allowExt: boolean): void {
   if (allowExt) return;
   for (const spec of specs) {
-    if (parseAgentSpec(spec).kind === 'ext') {
+    if (specRunsCommands(spec)) {
       throw new UnrecoverableError(
         `this worker refuses the external engine '${spec}' from the queue: start it with --allow-ext to run ext: agents`,
       );

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Agent } from '../agents/agent.ts';
-import { type CreateAgentOptions, createAgent, type JobFiles } from '../agents/spec.ts';
+import { createAgent, type JobFiles } from '../agents/spec.ts';
 import { type AgentFactory, type Chunk, runChunk } from '../eval/chunk.ts';
 import type { GameRecord } from '../eval/match.ts';
 import { acceptJob } from './accept-job.ts';
@@ -33,7 +33,7 @@ export async function fetchJobFiles(
  * to the event loop now and then.
  */
 export function jobAgentFactory(files: JobFiles): AgentFactory {
-  return async (spec: string, options: CreateAgentOptions): Promise<Agent> =>
+  return async (spec, options): Promise<Agent> =>
     yieldingAgent(await createAgent(spec, { ...options, files }));
 }
 

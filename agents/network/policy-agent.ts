@@ -1,18 +1,16 @@
 import type { ObservationConfig } from '../../env/gym/observation.ts';
 import type { Position } from '../../env/position.ts';
 import type { Rules } from '../../env/rules.ts';
-import { inferenceEngine } from '../../models/inference/inference-engine.ts';
-import { loadPolicy } from '../../models/load-policy.ts';
 import type { ForwardPass, MlpWeights } from '../../models/mlp-runner.ts';
-import { checkPolicyInput, PolicyMoveChooser } from '../../models/policy-move.ts';
+import { PolicyMoveChooser } from '../../models/policy-move.ts';
 import type { Agent, AgentContext } from '../agent.ts';
-import type { JobFiles } from '../agent-kinds.ts';
-import { noteOtherRules } from './rules-note.ts';
 
 /**
  * A trained policy playing alone: one forward pass per move (the plain
- * Float32Array runner unless another is given), the most probable legal
- * action, no search.
+ * Float32Array runner unless another is given: the command line's runs on
+ * its inference backend, load-policy-agent.ts), the most probable legal
+ * action, no search. No Node built-in: the browser page's policy opponent
+ * is one.
  */
 export class PolicyAgent implements Agent {
   readonly #chooser: PolicyMoveChooser;
@@ -44,48 +42,12 @@ export class PolicyAgent implements Agent {
     return this.#chooser.value;
   }
 
+  /** The policy's probabilities of the last position's actions (illegal ones 0). */
+  lastProbabilities(): number[] {
+    return this.#chooser.probabilities();
+  }
+
   close(): void {
     this.onClose?.();
   }
-}
-
-/**
- * A policy agent whose forward pass runs on the process's inference backend
- * (models/inference/: onnxruntime-node where it loads, else the plain runner).
- */
-export async function createPolicyAgent(
-  name: string,
-  weights: MlpWeights,
-  observation: ObservationConfig,
-  rules: Rules,
-): Promise<PolicyAgent> {
-  checkPolicyInput(weights, observation, name);
-  const inference = await (await inferenceEngine()).create(weights, { batched: false });
-  return new PolicyAgent(name, weights, observation, rules, inference.forward, () =>
-    inference.dispose(),
-  );
-}
-
-/**
- * Throws what loadPolicyAgent would (a missing, corrupt or unfitting policy)
- * without making the agent, and says so once if the game's rules are not the
- * ones the policy was trained under.
- */
-export function checkPolicyAgent(path: string, rules: Rules, files?: JobFiles): void {
-  const loaded = loadPolicy(path, files);
-  checkPolicyInput(loaded.weights, loaded.observation, `policy:${path}`);
-  noteOtherRules(`policy:${path}`, loaded.rules, rules);
-}
-
-/**
- * The `policy:PATH` agent (a checkpoint, a policy file or a folder holding
- * one), from a queue job's `files` where given.
- */
-export async function loadPolicyAgent(
-  path: string,
-  rules: Rules,
-  files?: JobFiles,
-): Promise<Agent> {
-  const loaded = loadPolicy(path, files);
-  return createPolicyAgent(`policy:${path}`, loaded.weights, loaded.observation, rules);
 }

@@ -10,15 +10,11 @@ import type { SolverShare } from '../agent-kinds.ts';
 import { type PuctLimits, PuctSearch } from '../puct/search.ts';
 import { readSolveOption } from '../solver-backed.ts';
 import { PositionProver } from '../solving-agent.ts';
-import { parseSpecOptions, splitFields } from '../spec-options.ts';
-import {
-  type AzOptions,
-  azLimits,
-  azOptionsSchema,
-  evaluatorWith,
-  networkInference,
-  puctOptions,
-} from './search-agents.ts';
+import { specArgument } from '../spec-grammar.ts';
+import { fieldOptions, parseSpecOptions } from '../spec-options.ts';
+import { azLimits, evaluatorWith, puctOptions } from './az-agent.ts';
+import { type AzOptions, azOptionsSchema } from './grammar.ts';
+import { networkInference } from './search-agents.ts';
 
 /** `ayoayo serve --search`'s options: an `az:` spec's, and with solve=1 how its time is shared. */
 export interface AzSearchOptions {
@@ -36,8 +32,8 @@ export interface AzSearchOptions {
  */
 export function parseAzOptions(text: string, what: string): AzSearchOptions {
   const fail = (why: string) => new NetworkSpecError(`invalid ${what}: ${why}`);
-  const { rest, solver } = readSolveOption(text, fail);
-  const { bare, options } = splitFields(rest ?? '', fail);
+  const { rest, solver } = readSolveOption(specArgument(text), fail);
+  const { bare, options } = fieldOptions(rest?.fields ?? [], fail);
   const stray = bare.filter((field) => field.length > 0);
   if (stray.length > 0) {
     throw fail(`'${stray.join(',')}' is not key=value; e.g. sims=200 or t=50ms,c=1.5`);

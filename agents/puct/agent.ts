@@ -1,7 +1,7 @@
 import { core, outcome, type Position, type Rules, ruleCode } from '../../env/index.ts';
 import type { Agent, AgentContext } from '../agent.ts';
 import type { Evaluator } from '../evaluator.ts';
-import { gumbelSearch } from '../gumbel.ts';
+import { gumbelSearch } from './gumbel.ts';
 import { type PuctLimits, type PuctOptions, type PuctResult, PuctSearch } from './search.ts';
 
 export interface PuctAgentOptions extends PuctOptions, PuctLimits {

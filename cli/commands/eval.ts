@@ -6,7 +6,6 @@ import { gamesProgressBar } from '../../display/progress.ts';
 import { SEED_RANGE } from '../../env/index.ts';
 import { DEFAULT_MAX_PLIES } from '../../eval/game.ts';
 import { DEFAULT_OPENING_PLIES } from '../../eval/openings.ts';
-import { capWorkers } from '../../eval/pool.ts';
 import { writeRatingCharts } from '../../eval/rating-charts.ts';
 import {
   formatReviews,
@@ -17,6 +16,7 @@ import {
 import { reviewTournamentGames } from '../../eval/review-games.ts';
 import type { GameErrors } from '../../eval/review-job.ts';
 import { runTournament } from '../../eval/tournament.ts';
+import { capWorkers } from '../../threads/pool.ts';
 import { agentFormsForHelp } from '../agent-forms.ts';
 import { endgameOption, endgameSeedsFromArg } from '../endgame-option.ts';
 import { durationFlag, durationFromArg, rulesFromArg, rulesOption } from '../engine-args.ts';

@@ -1,8 +1,14 @@
 import { availableParallelism } from 'node:os';
-import { checkAgentSpec, parseAgentList } from '../../agents/spec.ts';
-import { capWorkers, runAllOnPool } from '../pool.ts';
+import { type AgentSpec, checkAgentSpec, parseAgentList } from '../../agents/spec.ts';
+import { capWorkers } from '../../threads/pool.ts';
+import { runAllOnAgentThreads } from '../agent-threads.ts';
 import type { AccuracySet } from './accuracy-set.ts';
-import { type AccuracyAnswer, type AccuracyChunk, runAccuracyChunk } from './chunk.ts';
+import {
+  ACCURACY_JOB,
+  type AccuracyAnswer,
+  type AccuracyChunk,
+  runAccuracyChunk,
+} from './chunk.ts';
 import { type AgentAccuracy, scoreAnswers } from './score.ts';
 
 /** Runs accuracy chunks somewhere else (a job queue: see queue/), each chunk's answers in order. */
@@ -71,12 +77,20 @@ export async function runAccuracy(options: AccuracyOptions): Promise<AccuracyRep
     done += count;
     options.onProgress?.({ done, total });
   };
+  // Threads are sent each chunk's spec parsed; a queue, the text (a job is untrusted input).
+  const byText = new Map(specs.map((spec, i) => [spec, parsed[i] as AgentSpec]));
+  const specOf = (chunk: AccuracyChunk): AgentSpec => byText.get(chunk.spec) as AgentSpec;
   const answers =
     options.runChunks !== undefined
       ? await options.runChunks(chunks, onAnswers)
       : workers === 0
-        ? await runHere(chunks, onAnswers)
-        : await runAllOnPool('accuracy', chunks, workers, onAnswers);
+        ? await runHere(chunks, specOf, onAnswers)
+        : await runAllOnAgentThreads(
+            ACCURACY_JOB,
+            chunks.map((chunk) => ({ chunk, spec: specOf(chunk) })),
+            workers,
+            onAnswers,
+          );
   const agents = specs.map((spec) =>
     scoreAnswers(
       spec,
@@ -120,9 +134,12 @@ function splitIntoChunks(options: AccuracyOptions, seed: number, workers: number
 
 async function runHere(
   chunks: readonly AccuracyChunk[],
+  specOf: (chunk: AccuracyChunk) => AgentSpec,
   onAnswers: (count: number) => void,
 ): Promise<AccuracyAnswer[][]> {
   const out: AccuracyAnswer[][] = [];
-  for (const chunk of chunks) out.push(await runAccuracyChunk(chunk, () => onAnswers(1)));
+  for (const chunk of chunks) {
+    out.push(await runAccuracyChunk(chunk, () => onAnswers(1), undefined, specOf(chunk)));
+  }
   return out;
 }

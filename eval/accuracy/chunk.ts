@@ -1,5 +1,6 @@
-import { createAgent } from '../../agents/spec.ts';
+import { type AgentSpec, createAgent } from '../../agents/spec.ts';
 import { legalActions, parsePosition, Random, type Rules } from '../../env/index.ts';
+import { threadJob } from '../../threads/job.ts';
 import type { AgentFactory } from '../chunk.ts';
 
 /**
@@ -39,15 +40,17 @@ export function positionRandom(seed: number, index: number): Random {
  * Asks the agent for a move in each position of the chunk, each a fresh
  * decision: a new game (no tree or history kept from the last position) and
  * a generator seeded by the position's index. An agent that throws or
- * answers an illegal action is recorded as failing there.
+ * answers an illegal action is recorded as failing there. The agent is made
+ * from `spec` (default: the chunk's).
  */
 export async function runAccuracyChunk(
   chunk: AccuracyChunk,
   onAnswer: (answer: AccuracyAnswer) => void = () => {},
   makeAgent: AgentFactory = createAgent,
+  spec: string | AgentSpec = chunk.spec,
 ): Promise<AccuracyAnswer[]> {
   const { rules } = chunk;
-  const agent = await makeAgent(chunk.spec, {
+  const agent = await makeAgent(spec, {
     rules,
     ...(chunk.moveTimeoutMs !== undefined ? { moveTimeoutMs: chunk.moveTimeoutMs } : {}),
   });
@@ -82,3 +85,20 @@ export async function runAccuracyChunk(
     await agent.close?.();
   }
 }
+
+/** An accuracy chunk as a worker thread is given it: with its agent's spec parsed. */
+export interface AccuracyInput {
+  readonly chunk: AccuracyChunk;
+  readonly spec: AgentSpec;
+}
+
+/** Answers a chunk's positions on a worker thread (ACCURACY_JOB), counting each answer. */
+export function answerPositions(
+  input: AccuracyInput,
+  count: () => void,
+): Promise<AccuracyAnswer[]> {
+  return runAccuracyChunk(input.chunk, count, createAgent, input.spec);
+}
+
+/** The thread job that answers an accuracy chunk. */
+export const ACCURACY_JOB = threadJob(import.meta.url, answerPositions);

@@ -8,7 +8,7 @@
  * the node budget does not depend on which games a thread solved before.
  */
 import type { Agent } from '../../agents/agent.ts';
-import { createAgent } from '../../agents/spec.ts';
+import { type AgentSpec, createAgent } from '../../agents/spec.ts';
 import {
   applyAction,
   formatPosition,
@@ -22,6 +22,7 @@ import {
 } from '../../env/index.ts';
 import { loadEndgame } from '../../solve/endgame/cache/table-cache.ts';
 import { Solver, valueWord } from '../../solve/index.ts';
+import { threadJob } from '../../threads/job.ts';
 import { openingFor } from '../openings.ts';
 import type { ExactValue, PhaseCounts, SetPositionLine } from './accuracy-set.ts';
 import { FIRST_PLY, PHASES, type Phase, phaseOf } from './phases.ts';
@@ -61,8 +62,9 @@ export interface FixtureGameResult {
 const agents = new Map<string, Agent>();
 let solver: Solver | null = null;
 
-async function agentFor(spec: string, rules: Rules): Promise<Agent> {
-  const key = `${spec}|${rulesKey(rules)}`;
+/** The thread's agent of the spec written `text`, made from `spec` (it, or its parse) the first time. */
+async function agentFor(text: string, spec: string | AgentSpec, rules: Rules): Promise<Agent> {
+  const key = `${text}|${rulesKey(rules)}`;
   let agent = agents.get(key);
   if (agent === undefined) {
     agent = await createAgent(spec, { rules });
@@ -107,10 +109,15 @@ function sample<T>(items: readonly T[], count: number, rng: Random): T[] {
   return items.filter((item) => chosen.has(item));
 }
 
-/** Plays and solves one game of the generator (see the module's comment). */
+/**
+ * Plays and solves one game of the generator (see the module's comment),
+ * the agents made from `specs`: the task's agents (default), or their parses
+ * in their order.
+ */
 export async function playFixtureGame(
   task: FixtureGameTask,
   onSolved: () => void = () => {},
+  specs: readonly (string | AgentSpec)[] = task.agents,
 ): Promise<FixtureGameResult> {
   const { rules } = task;
   const rng = Random.fromSeed(`${task.seed}|accuracy-game|${task.game}`);
@@ -122,7 +129,11 @@ export async function playFixtureGame(
     ? openingFor(task.seed, task.game, openingPlies, rules).position
     : randomOpening(rng, openingPlies, rules);
   const seatRngs = [rng.fork('seat 0'), rng.fork('seat 1')] as const;
-  const players = [await agentFor(seats[0], rules), await agentFor(seats[1], rules)] as const;
+  const specOf = (seat: string) => specs[task.agents.indexOf(seat)] as string | AgentSpec;
+  const players = [
+    await agentFor(seats[0], specOf(seats[0]), rules),
+    await agentFor(seats[1], specOf(seats[1]), rules),
+  ] as const;
   for (const agent of new Set(players)) agent.newGame?.();
 
   // The game, every position from FIRST_PLY on that has a choice of moves.
@@ -193,3 +204,20 @@ export async function playFixtureGame(
   }
   return { game: task.game, plies: ply, positions, phases };
 }
+
+/** A game of the generator as a worker thread is given it: with its agents' specs parsed, in their order. */
+export interface FixtureGameInput {
+  readonly task: FixtureGameTask;
+  readonly specs: readonly AgentSpec[];
+}
+
+/** Plays and solves a game on a worker thread (FIXTURE_GAME_JOB), counting each position solved. */
+export function playFixtureGameJob(
+  input: FixtureGameInput,
+  count: () => void,
+): Promise<FixtureGameResult> {
+  return playFixtureGame(input.task, count, input.specs);
+}
+
+/** The thread job that plays and solves a game of the generator. */
+export const FIXTURE_GAME_JOB = threadJob(import.meta.url, playFixtureGameJob);

@@ -10,11 +10,12 @@
  */
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { parseAgentSpec } from '../../agents/spec.ts';
+import { type AgentSpec, parseAgentSpec } from '../../agents/spec.ts';
 import { type Rules, type RulesInput, resolveRules } from '../../env/index.ts';
 import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { DEFAULT_ENDGAME_SEEDS, MAX_ENDGAME_SEEDS } from '../../solve/endgame/cache/table-cache.ts';
-import { capWorkers, WorkerPool } from '../pool.ts';
+import { capWorkers } from '../../threads/pool.ts';
+import { agentThreadPool } from '../agent-threads.ts';
 import {
   type AccuracySet,
   AccuracySetError,
@@ -24,6 +25,7 @@ import {
   type SetPositionLine,
 } from './accuracy-set.ts';
 import {
+  FIXTURE_GAME_JOB,
   type FixtureGameResult,
   type FixtureGameTask,
   type PhaseSamples,
@@ -102,7 +104,7 @@ type GameSettings = Omit<FixtureGameTask, 'game'>;
 
 /** Generates an accuracy set into `options.out` (see the module's comment). */
 export async function generateAccuracySet(options: GenerateOptions): Promise<GenerateResult> {
-  const settings = gameSettings(options);
+  const { settings, specs } = gameSettings(options);
   if (!Number.isInteger(options.positions) || options.positions < 1) {
     throw new RangeError(`positions must be a positive integer, got ${options.positions}`);
   }
@@ -136,10 +138,10 @@ export async function generateAccuracySet(options: GenerateOptions): Promise<Gen
     while (!enough()) {
       const game = nextGame();
       if (game === null) break;
-      taken(await playFixtureGame({ ...settings, game }));
+      taken(await playFixtureGame({ ...settings, game }, undefined, specs));
     }
   } else if (!enough()) {
-    await playOnPool(workers, settings, nextGame, taken, enough);
+    await playOnPool(workers, settings, specs, nextGame, taken, enough);
   }
   const set = assemble(results, options.positions, excluded);
   if (!set.complete) {
@@ -165,10 +167,11 @@ export async function generateAccuracySet(options: GenerateOptions): Promise<Gen
   return { path: options.out, header: written, resumedGames };
 }
 
-function gameSettings(options: GenerateOptions): GameSettings {
+/** The settings of a generation's games (as its partial file holds them), and its agents' specs parsed. */
+function gameSettings(options: GenerateOptions): { settings: GameSettings; specs: AgentSpec[] } {
   const agents = options.agents ?? DEFAULT_GENERATOR_AGENTS;
   if (agents.length === 0) throw new RangeError('the generator needs at least one agent');
-  for (const spec of agents) parseAgentSpec(spec);
+  const specs = agents.map((spec) => parseAgentSpec(spec));
   const openingPlies = options.openingPlies ?? DEFAULT_OPENING_PLIES;
   const [least, most] = openingPlies;
   if (
@@ -191,7 +194,7 @@ function gameSettings(options: GenerateOptions): GameSettings {
     );
   }
   const rules: Rules = resolveRules(options.rules);
-  return {
+  const settings: GameSettings = {
     seed: options.seed,
     agents: [...agents],
     rules,
@@ -202,6 +205,7 @@ function gameSettings(options: GenerateOptions): GameSettings {
     endgameSeeds,
     maxPlies: options.maxPlies ?? DEFAULT_MAX_PLIES,
   };
+  return { settings, specs };
 }
 
 /** The games an interrupted generation with the same settings finished; none without its file. */
@@ -242,11 +246,12 @@ function readPartial(path: string, settings: GameSettings): Map<number, FixtureG
 async function playOnPool(
   workers: number,
   settings: GameSettings,
+  specs: readonly AgentSpec[],
   nextGame: () => number | null,
   taken: (result: FixtureGameResult) => void,
   enough: () => boolean,
 ): Promise<void> {
-  const pool = new WorkerPool(workers);
+  const pool = agentThreadPool(workers);
   const running = new Set<Promise<void>>();
   let failure: unknown = null;
   let stopping = false;
@@ -254,7 +259,7 @@ async function playOnPool(
     const game = nextGame();
     if (game === null) return false;
     const run: Promise<void> = pool
-      .run({ kind: 'fixture-game', input: { ...settings, game } })
+      .run(FIXTURE_GAME_JOB, { task: { ...settings, game }, specs })
       .then(
         (result) => {
           if (!stopping) taken(result);

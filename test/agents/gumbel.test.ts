@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StoreDifferenceEvaluator } from '../../agents/evaluator.ts';
-import { consideredVisitSequence, gumbelSearch } from '../../agents/gumbel.ts';
+import { consideredVisitSequence, gumbelSearch } from '../../agents/puct/gumbel.ts';
 import { PuctSearch } from '../../agents/puct/search.ts';
 import { DEFAULT_RULES, initialPosition, position, Random } from '../../env/index.ts';
 

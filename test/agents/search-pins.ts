@@ -5,8 +5,8 @@
  * shown to give the same visits, values and moves.
  */
 import type { Evaluator } from '../../agents/evaluator.ts';
-import { GumbelRoot, gumbelSearch } from '../../agents/gumbel.ts';
 import { PuctAgent } from '../../agents/puct/agent.ts';
+import { GumbelRoot, gumbelSearch } from '../../agents/puct/gumbel.ts';
 import { type PuctOptions, type PuctResult, PuctSearch } from '../../agents/puct/search.ts';
 import { ACTIONS, STATE_SIZE, STORE_0, TO_MOVE } from '../../env/core.ts';
 import { applyAction, legalActions, outcome } from '../../env/game.ts';

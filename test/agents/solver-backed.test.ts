@@ -30,7 +30,8 @@ registerAgentKinds({
       name: 'timed',
       forms: ['timed:t=TIME'],
       parse: (argument, fail) => {
-        const timeMs = argument?.startsWith('t=') ? parseDuration(argument.slice(2)) : null;
+        const text = argument?.text ?? '';
+        const timeMs = text.startsWith('t=') ? parseDuration(text.slice(2)) : null;
         if (timeMs === null) throw fail('timed needs t=TIME');
         return { timeMs };
       },

@@ -93,6 +93,10 @@ describe('layerViolations', () => {
       { path: 'solve/table.ts', text: "import { writeFileSync } from 'node:fs';" },
       { path: 'solve/solver.ts', text: "import { cacheDir } from '../files/cache-dir.ts';" },
       { path: 'files/f.ts', text: "import { solve } from '../solve/index.ts';" },
+      { path: 'threads/pool.ts', text: "import { createAgent } from '../agents/spec.ts';" },
+      { path: 'threads/worker.ts', text: "import { runChunk } from '../eval/chunk.ts';" },
+      { path: 'web/src/y.ts', text: "import { ThreadPool } from '../../threads/pool.ts';" },
+      { path: 'agents/kind-registry.ts', text: "import { readFileSync } from 'node:fs';" },
     ];
     expect(layerViolations(files)).toEqual([
       'env/gym/single-agent-env.ts -> ../../agents/agent.ts: env may not import agents',
@@ -108,6 +112,10 @@ describe('layerViolations', () => {
       'solve/table.ts -> node:fs: this folder must import nothing from Node',
       "solve/solver.ts -> ../files/cache-dir.ts: this file must run in a browser; files is Node's",
       'files/f.ts -> ../solve/index.ts: files may not import solve',
+      'threads/pool.ts -> ../agents/spec.ts: threads may not import agents',
+      'threads/worker.ts -> ../eval/chunk.ts: threads may not import eval',
+      "web/src/y.ts -> ../../threads/pool.ts: this file must run in a browser; threads is Node's",
+      'agents/kind-registry.ts -> node:fs: this folder must import nothing from Node',
     ]);
   });
 
@@ -129,6 +137,11 @@ describe('layerViolations', () => {
       { path: 'cli/c.ts', text: "import { w } from '../web/build.ts';" },
       { path: 'solve/s.ts', text: "import { core } from '../env/index.ts';" },
       { path: 'agents/a.ts', text: "import { Solver } from '../solve/solver.ts';" },
+      { path: 'eval/e.ts', text: "import { ThreadPool } from '../threads/pool.ts';" },
+      {
+        path: 'solve/book/cache/b.ts',
+        text: "import { ThreadPool } from '../../../threads/pool.ts';",
+      },
       {
         path: 'agents/network/n.ts',
         text: "import { MlpRunner } from '../../models/mlp-runner.ts';",

@@ -13,6 +13,7 @@ export const LAYERS = [
   'env',
   'files',
   'display',
+  'threads',
   'solve',
   'models',
   'agents',
@@ -34,7 +35,8 @@ export const ALLOWED: Record<Layer, readonly Layer[]> = {
   env: [],
   files: [],
   display: ['files'],
-  solve: ['env', 'files', 'display'],
+  threads: [],
+  solve: ['env', 'files', 'display', 'threads'],
   models: ['env', 'files'],
   agents: below('agents'),
   eval: below('eval'),
@@ -50,10 +52,18 @@ export const ALLOWED: Record<Layer, readonly Layer[]> = {
  * Files whose code must run in a browser too: no Node built-in, and nothing
  * from the Node-only folders. solve/endgame/cache/ and solve/book/cache/ are
  * the solver's Node-side parts (the endgame tables and the opening books on
- * disk), which the browser's entry (solve/index.ts) does not export.
+ * disk), which the browser's entry (solve/index.ts) does not export. The
+ * page makes its opponents with the grammar and registry of agent kinds and
+ * the kinds that run anywhere.
  */
-const BROWSER_SAFE = [/^env\//, /^solve\/(?!endgame\/cache\/|book\/cache\/)/, /^web\/src\//];
-const NODE_ONLY: readonly Layer[] = ['files', 'display'];
+const BROWSER_SAFE = [
+  /^env\//,
+  /^solve\/(?!endgame\/cache\/|book\/cache\/)/,
+  /^web\/src\//,
+  /^agents\/(agent-kinds|browser-kinds|kind-registry|spec-grammar|spec-options|solver-backed)\.ts$/,
+  /^agents\/network\/(grammar|az-agent|policy-agent)\.ts$/,
+];
+const NODE_ONLY: readonly Layer[] = ['files', 'display', 'threads'];
 
 const NODE_BUILTINS = new Set(builtinModules);
 

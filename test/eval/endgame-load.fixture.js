@@ -1,7 +1,7 @@
 // A worker thread of test/eval/endgame-cache.test.ts: waits at a barrier
 // shared with the other threads, then loads the endgame table of
 // workerData.seeds seeds from workerData.dir, and reports whether it built it
-// and what it was told. JavaScript, as eval/worker.js: it registers tsx first.
+// and what it was told. JavaScript, as threads/worker.js: it registers tsx first.
 import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 

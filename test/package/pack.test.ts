@@ -124,7 +124,7 @@ describe('the packed package, installed into an empty project', () => {
     for (const file of [
       'dist/env/index.js',
       'dist/env/index.d.ts',
-      'dist/eval/worker.js',
+      'dist/threads/worker.js',
       'bin/ayoayo.js',
     ]) {
       expect(files).toContain(file);

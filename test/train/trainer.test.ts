@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { capWorkers } from '../../eval/pool.ts';
 import { loadOnnxRuntime } from '../../models/inference/onnx-runtime.ts';
 import { readPolicyFile } from '../../models/read-policy-file.ts';
+import { capWorkers } from '../../threads/pool.ts';
 import { buildConfig } from '../../train/config/build.ts';
 import { readLayer } from '../../train/config/layers.ts';
 import { PRESETS } from '../../train/config/presets.ts';

@@ -16,13 +16,16 @@ const policy = decodeBrowserPolicy(
   ),
 );
 const rules = DEFAULT_RULES;
+const AZ_50 = 'az:models/pretrained,sims=50,batch=1,reuse=0,cache=14';
 
 describe("the page's az opponent (PUCT over the exported policy, plain runner)", () => {
   it('offers simulation budgets as its strength and needs the policy', () => {
     const az = opponentOf('az');
     expect(az.needsPolicy).toBe(true);
-    expect(az.strengths.map((s) => s.spec)).toEqual(['az:50', 'az:200', 'az:800', 'az:3200']);
-    expect(az.strengths[az.defaultStrength]?.spec).toBe('az:200');
+    expect(az.strengths.map((s) => s.spec)).toEqual(
+      [50, 200, 800, 3200].map((n) => `az:models/pretrained,sims=${n},batch=1,reuse=0,cache=14`),
+    );
+    expect(az.strengths[az.defaultStrength]?.label).toBe('200 simulations a move');
   });
 
   it('plays one of the moves a fresh PUCT search with the network rates best, the same for the same seed', async () => {
@@ -33,7 +36,7 @@ describe("the page's az opponent (PUCT over the exported policy, plain runner)",
       rules,
     });
     const play = async (seed: number) => {
-      const computer = createComputer('az:50', rules, seed, policy);
+      const computer = await createComputer(AZ_50, rules, seed, policy);
       const moves: number[] = [];
       for (const pos of positions) moves.push((await computer.choose(pos)).action);
       return moves;

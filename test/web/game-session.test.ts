@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES, formatPosition, legalActions } from '../../env/index.ts';
 import { describeMove, GameSession, pitLabel } from '../../web/src/game-session.ts';
-import { createComputer, OPPONENTS } from '../../web/src/opponents.ts';
+import { createComputer, OPPONENTS, opponentOf } from '../../web/src/opponents.ts';
 
 describe('the page’s game session (no DOM)', () => {
   it('undo takes back the person’s last move and the replies after it, never the computer’s opening', async () => {
     const session = new GameSession(
       1,
-      createComputer('greedy', DEFAULT_RULES, 1, null),
+      await createComputer('greedy', DEFAULT_RULES, 1, null),
       DEFAULT_RULES,
     );
     await session.playComputer();
@@ -27,7 +27,7 @@ describe('the page’s game session (no DOM)', () => {
     expect([0, 5, 6, 8, 11].map(pitLabel)).toEqual(['S0', 'S5', 'N0', 'N2', 'N5']);
     const session = new GameSession(
       0,
-      createComputer('random', DEFAULT_RULES, 2, null),
+      await createComputer('random', DEFAULT_RULES, 2, null),
       DEFAULT_RULES,
     );
     const move = session.playHuman(3);
@@ -36,22 +36,28 @@ describe('the page’s game session (no DOM)', () => {
     expect(describeMove(reply, 'random')).toContain(`action ${reply.action} (N${reply.action})`);
   });
 
-  it('builds every offered opponent and refuses any other with a clear message', () => {
+  it('builds every offered opponent and refuses any other with a clear message', async () => {
     const askPerfect = () => Promise.reject(new Error('not asked in this test'));
     for (const choice of OPPONENTS.filter((c) => !c.needsPolicy)) {
       for (const { spec } of choice.strengths) {
-        expect(createComputer(spec, DEFAULT_RULES, 3, null, askPerfect).name).toBe(spec);
+        expect((await createComputer(spec, DEFAULT_RULES, 3, null, askPerfect)).name).toBe(spec);
       }
     }
-    expect(() => createComputer('perfect', DEFAULT_RULES, 3, null)).toThrow(
+    await expect(createComputer('perfect', DEFAULT_RULES, 3, null)).rejects.toThrow(
       'no solver worker is running',
     );
-    expect(() => createComputer('policy', DEFAULT_RULES, 3, null)).toThrow('no policy is loaded');
-    expect(() => createComputer('az:200', DEFAULT_RULES, 3, null)).toThrow('no policy is loaded');
-    expect(() => createComputer('minimax:3', DEFAULT_RULES, 3, null)).toThrow(
-      "the page does not offer the opponent 'minimax:3'",
-    );
-    expect(() => createComputer('ext:engine', DEFAULT_RULES, 3, null)).toThrow(
+    const az = opponentOf('az').strengths[1]?.spec as string;
+    for (const spec of ['policy:models/pretrained', az]) {
+      await expect(createComputer(spec, DEFAULT_RULES, 3, null)).rejects.toThrow(
+        'no policy is loaded',
+      );
+    }
+    for (const spec of ['minimax:3', 'ext:engine', 'az:200', 'policy']) {
+      await expect(createComputer(spec, DEFAULT_RULES, 3, null)).rejects.toThrow(
+        `the page does not offer the opponent '${spec}'`,
+      );
+    }
+    expect(() => opponentOf('ext')).toThrow(
       "unknown opponent 'ext'; the page offers perfect, policy, az, minimax, mcts, greedy, random",
     );
   });

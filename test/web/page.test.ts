@@ -312,10 +312,9 @@ describeWithSystemPackage(
     }
 
     async function start(page: Page, spec: string, human: number): Promise<void> {
-      const [kind = '', budget] = spec.split(':');
-      await page.selectOption('#opponent', kind);
+      await page.selectOption('#opponent', spec.split(':')[0] ?? '');
       // Agents without a budget have a single strength and the setting is disabled.
-      if (budget !== undefined) await page.selectOption('#strength', spec);
+      if (await page.locator('#strength').isEnabled()) await page.selectOption('#strength', spec);
       await page.selectOption('#side', String(human));
       await page.click('#new-game');
       await page.waitForSelector(`#app[data-opponent="${spec}"][data-human="${human}"]`);
@@ -340,7 +339,7 @@ describeWithSystemPackage(
       const page = await open(VIEWPORTS.phone);
       expect(await page.locator('#app').getAttribute('data-policy')).toBe('loaded');
       expect(await page.locator('#policy-info').textContent()).toContain('run random-test-policy');
-      await start(page, 'policy', 1);
+      await start(page, 'policy:models/pretrained', 1);
       await checkLayout(page, 1, VIEWPORTS.phone.width);
       await playByClicking(page, 1, 11, 'tap');
       const moves = await movesOf(page);
@@ -433,8 +432,9 @@ describeWithSystemPackage(
       const budgets = await page.evaluate<string[]>(
         "[...document.querySelectorAll('#strength option')].map((o) => o.value)",
       );
-      expect(budgets).toEqual(['az:50', 'az:200', 'az:800', 'az:3200']);
-      await start(page, 'az:50', 1);
+      const az = (sims: number) => `az:models/pretrained,sims=${sims},batch=1,reuse=0,cache=14`;
+      expect(budgets).toEqual([50, 200, 800, 3200].map(az));
+      await start(page, az(50), 1);
       expect(await page.locator('#evaluation').isVisible()).toBe(true);
       await playByClicking(page, 1, 23);
       const moves = await movesOf(page);
@@ -452,7 +452,7 @@ describeWithSystemPackage(
 
     it("plays from the keyboard, takes moves back, and shows the value head as a bar from the person's side", async () => {
       const page = await open(VIEWPORTS.desktop);
-      await start(page, 'policy', 0);
+      await start(page, 'policy:models/pretrained', 0);
       // Playable pits glow green; while the person chooses, the other row is dimmed.
       const looks = await page.evaluate<{ shadow: string; filter: string }[]>(
         "[...document.querySelectorAll('#board .pit')].map((b) => ({ pit: b.dataset.pit, shadow: getComputedStyle(b).boxShadow, filter: getComputedStyle(b).filter })).sort((x, y) => x.pit - y.pit)",

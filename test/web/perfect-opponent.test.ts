@@ -6,6 +6,7 @@ import {
   formatPosition,
   legalActions,
   parsePosition,
+  Random,
   START_NOTATION,
 } from '../../env/index.ts';
 import { shippedBookPath } from '../../solve/book/cache/book-cache.ts';
@@ -14,7 +15,7 @@ import { PageSolving } from '../../web/src/page-solving.ts';
 import {
   PagePerfectPlayer,
   type PerfectMoveRequest,
-  RemotePerfectPlayer,
+  RemotePerfectAgent,
 } from '../../web/src/perfect-opponent.ts';
 
 const shippedBook = async () => new Uint8Array(readFileSync(shippedBookPath()));
@@ -86,15 +87,17 @@ describe("the page's perfect opponent", () => {
 
   it("asks the worker for each move with the game's seed and the position", async () => {
     const asked: Omit<PerfectMoveRequest, 'id'>[] = [];
-    const player = new RemotePerfectPlayer(
+    const agent = new RemotePerfectAgent(
+      'perfect',
       async (question) => {
         asked.push(question);
         return { kind: 'perfect-move', id: 1, action: 2, source: 'book', value: 1, timeMs: 0 };
       },
-      DEFAULT_RULES,
       41,
     );
-    expect(await player.choose(parsePosition(START_NOTATION))).toEqual({ action: 2 });
+    const start = parsePosition(START_NOTATION);
+    const context = { legal: legalActions(start), rng: Random.fromSeed(1), rules: DEFAULT_RULES };
+    expect(await agent.act(start, context)).toBe(2);
     expect(asked).toEqual([
       {
         kind: 'perfect-move',

@@ -10,6 +10,8 @@
  * where the position is in it, else the solver's when it proves the position
  * within a short budget.
  */
+
+import { PolicyAgent } from '../../agents/network/policy-agent.ts';
 import {
   DEFAULT_RULES,
   describeRules,
@@ -29,7 +31,7 @@ import {
   PLAYER_NAMES,
   pitLabel,
 } from './game-session.ts';
-import { createComputer, OPPONENTS, opponentOf } from './opponents.ts';
+import { choiceOf, createComputer, OPPONENTS, opponentOf } from './opponents.ts';
 import { askPerfectMove } from './perfect-moves.mts';
 import {
   describePerfectPlay,
@@ -38,7 +40,6 @@ import {
   type PerfectPlayRequest,
   valueForHuman,
 } from './perfect-play.ts';
-import { PolicyPlayer } from './players.ts';
 import { ReviewPanel } from './review-panel.mts';
 
 /** Laps listed in the relay view (relays of over a thousand laps exist). */
@@ -94,7 +95,7 @@ const storeCounts: HTMLElement[] = [];
 let policy: BrowserPolicy | null = null;
 let session: GameSession | null = null;
 /** The network's value head, when the opponent is the policy. */
-let evaluator: PolicyPlayer | null = null;
+let evaluator: PolicyAgent | null = null;
 /** Bumped by every new game and undo, so a running animation or search of the old one stops. */
 let generation = 0;
 let busy = false;
@@ -245,7 +246,7 @@ async function showEvaluation(position: Position, game: number): Promise<void> {
   if (result) {
     forHuman = result.winner === null ? 0 : result.winner === current.human ? 1 : -1;
   } else {
-    const { value = 0 } = await evaluator.choose(position);
+    const value = evaluator.estimateValue(position, current.rules);
     if (game !== generation) return;
     forHuman = position.toMove === current.human ? value : -value;
   }
@@ -503,21 +504,20 @@ function showStrengths(): void {
   strengthSelect.disabled = choice.strengths.length < 2;
 }
 
-function newGame(): void {
+async function newGame(): Promise<void> {
   generation++;
+  const game = generation;
   busy = false;
   const rules = policy?.rules ?? DEFAULT_RULES;
   const human = (sideSelect.value === '1' ? 1 : 0) as Player;
   const spec = strengthSelect.value;
-  session = new GameSession(
-    human,
-    createComputer(spec, rules, generation, policy, askPerfectMove),
-    rules,
-  );
+  const computer = await createComputer(spec, rules, generation, policy, askPerfectMove);
+  if (game !== generation) return;
+  session = new GameSession(human, computer, rules);
   // The value head's bar, against the opponents that use the network.
   evaluator =
-    opponentOf(spec.split(':')[0] ?? '').needsPolicy && policy !== null
-      ? new PolicyPlayer(policy, rules)
+    choiceOf(spec).needsPolicy && policy !== null
+      ? new PolicyAgent('policy', policy.weights, policy.observation, rules)
       : null;
   buildBoard(human);
   moveList.replaceChildren();
@@ -529,7 +529,6 @@ function newGame(): void {
   app.dataset.human = String(human);
   app.dataset.opponent = session.computer.name;
   rulesInfo.textContent = `Rules: ${describeRules(rules)}. A store of 25 wins.`;
-  const game = generation;
   askPerfectPlay(session.position);
   void showEvaluation(session.position, game).then(() => runComputer(game));
 }
@@ -585,7 +584,7 @@ async function loadPolicy(): Promise<void> {
 }
 
 opponentSelect.addEventListener('change', showStrengths);
-newGameButton.addEventListener('click', newGame);
+newGameButton.addEventListener('click', () => void newGame());
 undoButton.addEventListener('click', undo);
 reviewButton.addEventListener('click', () => {
   if (session !== null) reviewPanel.review(session, computerName());
@@ -593,4 +592,4 @@ reviewButton.addEventListener('click', () => {
 document.addEventListener('keydown', onKey);
 buildBoard(0);
 await loadPolicy();
-newGame();
+await newGame();

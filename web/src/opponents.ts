@@ -1,21 +1,77 @@
 /**
- * The opponents the page offers: every agent kind that runs in a browser, each
- * with its strength settings (the search budget). The values are agent specs
- * as the CLI writes them (`minimax:4`, `mcts:1000`; `az:200` is the page's
- * short form of `az:PATH,sims=200,batch=1`), built here from a fixed list
- * because agents/spec.ts also reaches external engines (Node only).
+ * The opponents the page offers: every agent kind that runs in a browser,
+ * each with its strength settings (the search budget). Each is an agent spec
+ * that means on the command line what it means here (`minimax:4`,
+ * `az:models/pretrained,sims=200,batch=1,reuse=0,cache=14`), made by the
+ * page's registry of agent kinds: the kinds that run anywhere, and the
+ * network and perfect kinds with the command line's grammar, made from what
+ * the page has (the network it was served, which its specs name
+ * `models/pretrained`, and its solver worker).
  */
-import { CachedEvaluator } from '../../agents/evaluation-cache.ts';
-import { GreedyAgent } from '../../agents/greedy.ts';
-import { MctsAgent } from '../../agents/mcts.ts';
-import { MinimaxAgent } from '../../agents/minimax.ts';
-import { NetworkEvaluator } from '../../agents/network/network-evaluator.ts';
-import { PuctAgent } from '../../agents/puct/agent.ts';
-import { RandomAgent } from '../../agents/random.ts';
+import { type AgentMakingOptions, agentKind } from '../../agents/agent-kinds.ts';
+import { BROWSER_KINDS, perfectGrammar } from '../../agents/browser-kinds.ts';
+import { AgentKindRegistry } from '../../agents/kind-registry.ts';
+import { azAgent, type SearchNetwork } from '../../agents/network/az-agent.ts';
+import { azGrammar, policyGrammar } from '../../agents/network/grammar.ts';
+import { PolicyAgent } from '../../agents/network/policy-agent.ts';
 import type { Rules } from '../../env/index.ts';
-import type { BrowserPolicy } from '../../models/export/browser-policy.ts';
-import { type AskPerfectMove, RemotePerfectPlayer } from './perfect-opponent.ts';
-import { AgentPlayer, type ComputerPlayer, PolicyPlayer } from './players.ts';
+import { plainForward } from '../../models/mlp-runner.ts';
+import { type AskPerfectMove, RemotePerfectAgent } from './perfect-opponent.ts';
+import { AgentPlayer, type ComputerPlayer } from './players.ts';
+
+/** What the page's specs call the network it was served (the command line's path to the pretrained one). */
+export const PAGE_NETWORK = 'models/pretrained';
+
+/** What the page makes its opponents with, besides the rules. */
+export interface PageAgentOptions extends AgentMakingOptions {
+  /** The network the page was served (its `policy.json`); null without one. */
+  readonly network: SearchNetwork | null;
+  /** How the page asks its solver worker for the perfect player's moves; null without one. */
+  readonly askPerfect: AskPerfectMove | null;
+  /** The game's seed: the perfect player's ties. */
+  readonly seed: number;
+}
+
+/** The network a spec names, which must be the page's. */
+function networkNamed(path: string, { network }: PageAgentOptions): SearchNetwork {
+  if (network === null) throw new Error('no policy is loaded');
+  if (path !== PAGE_NETWORK) {
+    throw new Error(`the page plays the network it was served, ${PAGE_NETWORK}, not '${path}'`);
+  }
+  return network;
+}
+
+/** The perfect player, in the page's solver worker. */
+const perfect = agentKind<'perfect', PageAgentOptions>({
+  ...perfectGrammar,
+  create: (_spec, { name, options }) => {
+    if (options.askPerfect === null) throw new Error('no solver worker is running');
+    return new RemotePerfectAgent(name, options.askPerfect, options.seed);
+  },
+});
+
+/** The policy alone, named as the command line names it (load-policy-agent.ts): by its path. */
+const policy = agentKind<'policy', PageAgentOptions>({
+  ...policyGrammar,
+  create: (spec, { rules, options }) => {
+    const { weights, observation } = networkNamed(spec.path, options);
+    return new PolicyAgent(`policy:${spec.path}`, weights, observation, rules);
+  },
+});
+
+/** PUCT with the network, one leaf at a time on the plain Float32Array runner (no tfjs in the page). */
+const az = agentKind<'az', PageAgentOptions>({
+  ...azGrammar,
+  create: (spec, { name, rules, options }) => {
+    const network = networkNamed(spec.path, options);
+    return azAgent(name, network, spec.options, rules, plainForward(network.weights));
+  },
+});
+
+/** The page's registry of agent kinds. */
+export const PAGE_AGENT_KINDS = new AgentKindRegistry<PageAgentOptions>({
+  kinds: [...BROWSER_KINDS, perfect, policy, az],
+});
 
 export type OpponentKind = 'perfect' | 'policy' | 'az' | 'random' | 'greedy' | 'minimax' | 'mcts';
 
@@ -36,8 +92,13 @@ export interface OpponentChoice {
   readonly needsPolicy: boolean;
 }
 
-/** Evaluation cache of the page's PUCT: 2^14 entries, about 700 KB. */
-const AZ_CACHE_BITS = 14;
+/**
+ * The page's PUCT: one leaf at a time (batch=1), each move searched afresh
+ * (reuse=0; the evaluation cache, being exact, is kept), a cache of 2^14
+ * entries (about 700 KB).
+ */
+const azSpec = (simulations: number): string =>
+  `az:${PAGE_NETWORK},sims=${simulations},batch=1,reuse=0,cache=14`;
 
 export const OPPONENTS: readonly OpponentChoice[] = [
   {
@@ -50,7 +111,7 @@ export const OPPONENTS: readonly OpponentChoice[] = [
   {
     kind: 'policy',
     label: 'Policy (network)',
-    strengths: [{ spec: 'policy', label: 'top move, no search' }],
+    strengths: [{ spec: `policy:${PAGE_NETWORK}`, label: 'top move, no search' }],
     defaultStrength: 0,
     needsPolicy: true,
   },
@@ -58,7 +119,7 @@ export const OPPONENTS: readonly OpponentChoice[] = [
     kind: 'az',
     label: 'Policy + search (PUCT)',
     strengths: [50, 200, 800, 3200].map((simulations) => ({
-      spec: `az:${simulations}`,
+      spec: azSpec(simulations),
       label: `${simulations.toLocaleString('en')} simulations a move`,
     })),
     defaultStrength: 1,
@@ -111,67 +172,27 @@ export function opponentOf(kind: string): OpponentChoice {
   return found;
 }
 
-/**
- * The computer player for one of the catalogue's specs. `policy` and `az` need
- * the loaded network, `perfect` the page's solver worker (`askPerfect`);
- * `seed` drives the agent's ties and playouts.
- */
-export function createComputer(
-  spec: string,
-  rules: Rules,
-  seed: number,
-  policy: BrowserPolicy | null,
-  askPerfect: AskPerfectMove | null = null,
-): ComputerPlayer {
-  const [kind = '', budget = ''] = spec.split(':');
-  const known = opponentOf(kind).strengths.some((strength) => strength.spec === spec);
-  if (!known) throw new Error(`the page does not offer the opponent '${spec}'`);
-  switch (kind as OpponentKind) {
-    case 'perfect':
-      if (askPerfect === null) throw new Error('no solver worker is running');
-      return new RemotePerfectPlayer(askPerfect, rules, seed);
-    case 'policy':
-      if (policy === null) throw new Error('no policy is loaded');
-      return new PolicyPlayer(policy, rules);
-    case 'az':
-      if (policy === null) throw new Error('no policy is loaded');
-      return new AgentPlayer(createPagePuct(spec, Number(budget), policy, rules), rules, seed);
-    case 'minimax':
-      return new AgentPlayer(
-        new MinimaxAgent({ rules, depth: Number(budget), ttBits: 16, name: spec }),
-        rules,
-        seed,
-      );
-    case 'mcts':
-      return new AgentPlayer(
-        new MctsAgent({ rules, iterations: Number(budget), name: spec }),
-        rules,
-        seed,
-      );
-    case 'greedy':
-      return new AgentPlayer(new GreedyAgent(spec), rules, seed);
-    case 'random':
-      return new AgentPlayer(new RandomAgent(spec), rules, seed);
-  }
+/** The catalogue entry that offers `spec`; throws for a spec the page does not offer. */
+export function choiceOf(spec: string): OpponentChoice {
+  const found = OPPONENTS.find((choice) => choice.strengths.some((s) => s.spec === spec));
+  if (found === undefined) throw new Error(`the page does not offer the opponent '${spec}'`);
+  return found;
 }
 
 /**
- * PUCT with the exported policy's priors and value, one leaf at a time on the
- * plain Float32Array runner (no tfjs in the page), each move searched afresh
- * (the evaluation cache, being exact, is kept): every move is the one
- * `az:PATH,sims=N,batch=1,reuse=0` would choose, ties aside.
+ * The computer player for one of the catalogue's specs, made by the page's
+ * registry. `policy:` and `az:` specs need the loaded network, `perfect` the
+ * page's solver worker (`askPerfect`); `seed` drives the agent's ties and
+ * playouts.
  */
-function createPagePuct(
-  name: string,
-  simulations: number,
-  policy: BrowserPolicy,
+export async function createComputer(
+  spec: string,
   rules: Rules,
-): PuctAgent {
-  const network = new NetworkEvaluator(policy.weights, policy.observation, rules);
-  return new PuctAgent(new CachedEvaluator(network, AZ_CACHE_BITS), {
-    name,
-    rules,
-    simulations,
-    batchSize: 1,
-  });
+  seed: number,
+  network: SearchNetwork | null,
+  askPerfect: AskPerfectMove | null = null,
+): Promise<ComputerPlayer> {
+  choiceOf(spec);
+  const agent = await PAGE_AGENT_KINDS.create(spec, { rules, network, askPerfect, seed });
+  return new AgentPlayer(agent, rules, seed);
 }

@@ -3,9 +3,10 @@
  * (agents/perfect.ts: the opening book, then the exact solver with the
  * worker's endgame table, no budget) run in a solver worker of its own
  * (solver-worker.mts), so that a long solve never blocks the board; and the
- * page's side of it, a computer player that asks the worker for each move.
+ * page's side of it, an agent that asks the worker for each move.
  * Tests call both directly.
  */
+import type { Agent, AgentContext } from '../../agents/agent.ts';
 import { PerfectPlayers } from '../../agents/perfect.ts';
 import {
   formatPosition,
@@ -15,7 +16,6 @@ import {
   type Rules,
 } from '../../env/index.ts';
 import type { PageSolving } from './page-solving.ts';
-import type { Choice, ComputerPlayer } from './players.ts';
 
 /** A question to the worker: the perfect player's move in this position. */
 export interface PerfectMoveRequest {
@@ -90,24 +90,26 @@ export type AskPerfectMove = (
   request: Omit<PerfectMoveRequest, 'id'>,
 ) => Promise<PerfectMoveAnswer>;
 
-/** The perfect opponent on the page's side: each move asked of the worker, ties seeded by the game and the position. */
-export class RemotePerfectPlayer implements ComputerPlayer {
-  readonly name = 'perfect';
-
+/**
+ * The perfect opponent on the page's side: an agent that asks the worker for
+ * each move, ties seeded by the game and the position (not by the game's
+ * generator), so that a game replays alike.
+ */
+export class RemotePerfectAgent implements Agent {
   constructor(
+    readonly name: string,
     readonly ask: AskPerfectMove,
-    readonly rules: Rules,
     readonly seed: number,
   ) {}
 
-  async choose(position: Position): Promise<Choice> {
+  async act(position: Position, { rules }: AgentContext): Promise<number> {
     const notation = formatPosition(position);
     const answer = await this.ask({
       kind: 'perfect-move',
       position: notation,
-      rules: this.rules,
+      rules,
       seed: `${this.seed}:${notation}`,
     });
-    return { action: answer.action };
+    return answer.action;
   }
 }

@@ -1,12 +1,12 @@
 /**
- * The page's computer opponents, all running in the browser: the exported
- * policy (plain Float32Array runner, observation computed by the project's own
- * engine) and any of the project's agents that needs no process or file.
+ * The page's computer opponents, all running in the browser: any of the
+ * project's agents that needs no process or file (made by the page's
+ * registry of agent kinds, opponents.ts), each with a seeded generator; the
+ * exported policy says why it chose its move.
  */
 import type { Agent } from '../../agents/agent.ts';
+import { PolicyAgent } from '../../agents/network/policy-agent.ts';
 import { legalActions, type Position, Random, type Rules } from '../../env/index.ts';
-import type { BrowserPolicy } from '../../models/export/browser-policy.ts';
-import { PolicyMoveChooser } from '../../models/policy-move.ts';
 
 /** What a computer player chose, and (for the policy) why. */
 export interface Choice {
@@ -21,29 +21,7 @@ export interface ComputerPlayer {
   choose(position: Position): Choice | Promise<Choice>;
 }
 
-/** The exported policy: the most probable legal action, as `ayoayo serve` and PolicyAgent play. */
-export class PolicyPlayer implements ComputerPlayer {
-  readonly name = 'policy';
-  readonly #chooser: PolicyMoveChooser;
-
-  constructor(
-    policy: BrowserPolicy,
-    readonly rules: Rules,
-  ) {
-    this.#chooser = new PolicyMoveChooser(policy.weights, policy.observation, this.name);
-  }
-
-  choose(position: Position): Choice {
-    const action = this.#chooser.choose(position, this.rules);
-    return {
-      action,
-      probabilities: this.#chooser.probabilities(),
-      value: this.#chooser.value,
-    };
-  }
-}
-
-/** One of the project's agents (random, greedy, minimax, mcts), with a seeded generator for its ties and playouts. */
+/** One of the project's agents, with a seeded generator for its ties and playouts. */
 export class AgentPlayer implements ComputerPlayer {
   readonly name: string;
   readonly #rng: Random;
@@ -60,6 +38,9 @@ export class AgentPlayer implements ComputerPlayer {
   async choose(position: Position): Promise<Choice> {
     const legal = legalActions(position, this.rules);
     const action = await this.agent.act(position, { legal, rng: this.#rng, rules: this.rules });
-    return { action };
+    const { agent } = this;
+    return agent instanceof PolicyAgent
+      ? { action, probabilities: agent.lastProbabilities(), value: agent.lastValue() }
+      : { action };
   }
 }

@@ -1,6 +1,6 @@
 import { gamesProgressBar } from '../../../display/progress.ts';
 import type { Rules } from '../../../env/index.ts';
-import type { EndgameValues } from '../../index.ts';
+import type { EndgameValues } from '../build.ts';
 import { type EndgameCacheOptions, loadEndgame } from './table-cache.ts';
 
 export interface EndgameProgressOptions {

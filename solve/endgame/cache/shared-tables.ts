@@ -1,22 +1,7 @@
 import { type Rules, rulesKey } from '../../../env/rules.ts';
-import type { EndgameValues } from '../../index.ts';
+import type { EndgameValues } from '../build.ts';
 import { loadEndgameShowingProgress } from './progress.ts';
 import { DEFAULT_ENDGAME_SEEDS, type EndgameCacheOptions, loadEndgame } from './table-cache.ts';
-
-/**
- * The endgame tables a solver-backed agent's solver reads, given to the
- * registry of agent kinds: the user's cache, below.
- */
-export interface SolverEndgame {
-  /** The table under `rules` for an agent made in this thread (built into the cache when missing); null: none. */
-  readonly load: (rules: Rules) => EndgameValues | null;
-  /**
-   * Makes sure the table under `rules` is in the cache, building it there
-   * when it is not: a check calls it in the thread that checks the specs, so
-   * that worker threads read the table rather than each building it.
-   */
-  readonly prepare: (rules: Rules) => void;
-}
 
 const tables = new Map<string, EndgameValues>();
 
@@ -72,9 +57,10 @@ export function cacheSolvingAgentEndgame(rules: Rules): void {
 
 /**
  * The solver-backed agents' endgame tables, from the user's cache: the
- * registry of agent kinds gives them to every solvable kind.
+ * command line's registry of agent kinds gives them to every solvable kind
+ * (agents/agent-kinds.ts's SolverEndgame).
  */
-export const SOLVER_ENDGAME: SolverEndgame = {
+export const SOLVER_ENDGAME = {
   load: solvingAgentEndgame,
   prepare: cacheSolvingAgentEndgame,
 };

@@ -4,14 +4,9 @@ import { type Rules, rulesKey, sameRules } from '../../../env/index.ts';
 import { writeFileAtomic } from '../../../files/atomic-write.ts';
 import { cacheDir } from '../../../files/cache-dir.ts';
 import { lockBuildWaiting } from '../../../files/folder-lock.ts';
-import {
-  buildEndgame,
-  checkEndgame,
-  decodeEndgame,
-  type EndgameValues,
-  encodeEndgame,
-  endgameOffsets,
-} from '../../index.ts';
+import { buildEndgame, type EndgameValues, endgameOffsets } from '../build.ts';
+import { checkEndgame } from '../check.ts';
+import { decodeEndgame, encodeEndgame } from '../file.ts';
 
 /**
  * The endgame table the solver's users look boards of up to this many seeds

@@ -1,4 +1,4 @@
-import { GumbelRoot } from '../../../agents/gumbel.ts';
+import { GumbelRoot } from '../../../agents/puct/gumbel.ts';
 import type { PuctResult, PuctSearch } from '../../../agents/puct/search.ts';
 import type { Random } from '../../../env/random.ts';
 import type { SearchedMove, SearchTarget } from './search-target.ts';

@@ -1,12 +1,12 @@
-import { core, type Random, sampleGumbel } from '../env/index.ts';
-import type { PuctResult } from './puct/result.ts';
-import type { RootChooser, RootChooserSearch, RootView } from './puct/root-chooser.ts';
+import { core, type Random, sampleGumbel } from '../../env/index.ts';
 import {
   type CompletedQOptions,
   completedQPolicy,
   type RootStatistics,
   transformedCompletedQ,
-} from './search-targets.ts';
+} from '../search-targets.ts';
+import type { PuctResult } from './result.ts';
+import type { RootChooser, RootChooserSearch, RootView } from './root-chooser.ts';
 
 const { ACTIONS, POPCOUNT } = core;
 

@@ -1,36 +1,32 @@
+/**
+ * The project's worker threads: a piscina pool that runs the jobs the layers
+ * above declare (job.ts), reporting each job's progress as it goes. Node
+ * only; it imports nothing of the project.
+ */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { watchEngineWorkers } from '../agents/engine-registry.ts';
-import { agentKindSources, type JobFiles } from '../agents/spec.ts';
-import {
-  CHUNK_DONE,
-  type PoolJob,
-  type PoolJobKind,
-  type PoolJobs,
-  type ProgressMessage,
-  type WorkerTask,
-} from './worker-protocol.ts';
+import type { ThreadCall, ThreadJob } from './job.ts';
+import { JOB_DONE, type ProgressMessage, type ThreadTask } from './protocol.ts';
 
 const WORKER_FILE = fileURLToPath(new URL('./worker.js', import.meta.url));
 
-/**
- * eval's worker threads: a piscina pool that runs tournament chunks, accuracy
- * chunks and the accuracy generator's games (worker-protocol.ts), each in a
- * thread that has registered the agent kinds registered in this one.
- */
-export class WorkerPool {
-  readonly #pool: Piscina<WorkerTask, unknown>;
-  readonly #agentKinds = agentKindSources();
+export interface ThreadPoolOptions {
+  /** Calls each thread makes before its first job (e.g. to register agent kinds). */
+  readonly setup?: readonly ThreadCall[];
+}
 
-  /** `files`: a queue job's, the only files the agents of every job on the pool may read. */
+export class ThreadPool {
+  readonly #pool: Piscina<ThreadTask, unknown>;
+  readonly #setup: readonly ThreadCall[];
+
   constructor(
     readonly threads: number,
-    private readonly files?: JobFiles,
+    options: ThreadPoolOptions = {},
   ) {
-    watchEngineWorkers();
-    this.#pool = new Piscina<WorkerTask, unknown>({
+    this.#setup = (options.setup ?? []).map(({ module, name }) => ({ module, name }));
+    this.#pool = new Piscina<ThreadTask, unknown>({
       filename: WORKER_FILE,
       minThreads: threads,
       maxThreads: threads,
@@ -41,15 +37,16 @@ export class WorkerPool {
    * Runs a job on a thread; `onCount` hears of things done (games, positions)
    * as the thread reports them, every one of them before the result comes back.
    */
-  run<K extends PoolJobKind>(
-    job: { readonly kind: K; readonly input: PoolJobs[K]['input'] },
+  run<I, O>(
+    job: ThreadJob<I, O>,
+    input: I,
     onCount: (count: number) => void = () => {},
-  ): Promise<PoolJobs[K]['output']> {
+  ): Promise<O> {
     const { port1, port2 } = new MessageChannel();
-    // The thread ends with CHUNK_DONE after its last count (one port keeps its order).
+    // The thread ends with JOB_DONE after its last count (one port keeps its order).
     const drained = new Promise<void>((resolve) => {
       port1.on('message', (message: ProgressMessage) => {
-        if (message === CHUNK_DONE) {
+        if (message === JOB_DONE) {
           port1.close();
           resolve();
         } else {
@@ -57,14 +54,14 @@ export class WorkerPool {
         }
       });
     });
-    const task: WorkerTask = {
-      job: job as PoolJob,
+    const task: ThreadTask = {
+      job: { module: job.module, name: job.name },
+      input,
+      setup: this.#setup,
       progress: port2,
-      agentKinds: this.#agentKinds,
-      ...(this.files !== undefined ? { files: this.files } : {}),
     };
     const run = this.#pool.run(task, { transferList: [port2] });
-    return Promise.all([run, drained]).then(([result]) => result as PoolJobs[K]['output']);
+    return Promise.all([run, drained]).then(([result]) => result as O);
   }
 
   /** Ends the threads (jobs still running are rejected). */
@@ -73,17 +70,17 @@ export class WorkerPool {
   }
 }
 
-/** Runs every job on a pool of `threads` threads, results in the jobs' order. */
-export async function runAllOnPool<K extends PoolJobKind>(
-  kind: K,
-  inputs: readonly PoolJobs[K]['input'][],
+/** Runs `job` on every input on a pool of `threads` threads, results in the inputs' order. */
+export async function runAllOnThreads<I, O>(
+  job: ThreadJob<I, O>,
+  inputs: readonly I[],
   threads: number,
   onCount: (count: number) => void,
-  files?: JobFiles,
-): Promise<PoolJobs[K]['output'][]> {
-  const pool = new WorkerPool(threads, files);
+  options: ThreadPoolOptions = {},
+): Promise<O[]> {
+  const pool = new ThreadPool(threads, options);
   try {
-    return await Promise.all(inputs.map((input) => pool.run({ kind, input }, onCount)));
+    return await Promise.all(inputs.map((input) => pool.run(job, input, onCount)));
   } finally {
     await pool.destroy();
   }
