@@ -19,8 +19,21 @@ import {
 } from '../../solve/book/cache/build-book.ts';
 import { loadBook } from '../../solve/book/cache/load-book.ts';
 import { localBookRunner } from '../../solve/book/cache/local-runner.ts';
-import { decodeBookFile } from '../../solve/book/format.ts';
-import { BOOK_TEST_MS, bookEndgame, smallBook, smallSettings } from './book-fixture.ts';
+import {
+  decodeBookFile,
+  encodeBookFile,
+  KEY_BYTES,
+  RECORD_BYTES,
+} from '../../solve/book/format.ts';
+import { bookLevels } from '../../solve/book/plan.ts';
+import {
+  BOOK_TEST_MS,
+  bookEndgame,
+  forgeLeaves,
+  seedOneSample,
+  smallBook,
+  smallSettings,
+} from './book-fixture.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -32,8 +45,6 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const NO_SHIPPED = '/nonexistent/book.bin';
-
 describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
   it('builds a missing book once, reads it after, and refuses a cut or damaged one with a line naming why, then builds it again', async () => {
     const dir = tempDir();
@@ -42,7 +53,8 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
       dir,
       plies: 1,
       quiet: true,
-      shipped: NO_SHIPPED,
+      // No shipped book: the default rules' small book is built as other rules' are.
+      shipped: [],
       checkSamples: 1,
       onNote: (n: string) => notes.push(n),
     };
@@ -50,7 +62,11 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
     const path = bookPath(dir, bookSettings(DEFAULT_RULES, 1));
     expect(existsSync(path)).toBe(true);
     expect(built.records).toEqual(smallBook(1).records);
-    expect(notes).toEqual([]);
+    // Said before any solving: what it builds, where, and how to build it ahead.
+    const announced =
+      'building the opening book of 1 ply under captureSeedStays=false,leftoverTo=opponent into the cache, once (6 leaves to solve; `ayoayo book build --rules captureSeedStays=false,leftoverTo=opponent --plies 1` builds it ahead)';
+    expect(notes).toEqual([announced]);
+    notes.length = 0;
     const bytes = readFileSync(path);
     // A file cut short: refused, then built again (a fresh process: another folder key).
     truncateSync(path, bytes.length - 10);
@@ -61,6 +77,7 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
           `^${path.replace(/[.]/g, '\\.')}: the book is \\d+ bytes past its header, expected \\d+ for 7 entries \\(cut short\\): building it again$`,
         ),
       ),
+      announced,
     ]);
     expect(again.records).toEqual(built.records);
     expect(readFileSync(path)).toEqual(bytes);
@@ -72,6 +89,7 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
     await loadBook(DEFAULT_RULES, { ...options, dir: `${dir}/./` });
     expect(notes).toEqual([
       `${join(`${dir}/./`, 'book-1-seed-captured-leftover-opponent.bin')}: the book is damaged (its SHA-256 does not match): building it again`,
+      announced,
     ]);
     expect(readFileSync(path)).toEqual(bytes);
   });
@@ -84,16 +102,19 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
     const local = localBookRunner(() => endgame);
     const controller = new AbortController();
     // Stops after the first chunk.
-    const firstOnly: BookChunkRunner = (chunks, onChunk, onLeaf, signal) =>
-      local(
-        chunks,
-        (i, records) => {
-          onChunk(i, records);
-          controller.abort();
-        },
-        onLeaf,
-        signal,
-      );
+    const firstOnly: BookChunkRunner = {
+      foreign: false,
+      solve: (chunks, onChunk, onLeaf, run) =>
+        local.solve(
+          chunks,
+          (i, records) => {
+            onChunk(i, records);
+            controller.abort();
+          },
+          onLeaf,
+          run,
+        ),
+    };
     const stopped = buildBook(settings, {
       path,
       runner: firstOnly,
@@ -125,5 +146,63 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
     expect(built.resumed).toBe(2);
     expect(existsSync(resumeFileOf(path))).toBe(false);
     expect(decodeBookFile(readFileSync(path)).records).toEqual(smallBook(1).records);
+  });
+
+  it('refuses a path that is a folder before it solves anything', async () => {
+    const dir = tempDir();
+    let solved = 0;
+    await expect(
+      buildBook(smallSettings(1), {
+        path: dir,
+        runner: localBookRunner(() => bookEndgame()),
+        endgame: bookEndgame(),
+        onProgress: (done) => {
+          solved = done;
+        },
+      }),
+    ).rejects.toThrow(`${dir} is a folder, not a book file: name a file to write`);
+    expect(solved).toBe(0);
+    expect(existsSync(resumeFileOf(dir))).toBe(false);
+  });
+
+  it("checks the leaves of a resume file as another process's: forged ones are refused and dropped, and the same build then comes out right", async () => {
+    const dir = tempDir();
+    const settings = smallSettings(2);
+    const path = join(dir, 'book.bin');
+    const endgame = bookEndgame();
+    const book = smallBook(2);
+    // Every leaf but those the check used to re-solve (always seed 1) forged, as a forger would.
+    const spare = seedOneSample(book);
+    const leafKeys = bookLevels(settings.rules, 2)[2] as Uint8Array;
+    const leaves = new Uint8Array((leafKeys.length / KEY_BYTES) * RECORD_BYTES);
+    for (let i = 0; i * KEY_BYTES < leafKeys.length; i++) {
+      const at = book.indexOf(leafKeys.subarray(i * KEY_BYTES)) * RECORD_BYTES;
+      leaves.set(book.records.subarray(at, at + RECORD_BYTES), i * RECORD_BYTES);
+    }
+    const { records: forged, forged: count } = forgeLeaves(leaves, spare);
+    // Fewer true leaves than the sample: whatever leaves it draws, it meets a forged one.
+    expect(leaves.length / RECORD_BYTES - count).toBeLessThan(8);
+    writeFileSync(resumeFileOf(path), encodeBookFile('leaves', settings, forged));
+    const notes: string[] = [];
+    const options = {
+      path,
+      runner: localBookRunner(() => endgame),
+      endgame,
+      onNote: (n: string) => notes.push(n),
+    };
+    await expect(buildBook(settings, options)).rejects.toThrow(
+      /^the book fails its (sample|endgame) check: position .*\(sample seed \d+\)$/,
+    );
+    expect(existsSync(path)).toBe(false);
+    expect(notes).toEqual([
+      `going on from ${resumeFileOf(path)}: 28 of 28 leaves solved before`,
+      `the book was not written: dropped ${resumeFileOf(path)} (its 28 leaves); the same command solves them again`,
+    ]);
+    expect(existsSync(resumeFileOf(path))).toBe(false);
+    notes.length = 0;
+    const again = await buildBook(settings, options);
+    expect(notes).toEqual([]);
+    expect([again.resumed, again.foreign]).toEqual([0, 0]);
+    expect(decodeBookFile(readFileSync(path)).records).toEqual(book.records);
   });
 });
