@@ -80,7 +80,7 @@ function pliesArg(argv: BookArgs): number | undefined {
     : integerArg('--plies', argv.plies, 1, MAX_BOOK_PLIES);
 }
 
-/** The largest seed `--seed` takes (a fresh one is drawn below it). */
+/** The largest seed `--seed` takes. */
 const MAX_CHECK_SEED = 2 ** 47;
 
 /** The endgame table of the book's settings (with its progress bar when it has to be built). */
@@ -264,7 +264,7 @@ async function check(argv: BookArgs, rules: Rules): Promise<void> {
       : (used.user + used.system) / 1e6 / report.resolved;
   const sample =
     report.resolved > 0
-      ? `${leaves(report.resolved)} of its ${leaves(report.leaves)} re-solved from scratch agree (seed ${seed}; --seed ${seed} draws the same)`
+      ? `${report.resolved} of its ${leaves(report.leaves)} re-solved from scratch agree (seed ${seed}; --seed ${seed} draws the same)`
       : 'no leaf re-solved (--sample 0)';
   process.stdout.write(
     `checked ${path}: ${report.entries} positions of ${book.plies} plies under ${formatRules(rules)}; every position before ply ${book.plies} holds its replies' values; ${report.endgameMoves} leaf moves agree with the endgame table; ${sample} (${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
@@ -272,7 +272,7 @@ async function check(argv: BookArgs, rules: Rules): Promise<void> {
   if (!argv.full) {
     if (report.resolved > 0) {
       process.stdout.write(
-        `${oddsLine(report.leaves, report.resolved)}; book check --full re-solves every leaf (${bookCostWords(report.leaves, perLeaf, Math.max(1, workers))})\n`,
+        `${oddsLine(report.leaves, report.resolved)}; book check --full re-solves every leaf: ${bookCostWords(report.leaves, perLeaf, Math.max(1, workers))}\n`,
       );
     }
     return;

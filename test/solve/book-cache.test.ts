@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RULES } from '../../env/index.ts';
+import { OpeningBook } from '../../solve/book/book.ts';
 import { bookPath, bookSettings } from '../../solve/book/cache/book-cache.ts';
 import {
   BookBuildStopped,
@@ -17,6 +18,7 @@ import {
   buildBook,
   resumeFileOf,
 } from '../../solve/book/cache/build-book.ts';
+import { resolveEveryLeaf } from '../../solve/book/cache/full-check.ts';
 import { loadBook } from '../../solve/book/cache/load-book.ts';
 import { localBookRunner } from '../../solve/book/cache/local-runner.ts';
 import {
@@ -204,5 +206,22 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
     expect(notes).toEqual([]);
     expect([again.resumed, again.foreign]).toEqual([0, 0]);
     expect(decodeBookFile(readFileSync(path)).records).toEqual(book.records);
+  });
+
+  it('re-solves every leaf in a full check, and counts and names those a book holds otherwise', async () => {
+    const book = smallBook(1);
+    const runner = localBookRunner(() => bookEndgame());
+    let heard = 0;
+    expect(await resolveEveryLeaf(book, runner, { onLeaf: () => heard++ })).toEqual({
+      leaves: 6,
+      resolved: 6,
+      disagree: 0,
+      first: null,
+    });
+    expect(heard).toBe(6);
+    const { records: forged } = forgeLeaves(book.records, new Set());
+    const report = await resolveEveryLeaf(new OpeningBook(book.settings, forged), runner);
+    expect(report).toMatchObject({ leaves: 6, resolved: 6, disagree: 6 });
+    expect(report.first).toMatch(/^position [0-9,/-]+: action \d comes out otherwise$/);
   });
 });

@@ -129,9 +129,9 @@ export interface BuiltBook {
   readonly seconds: number;
 }
 
-/** A fresh seed for a check's sample (a safe integer, printed so that the check can be repeated). */
+/** A fresh seed for a check's sample, from crypto randomness (printed, so that the check can be repeated). */
 export function freshCheckSeed(): number {
-  return randomInt(2 ** 47);
+  return randomInt(1_000_000_000);
 }
 
 /** Refuses a book path that is a folder, before anything is solved. */
