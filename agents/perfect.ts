@@ -27,6 +27,8 @@ export interface PerfectAgentOptions {
   readonly book: OpeningBook | null;
   /** The endgame table under `rules` the solver reads (null: none). */
   readonly endgame: EndgameValues | null;
+  /** The longest it thinks about a move (default and at most MAX_MOVE_MS, docs/reliability.md). */
+  readonly moveCapMs?: number;
 }
 
 /** One legal move as the perfect player weighs it: bounds on its value for the mover, and its proof depth. */
@@ -82,6 +84,7 @@ export class PerfectAgent implements Agent {
   readonly #status = new Uint8Array(ACTIONS);
   #stats = { moves: 0, fromBook: 0, solved: 0, ms: 0 };
   #deadline = Number.POSITIVE_INFINITY;
+  readonly #moveCapMs: number;
 
   constructor(options: PerfectAgentOptions) {
     this.name = options.name;
@@ -93,6 +96,7 @@ export class PerfectAgent implements Agent {
       );
     }
     this.#book = options.book;
+    this.#moveCapMs = Math.min(options.moveCapMs ?? MAX_MOVE_MS, MAX_MOVE_MS);
     this.#solver = new Solver({
       rules: options.rules,
       // Cleared for each move, as the book's leaves were solved: a proof depth means the same in and out of it.
@@ -127,7 +131,7 @@ export class PerfectAgent implements Agent {
   /** Its move in an unfinished position under `rules` (its own: others throw), ties drawn from `rng`. */
   choose(position: Position, rules: Rules, rng: Random): PerfectChoice {
     checkOwnRules(this.name, this.#rules, rules, 'its book and tables');
-    this.#deadline = performance.now() + MAX_MOVE_MS;
+    this.#deadline = performance.now() + this.#moveCapMs;
     const state = position.stateView;
     const entry = this.#book?.lookup(state);
     if (entry?.moves.every((m) => m.lo === m.hi)) {
@@ -138,8 +142,8 @@ export class PerfectAgent implements Agent {
 
   /**
    * What is left of the move's time (docs/reliability.md: an agent thinks at
-   * most MAX_MOVE_MS a move). No move measured comes near it; were one to,
-   * the moves' proven bounds would decide, as where endless play decides.
+   * most MAX_MOVE_MS a move). Where the cap cuts a solve short, the moves'
+   * proven bounds decide, as where endless play decides.
    */
   #timeLeft(): { timeMs: number } {
     return { timeMs: Math.max(1, this.#deadline - performance.now()) };

@@ -638,7 +638,7 @@ const cliRows: CliRow[] = [
   {
     case: 'book build deeper than a book this code reads',
     args: ['book', 'build', '--plies', '12'],
-    stderr: `--plies must be an integer in 1..9, got 12 ${USAGE}`,
+    stderr: `--plies must be an integer in 1..9, got '12' ${USAGE}`,
     code: 1,
   },
   {
