@@ -9,9 +9,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RULES } from '../../env/index.ts';
+import { DEFAULT_RULES, resolveRules } from '../../env/index.ts';
 import { OpeningBook } from '../../solve/book/book.ts';
-import { bookPath, bookSettings } from '../../solve/book/cache/book-cache.ts';
+import { bookPath, bookSettings, FIRST_USE_BOOK_PLIES } from '../../solve/book/cache/book-cache.ts';
+import { firstUseAnnouncement } from '../../solve/book/cache/book-cost.ts';
 import {
   BookBuildStopped,
   type BookChunkRunner,
@@ -223,5 +224,12 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
     const report = await resolveEveryLeaf(new OpeningBook(book.settings, forged), runner);
     expect(report).toMatchObject({ leaves: 6, resolved: 6, disagree: 6 });
     expect(report.first).toMatch(/^position [0-9,/-]+: action \d comes out otherwise$/);
+  });
+
+  it('announces a first-use book with its leaves and, from the measured means, about how long', () => {
+    const stays = resolveRules({ captureSeedStays: true });
+    expect(firstUseAnnouncement(bookSettings(stays, FIRST_USE_BOOK_PLIES), 2)).toMatch(
+      /^building the opening book of 4 plies under captureSeedStays=true,leftoverTo=opponent into the cache, once \(604 leaves to solve, about [\d.]+ (h|min) of CPU, about [\d.]+ (h|min) on 2 threads \(more on a busy machine\); `ayoayo book build --rules captureSeedStays=true,leftoverTo=opponent --plies 4` builds it ahead\)$/,
+    );
   });
 });

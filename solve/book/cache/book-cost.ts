@@ -7,10 +7,16 @@ import { FIRST_USE_BOOK_PLIES } from './book-cache.ts';
  * Mean CPU seconds a leaf of the FIRST_USE_BOOK_PLIES book takes, by rules
  * (rulesKey), measured with `BOOK_BENCH_RULES=R BOOK_BENCH_PARTS=cost
  * BOOK_BENCH_PLIES=4 BOOK_BENCH_FROM_PLIES=4 npm run bench -- book` on a
- * loaded 2-core machine (docs/solver.md, "What each ply costs"): what a
- * first-use build announces before it starts.
+ * loaded 2-core machine (docs/solver.md, "What ships"; where the
+ * capturing seed stays, a few leaves take minutes, so the mean of a sample
+ * is rough): what a first-use build announces before it starts.
  */
-const FIRST_USE_LEAF_CPU_SECONDS: Readonly<Record<string, number>> = {};
+const FIRST_USE_LEAF_CPU_SECONDS: Readonly<Record<string, number>> = {
+  'seed-captured-leftover-opponent': 0.26,
+  'seed-captured-leftover-owner': 0.7,
+  'seed-stays-leftover-opponent': 18.7,
+  'seed-stays-leftover-owner': 25,
+};
 
 /** A duration in words: seconds under two minutes, then minutes, then hours. */
 export function durationWords(seconds: number): string {
