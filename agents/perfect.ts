@@ -13,6 +13,7 @@ import { BOOK_TABLE_BITS } from '../solve/book/format.ts';
 import { type EndgameValues, Solver, type StateSolution } from '../solve/index.ts';
 import type { Agent, AgentContext } from './agent.ts';
 import { checkOwnRules } from './solving-agent.ts';
+import { MAX_MOVE_MS } from './spec-options.ts';
 
 const { ACTIONS, STATE_SIZE, STORE_0, STORE_1, TOTAL_SEEDS, expand, legalMask } = core;
 
@@ -26,6 +27,8 @@ export interface PerfectAgentOptions {
   readonly book: OpeningBook | null;
   /** The endgame table under `rules` the solver reads (null: none). */
   readonly endgame: EndgameValues | null;
+  /** The longest it thinks about a move (default and at most MAX_MOVE_MS, docs/reliability.md). */
+  readonly moveCapMs?: number;
 }
 
 /** One legal move as the perfect player weighs it: bounds on its value for the mover, and its proof depth. */
@@ -80,6 +83,8 @@ export class PerfectAgent implements Agent {
   readonly #children = new Uint8Array(ACTIONS * STATE_SIZE);
   readonly #status = new Uint8Array(ACTIONS);
   #stats = { moves: 0, fromBook: 0, solved: 0, ms: 0 };
+  #deadline = Number.POSITIVE_INFINITY;
+  readonly #moveCapMs: number;
 
   constructor(options: PerfectAgentOptions) {
     this.name = options.name;
@@ -91,6 +96,7 @@ export class PerfectAgent implements Agent {
       );
     }
     this.#book = options.book;
+    this.#moveCapMs = Math.min(options.moveCapMs ?? MAX_MOVE_MS, MAX_MOVE_MS);
     this.#solver = new Solver({
       rules: options.rules,
       // Cleared for each move, as the book's leaves were solved: a proof depth means the same in and out of it.
@@ -125,6 +131,7 @@ export class PerfectAgent implements Agent {
   /** Its move in an unfinished position under `rules` (its own: others throw), ties drawn from `rng`. */
   choose(position: Position, rules: Rules, rng: Random): PerfectChoice {
     checkOwnRules(this.name, this.#rules, rules, 'its book and tables');
+    this.#deadline = performance.now() + this.#moveCapMs;
     const state = position.stateView;
     const entry = this.#book?.lookup(state);
     if (entry?.moves.every((m) => m.lo === m.hi)) {
@@ -133,10 +140,19 @@ export class PerfectAgent implements Agent {
     return { source: 'solver', ...this.#pick(state, this.#solvedMoves(state), rng) };
   }
 
-  /** Every legal move's value and proof depth, from a fresh solve with no budget. */
+  /**
+   * What is left of the move's time (docs/reliability.md: an agent thinks at
+   * most MAX_MOVE_MS a move). Where the cap cuts a solve short, the moves'
+   * proven bounds decide, as where endless play decides.
+   */
+  #timeLeft(): { timeMs: number } {
+    return { timeMs: Math.max(1, this.#deadline - performance.now()) };
+  }
+
+  /** Every legal move's value and proof depth, from a fresh solve with no budget but the move's cap. */
   #solvedMoves(state: Uint8Array): WeighedMove[] {
     this.#solver.clear();
-    return weighed(this.#solver.solveState(state, { moves: true }));
+    return weighed(this.#solver.solveState(state, { moves: true, ...this.#timeLeft() }));
   }
 
   #pick(
@@ -176,7 +192,7 @@ export class PerfectAgent implements Agent {
     const seeds = TOTAL_SEEDS - (state[STORE_0] as number) - (state[STORE_1] as number);
     if (seeds > this.#endgameSeeds) return extremes(wins, (m) => m.depth, 'min');
     this.#winSolver.clear();
-    const fresh = this.#winSolver.solveState(state, { moves: false });
+    const fresh = this.#winSolver.solveState(state, { moves: false, ...this.#timeLeft() });
     const proof = wins.filter((m) => (fresh.bestMask & (1 << m.action)) !== 0);
     return proof.length > 0 ? proof.map((m) => m.action) : wins.map((m) => m.action);
   }
@@ -191,7 +207,7 @@ export class PerfectAgent implements Agent {
       if (legalMask(child, this.#code) === 0) return 0;
       const replies =
         this.#book?.lookup(child)?.moves ??
-        weighed(this.#solver.solveState(child, { moves: true }));
+        weighed(this.#solver.solveState(child, { moves: true, ...this.#timeLeft() }));
       return replies.filter((r) => r.hi === -1).length;
     };
     return extremes(draws, chances, 'max');

@@ -4,23 +4,27 @@
 //   npm run bench -- book
 //
 // BOOK_BENCH_PARTS: cost,perfect (both by default). cost: for each book of
-// 1.._PLIES plies (default 8), its positions and bytes, and the CPU time of
+// _FROM_PLIES (default 1).._PLIES plies (default 8), its positions and bytes, and the CPU time of
 // solving its leaves, measured on a seeded sample of _SAMPLE leaves (default
 // 60; every leaf where there are fewer) and scaled to all of them, one core
 // (a file adds a header of about 250 bytes to its records).
 // perfect: the perfect player's mean and largest time per move, on _MOVES
 // (default 60) seeded positions of the book (plies 0-6, the book found as the
 // player finds it) and as many from plies 7-12 of seeded games between
-// minimax:4 players from random 4-ply openings.
+// minimax:4 players from random 4-ply openings. BOOK_BENCH_RULES: the rules
+// of the cost part (the CLI's form, default the default rules; the endgame
+// table under them is built into the cache when missing).
 import { MinimaxAgent } from '../agents/minimax.ts';
 import { PerfectAgent } from '../agents/perfect.ts';
 import {
   applyAction,
   DEFAULT_RULES,
+  formatRules,
   initialPosition,
   legalActions,
   outcome,
   type Position,
+  parseRulesText,
   positionFromState,
   Random,
 } from '../env/index.ts';
@@ -34,6 +38,7 @@ import type { Emit } from './types.ts';
 
 const PARTS = (process.env.BOOK_BENCH_PARTS ?? 'cost,perfect').split(',');
 const PLIES = Number(process.env.BOOK_BENCH_PLIES ?? 8);
+const FROM_PLIES = Number(process.env.BOOK_BENCH_FROM_PLIES ?? 1);
 const SAMPLE = Number(process.env.BOOK_BENCH_SAMPLE ?? 60);
 const MOVES = Number(process.env.BOOK_BENCH_MOVES ?? 60);
 const SEED = Number(process.env.BOOK_BENCH_SEED ?? 45);
@@ -80,13 +85,17 @@ function timePerMove(agent: PerfectAgent, positions: readonly Position[], rng: R
 }
 
 export async function run(emit: Emit): Promise<void> {
-  const rules = DEFAULT_RULES;
-  const endgame = cachedEndgame(DEFAULT_ENDGAME_SEEDS, rules);
   if (PARTS.includes('cost')) {
+    const rules =
+      process.env.BOOK_BENCH_RULES !== undefined
+        ? parseRulesText(process.env.BOOK_BENCH_RULES)
+        : DEFAULT_RULES;
+    const endgame = cachedEndgame(DEFAULT_ENDGAME_SEEDS, rules);
     const levels = bookLevels(rules, PLIES);
     let positions = 0;
     for (let plies = 1; plies <= PLIES; plies++) {
       positions += (levels[plies - 1] as Uint8Array).length / KEY_BYTES;
+      if (plies < FROM_PLIES) continue;
       const leaves = levels[plies] as Uint8Array;
       const count = leaves.length / KEY_BYTES;
       const settings = {
@@ -111,6 +120,7 @@ export async function run(emit: Emit): Promise<void> {
       const meanLeafMs = ms / picked.length;
       emit({
         name: 'book-cost',
+        rules: formatRules(rules),
         plies,
         positions: positions + count,
         leaves: count,
@@ -123,6 +133,8 @@ export async function run(emit: Emit): Promise<void> {
     }
   }
   if (PARTS.includes('perfect')) {
+    const rules = DEFAULT_RULES;
+    const endgame = cachedEndgame(DEFAULT_ENDGAME_SEEDS, rules);
     const book = await loadBook(rules);
     const agent = new PerfectAgent({ name: 'perfect', rules, book, endgame });
     const rng = Random.fromSeed(SEED);

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { poolBookRunner } from '../eval/book-pool.ts';
 import { setFirstUseBookRunner } from '../solve/book/cache/load-book.ts';
+import { threadBookRunner } from '../solve/book/cache/thread-runner.ts';
 
 /**
  * An opening book built on first use (the perfect player's, under rules with
@@ -8,5 +8,5 @@ import { setFirstUseBookRunner } from '../solve/book/cache/load-book.ts';
  * line may start threads, the library does not unless asked.
  */
 export function firstUseBooksOnThreads(): void {
-  setFirstUseBookRunner(() => poolBookRunner(availableParallelism()));
+  setFirstUseBookRunner(() => threadBookRunner(availableParallelism()));
 }

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
 import { formatPosition, positionFromState, resolveRules, rulesKey } from '../env/index.ts';
-import { solveBookChunkHere } from '../eval/book-chunk.ts';
+import { solveBookChunkHere } from '../solve/book/cache/thread-runner.ts';
 import { type BookSettings, KEY_BYTES } from '../solve/book/format.ts';
 import { bookLevels, keySet, stateKey } from '../solve/book/plan.ts';
 import { acceptJob } from './accept-job.ts';

@@ -130,7 +130,9 @@ export const reviewCommand = defineCommand<ReviewArgs>({
       budgetMs,
       ...(argv.book ? {} : { book: () => null }),
       endgame: (r) =>
-        seeds === 0 ? null : loadEndgameShowingProgress(seeds, r, { quiet: argv.quiet }),
+        seeds === 0
+          ? null
+          : loadEndgameShowingProgress(seeds, r, { quiet: argv.quiet, announceBuild: true }),
     });
     const bar = gamesProgressBar({ quiet: argv.quiet, label: 'reviewing', unit: 'moves' });
     const started = performance.now();

@@ -214,7 +214,9 @@ export const solveCommand = defineCommand<SolveArgs>({
       return;
     }
     const endgame =
-      seeds === 0 ? undefined : loadEndgameShowingProgress(seeds, rules, { quiet: argv.quiet });
+      seeds === 0
+        ? undefined
+        : loadEndgameShowingProgress(seeds, rules, { quiet: argv.quiet, announceBuild: true });
     const progress = argv.quiet || argv.json ? null : progressLine(timeMs);
     let solution: Solution;
     try {

@@ -1,28 +1,31 @@
 import { core, formatPosition, positionFromState, Random, ruleCode } from '../../env/index.ts';
 import type { EndgameValues } from '../endgame/build.ts';
 import { endgameBounds } from '../endgame/lookup.ts';
-import { Solver } from '../solver.ts';
 import { recordFromChildren } from './assemble.ts';
 import type { OpeningBook } from './book.ts';
-import { BookFileError, KEY_BYTES, RECORD_BYTES, VALUE_AT, valueCode } from './format.ts';
+import { BookFileError, KEY_BYTES, RECORD_BYTES, VALUE_AT } from './format.ts';
 import { LeafSolver } from './leaves.ts';
 import { bookLevels, keySet, stateKey } from './plan.ts';
 
 const { ACTIONS, STATE_SIZE, expand, legalMask } = core;
 
-/** The seed of the sample checkBook re-solves by default. */
-export const DEFAULT_BOOK_CHECK_SEED = 1;
-/** Positions checkBook re-solves from scratch by default. */
+/** Leaves checkBook re-solves from scratch by default. */
 export const DEFAULT_BOOK_CHECK_SAMPLES = 8;
 
 export interface BookCheckOptions {
   /** The book's endgame table (its settings' seeds): leaves' moves into it are checked against it. */
   readonly endgame?: EndgameValues | null;
-  /** Positions re-solved from scratch (default DEFAULT_BOOK_CHECK_SAMPLES; 0: none). */
+  /** Leaves re-solved from scratch (default DEFAULT_BOOK_CHECK_SAMPLES; 0: none). */
   readonly samples?: number;
-  /** Seed of the sample (default DEFAULT_BOOK_CHECK_SEED). */
+  /**
+   * Seed of the sample (needed when there is one). A sample only catches a
+   * forger who cannot foresee it: draw the seed afresh (the CLI's is from
+   * crypto randomness, printed, so that a check can be repeated).
+   */
   readonly seed?: number;
-  /** Hears of each sampled position re-solved (done, of all). */
+  /** The leaves (stateKeys) the sample is drawn from (default: every leaf). */
+  readonly among?: ReadonlySet<string>;
+  /** Hears of each sampled leaf re-solved (done, of all), and before the first (0). */
   readonly onSample?: (done: number, total: number) => void;
 }
 
@@ -50,8 +53,9 @@ function fail(check: string, state: Uint8Array, what: string): never {
  *   reply's value negated and depth plus one (so its value is the best of its
  *   children's), a finished reply its result;
  * - endgame: a leaf's move into the endgame table agrees with the table's bounds;
- * - sample: a seeded sample of positions re-solved from scratch gives the same
- *   values (a leaf: the same record, depths too).
+ * - sample: a seeded sample of leaves re-solved from scratch gives the same
+ *   records, depths too (every other position follows from the leaves by
+ *   the replies check).
  */
 export function checkBook(book: OpeningBook, options: BookCheckOptions = {}): BookCheckReport {
   const { settings } = book;
@@ -127,14 +131,24 @@ export function checkBook(book: OpeningBook, options: BookCheckOptions = {}): Bo
   return { entries: book.size, leaves: leafKeys.size, endgameMoves, resolved };
 }
 
-/** Re-solves a seeded sample of the book's positions from scratch; returns how many. */
+/**
+ * Re-solves a seeded sample of the book's leaves (of `options.among`, where
+ * given) from scratch and compares each whole record; returns how many.
+ */
 function resolveSample(
   book: OpeningBook,
   options: BookCheckOptions,
   leafKeys: ReadonlySet<string>,
 ): number {
-  const samples = Math.min(options.samples ?? DEFAULT_BOOK_CHECK_SAMPLES, book.size);
+  const among = options.among ?? leafKeys;
+  const candidates: number[] = [];
+  for (let i = 0; i < book.size; i++) {
+    const key = stateKey(book.records.subarray(i * RECORD_BYTES, i * RECORD_BYTES + KEY_BYTES));
+    if (leafKeys.has(key) && among.has(key)) candidates.push(i);
+  }
+  const samples = Math.min(options.samples ?? DEFAULT_BOOK_CHECK_SAMPLES, candidates.length);
   if (samples <= 0) return 0;
+  if (options.seed === undefined) throw new RangeError("the book check's sample needs a seed");
   const { settings } = book;
   const endgame = options.endgame ?? null;
   if ((endgame?.maxSeeds ?? 0) !== settings.endgameSeeds) {
@@ -143,39 +157,37 @@ function resolveSample(
     );
   }
   const leaves = new LeafSolver(settings, endgame);
-  const solver = new Solver({ rules: settings.rules, tableBits: settings.tableBits, endgame });
-  const rng = Random.fromSeed(options.seed ?? DEFAULT_BOOK_CHECK_SEED);
+  const rng = Random.fromSeed(options.seed);
   const picked = new Set<number>();
-  while (picked.size < samples) picked.add(rng.int(book.size));
+  while (picked.size < samples) picked.add(candidates[rng.int(candidates.length)] as number);
   let done = 0;
+  options.onSample?.(0, samples);
   for (const i of [...picked].sort((x, y) => x - y)) {
     const state = book.stateAt(i);
     const stored = book.records.subarray(i * RECORD_BYTES, (i + 1) * RECORD_BYTES);
-    if (leafKeys.has(stateKey(state))) {
-      const fresh = leaves.solve(state);
-      for (let b = KEY_BYTES; b < RECORD_BYTES; b++) {
-        if (fresh[b] !== stored[b]) {
-          fail(
-            'sample',
-            state,
-            `re-solved from scratch, action ${(b - KEY_BYTES) % ACTIONS} comes out otherwise`,
-          );
-        }
-      }
-    } else {
-      solver.clear();
-      const fresh = solver.solveState(state, { moves: true });
-      for (let a = 0; a < ACTIONS; a++) {
-        const want =
-          (fresh.legalMask & (1 << a)) === 0
-            ? 0
-            : valueCode(fresh.moveLo[a] as number, fresh.moveHi[a] as number);
-        if (stored[VALUE_AT + a] !== want) {
-          fail('sample', state, `re-solved from scratch, action ${a} has another value`);
-        }
+    const fresh = leaves.solve(state);
+    for (let b = KEY_BYTES; b < RECORD_BYTES; b++) {
+      if (fresh[b] !== stored[b]) {
+        fail(
+          'sample',
+          state,
+          `re-solved from scratch, action ${(b - KEY_BYTES) % ACTIONS} comes out otherwise`,
+        );
       }
     }
     options.onSample?.(++done, samples);
   }
   return samples;
+}
+
+/**
+ * The odds that `sampled` leaves drawn at random (without repeats) from
+ * `leaves` include at least one of `forged` ones: 1 - C(L-k, n) / C(L, n).
+ */
+export function sampleCatchOdds(leaves: number, sampled: number, forged: number): number {
+  if (forged <= 0 || sampled <= 0) return 0;
+  if (sampled + forged > leaves) return 1;
+  let miss = 1;
+  for (let i = 0; i < sampled; i++) miss *= (leaves - forged - i) / (leaves - i);
+  return 1 - miss;
 }

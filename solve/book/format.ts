@@ -51,7 +51,6 @@ export function codeBounds(code: number): { lo: number; hi: number } | null {
   return lo <= hi ? { lo, hi } : null;
 }
 
-/** What a file holds: a whole book, or the leaves solved so far by a build (its resume file). */
 /**
  * log2 of the entries of the solver's table each leaf of the package's books
  * is solved with (cleared for each); the perfect player solves past the book
@@ -59,6 +58,7 @@ export function codeBounds(code: number): { lo: number; hi: number } | null {
  */
 export const BOOK_TABLE_BITS = 20;
 
+/** What a file holds: a whole book, or the leaves solved so far by a build (its resume file). */
 export type BookFileKind = 'book' | 'leaves';
 
 /** What a book was built with: the same settings build the same book, to the byte. */
@@ -89,7 +89,16 @@ export interface BookHeader extends BookSettings {
   readonly entries: number;
   /** SHA-256 of the records, in hex. */
   readonly sha256: string;
+  /**
+   * A resume file's build (kind 'leaves'): drawn afresh for each build and
+   * kept across its restarts, it names the build's queue jobs, so that no
+   * later build takes their answers.
+   */
+  readonly nonce?: string;
 }
+
+/** What a build's nonce looks like (hex). */
+const NONCE = /^[0-9a-f]{16,64}$/;
 
 const MAGIC = 'ayoayo-book 1\n';
 /** The header's most bytes (its JSON line is about 250). */
@@ -103,7 +112,11 @@ export function encodeBookFile(
   kind: BookFileKind,
   settings: BookSettings,
   records: Uint8Array,
+  nonce?: string,
 ): Uint8Array {
+  if (nonce !== undefined && (kind !== 'leaves' || !NONCE.test(nonce))) {
+    throw new RangeError(`a build's nonce is hex, in its resume file only, got ${nonce}`);
+  }
   const header: BookHeader = {
     version: BOOK_VERSION,
     kind,
@@ -113,6 +126,7 @@ export function encodeBookFile(
     tableBits: settings.tableBits,
     entries: records.length / RECORD_BYTES,
     sha256: sha256Hex(records),
+    ...(nonce !== undefined ? { nonce } : {}),
   };
   const head = new TextEncoder().encode(`${MAGIC}${JSON.stringify(header)}\n`);
   const out = new Uint8Array(head.length + records.length);
@@ -160,6 +174,12 @@ function readHeader(bytes: Uint8Array): { header: BookHeader; bodyAt: number } {
   if (!integerIn(h.entries, 0, 2 ** 31) || typeof h.sha256 !== 'string') {
     throw new BookFileError('the book header has no entry count or checksum');
   }
+  if (
+    h.nonce !== undefined &&
+    (h.kind !== 'leaves' || typeof h.nonce !== 'string' || !NONCE.test(h.nonce))
+  ) {
+    throw new BookFileError('the book header has a bad nonce');
+  }
   if (typeof h.rules !== 'object' || h.rules === null) {
     throw new BookFileError('the book header names no rules');
   }
@@ -178,6 +198,7 @@ function readHeader(bytes: Uint8Array): { header: BookHeader; bodyAt: number } {
     tableBits: h.tableBits,
     entries: h.entries,
     sha256: h.sha256,
+    ...(typeof h.nonce === 'string' ? { nonce: h.nonce } : {}),
   };
   return { header, bodyAt: end + 1 };
 }
@@ -205,7 +226,6 @@ export function decodeBookFile(bytes: Uint8Array): { header: BookHeader; records
   return { header, records };
 }
 
-/** Byte order of two keys: negative, 0 or positive. */
 /** Records (RECORD_BYTES each) sorted by state, in one array. */
 export function sortedRecords(records: Iterable<Uint8Array>): Uint8Array {
   const list = [...records].sort((a, b) => compareKeys(a, 0, b, 0));
@@ -216,6 +236,7 @@ export function sortedRecords(records: Iterable<Uint8Array>): Uint8Array {
   return out;
 }
 
+/** Byte order of two keys: negative, 0 or positive. */
 export function compareKeys(a: Uint8Array, at: number, b: Uint8Array, bt: number): number {
   for (let i = 0; i < KEY_BYTES; i++) {
     const d = (a[at + i] as number) - (b[bt + i] as number);

@@ -197,6 +197,24 @@ describe('the perfect player', { timeout: TEST_MS }, () => {
   });
 });
 
+describe('the perfect player past its book', { timeout: TEST_MS }, () => {
+  it('thinks no longer than its cap: a solve cut short plays a legal move on proven bounds', () => {
+    // The start under captureSeedStays, with no book or table, takes seconds to prove (docs/solver.md).
+    const start = parsePosition('4,4,4,4,4,4/4,4,4,4,4,4/0-0/0');
+    const capped = new PerfectAgent({
+      name: 'perfect',
+      rules: STAYS,
+      book: null,
+      endgame: null,
+      moveCapMs: 1,
+    });
+    const choice = capped.choose(start, STAYS, Random.fromSeed(1));
+    expect(choice.source).toBe('solver');
+    expect(choice.value).toBeNull();
+    expect(legalActions(start, STAYS)).toContain(choice.action);
+  });
+});
+
 describe('perfect from the start', { timeout: TEST_MS }, () => {
   it('moving first, wins every game against the solver-backed searches', async () => {
     registerNetworkKinds();

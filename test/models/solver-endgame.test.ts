@@ -53,7 +53,8 @@ afterEach(() => {
 
 /** The lines about the endgame table's build. */
 const buildLines = (): string[] => written.filter((line) => /^ayoayo: buil/.test(line));
-const BUILDING = `ayoayo: building the endgame table of 6 seeds (${endgameOffsets(6)[7]} boards) into the cache, once\n`;
+const BOARDS = endgameOffsets(6)[7] as number;
+const BUILDING = `ayoayo: building the endgame table of 6 seeds (${BOARDS} boards, ${Math.max(1, Math.round((2 * BOARDS) / 1e3))} KB) into the cache, once\n`;
 const BUILT = /^ayoayo: built the endgame table of 6 seeds in \d+\.\d s\n$/;
 
 describe('the solver-backed agents', () => {

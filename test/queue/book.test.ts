@@ -1,16 +1,25 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialPosition, pickRules } from '../../env/index.ts';
-import { runBookJob, toHex } from '../../queue/book-job.ts';
+import { fromHex, runBookJob, toHex } from '../../queue/book-job.ts';
 import { queueBookRunner } from '../../queue/book-runner.ts';
+import { parseRedisUrl } from '../../queue/redis.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
-import { buildBook } from '../../solve/book/cache/build-book.ts';
+import { buildBook, resumeFileOf } from '../../solve/book/cache/build-book.ts';
 import { decodeBookFile } from '../../solve/book/format.ts';
-import { BOOK_TEST_MS, bookEndgame, smallBook, smallSettings } from '../solve/book-fixture.ts';
+import {
+  BOOK_TEST_MS,
+  bookEndgame,
+  forgeLeaves,
+  seedOneSample,
+  smallBook,
+  smallSettings,
+} from '../solve/book-fixture.ts';
 import { describeWithSystemPackage, REDIS_SERVER } from '../system-packages.ts';
-import { startTestRedis, type TestRedis, THIS_WORKER } from './redis-server.ts';
+import { startTestRedis, type TestRedis, THIS_QUEUE, THIS_WORKER } from './redis-server.ts';
 
 let redis: TestRedis;
 let workers: QueueWorker[] = [];
@@ -18,41 +27,107 @@ const dir = mkdtempSync(join(tmpdir(), 'ayoayo-queue-book-'));
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describeWithSystemPackage(REDIS_SERVER, 'the opening book through the queue', () => {
-  beforeAll(async () => {
-    redis = await startTestRedis();
-  });
+describeWithSystemPackage(
+  REDIS_SERVER,
+  'the opening book through the queue',
+  () => {
+    beforeAll(async () => {
+      redis = await startTestRedis();
+    });
 
-  afterAll(async () => {
-    await Promise.all(workers.map((w) => w.close()));
-    await redis?.stop();
-  });
+    afterAll(async () => {
+      await Promise.all(workers.map((w) => w.close()));
+      await redis?.stop();
+    });
 
-  it(
-    'built by two workers in subtrees of two leaves, is the local build to the byte',
-    async () => {
+    it("built by two workers in subtrees of two leaves, is the local build to the byte; built again, takes none of the first build's answers", async () => {
       workers = [
         await startQueueWorker({ url: redis.url }),
         await startQueueWorker({ url: redis.url }),
       ];
       const path = join(dir, 'book.bin');
       let done = 0;
-      const built = await buildBook(smallSettings(1), {
+      const build = () =>
+        buildBook(smallSettings(1), {
+          path,
+          runner: queueBookRunner(redis.url, { log: () => {} }),
+          endgame: bookEndgame(),
+          checkSamples: 1,
+          chunkLeaves: 2,
+          onProgress: (n) => {
+            done = n;
+          },
+        });
+      const built = await build();
+      expect([built.leaves, done]).toEqual([6, 6]);
+      // Every leaf came from a worker: the sample is drawn among them.
+      expect([built.foreign, built.check.resolved]).toEqual([6, 1]);
+      expect(decodeBookFile(readFileSync(path)).records).toEqual(smallBook(1).records);
+      // The same chunks again: a fresh build's nonce names fresh jobs, solved afresh.
+      const queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
+      try {
+        expect((await queue.getJobCounts('completed')).completed).toBe(3);
+        await build();
+        expect((await queue.getJobCounts('completed')).completed).toBe(6);
+        await queue.obliterate({ force: true });
+      } finally {
+        await queue.close();
+      }
+      await Promise.all(workers.map((w) => w.close()));
+      workers = [];
+    });
+
+    it('refuses answers a worker forged, drops them, and builds the book right once an honest worker answers', async () => {
+      const settings = smallSettings(2);
+      const book = smallBook(2);
+      // It forges every leaf but those the check used to re-solve (always seed 1).
+      const spare = seedOneSample(book);
+      const forger = new Worker(
+        THIS_QUEUE,
+        async (job) => {
+          const honest = fromHex(await runBookJob(job, THIS_WORKER));
+          return toHex(forgeLeaves(honest, spare).records);
+        },
+        { connection: parseRedisUrl(redis.url) },
+      );
+      const path = join(dir, 'book-2.bin');
+      const notes: string[] = [];
+      const options = {
         path,
         runner: queueBookRunner(redis.url, { log: () => {} }),
         endgame: bookEndgame(),
-        checkSamples: 1,
-        chunkLeaves: 2,
-        onProgress: (n) => {
-          done = n;
-        },
-      });
-      expect([built.leaves, done]).toEqual([6, 6]);
-      expect(decodeBookFile(readFileSync(path)).records).toEqual(smallBook(1).records);
-    },
-    BOOK_TEST_MS,
-  );
-});
+        chunkLeaves: 4,
+        onNote: (n: string) => notes.push(n),
+      };
+      const queue = new Queue(THIS_QUEUE, { connection: parseRedisUrl(redis.url) });
+      try {
+        await expect(buildBook(settings, options)).rejects.toThrow(
+          /^the book fails its (sample|endgame) check: position .*\(sample seed \d+\)$/,
+        );
+        await forger.close();
+        expect(notes).toEqual([
+          `the book was not written: dropped ${resumeFileOf(path)} (its 28 leaves) and the results of 7 queue jobs; the same command solves them again`,
+        ]);
+        expect(existsSync(path) || existsSync(resumeFileOf(path))).toBe(false);
+        expect(await queue.getJobCounts('completed', 'waiting', 'active')).toEqual({
+          completed: 0,
+          waiting: 0,
+          active: 0,
+        });
+        workers = [await startQueueWorker({ url: redis.url })];
+        notes.length = 0;
+        const built = await buildBook(settings, options);
+        expect(notes).toEqual([]);
+        expect(built.check.resolved).toBe(8);
+        expect(decodeBookFile(readFileSync(path)).records).toEqual(book.records);
+      } finally {
+        await forger.close();
+        await queue.close();
+      }
+    });
+  },
+  { timeout: BOOK_TEST_MS },
+);
 
 describe('an opening book job', () => {
   it('is refused when it holds a position that is no leaf of its book', async () => {

@@ -96,6 +96,9 @@ const HUGE_POLICY = join(scratch, 'huge-policy.json');
   writeFileSync(TAMPERED, JSON.stringify(file));
 }
 
+/** A folder where `book build --out` is to write a book. */
+const BOOK_FOLDER = join(scratch, 'book-folder.bin');
+mkdirSync(BOOK_FOLDER);
 /** Accuracy set files: a folder, 700 MB (sparse: no room on the disk), a CRLF copy of the main set with a byte order mark, planted values. */
 const SET_FOLDER = join(scratch, 'set-folder.jsonl');
 mkdirSync(SET_FOLDER);
@@ -684,7 +687,37 @@ const cliRows: CliRow[] = [
   {
     case: 'book build deeper than a book this code reads',
     args: ['book', 'build', '--plies', '12'],
-    stderr: `--plies must be an integer in 1..9, got 12 ${USAGE}`,
+    stderr: `--plies must be an integer in 1..9, got '12' ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'book build with an empty --plies',
+    args: ['book', 'build', '--plies', ''],
+    stderr: `--plies must be an integer in 1..9, got '' ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'book build with a --plies that is no number',
+    args: ['book', 'build', '--plies', 'six'],
+    stderr: `--plies must be an integer in 1..9, got 'six' ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'book build with an empty --sample, which would mean none',
+    args: ['book', 'build', '--plies', '7', '--sample', ''],
+    stderr: `--sample must be an integer in 0..1000000, got '' ${USAGE}`,
+    code: 1,
+  },
+  {
+    case: 'book build into a folder, before any solving',
+    args: ['book', 'build', '--plies', '1', '--out', BOOK_FOLDER],
+    stderr: `${BOOK_FOLDER} is a folder, not a book file: name a file to write`,
+    code: 1,
+  },
+  {
+    case: 'book build into the cache of the book the package ships, which would never be read',
+    args: ['book', 'build', '--plies', '6'],
+    stderr: `the package ships the book of 6 plies under captureSeedStays=false,leftoverTo=opponent, and no cache book of as many plies or fewer is read: build a deeper one (--plies 7..9), or this one with --out FILE ${USAGE}`,
     code: 1,
   },
   {

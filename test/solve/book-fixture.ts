@@ -1,9 +1,15 @@
-import { DEFAULT_RULES } from '../../env/index.ts';
+import { DEFAULT_RULES, Random } from '../../env/index.ts';
 import { assembleBook } from '../../solve/book/assemble.ts';
 import { OpeningBook } from '../../solve/book/book.ts';
-import type { BookSettings } from '../../solve/book/format.ts';
+import {
+  type BookSettings,
+  DEPTH_AT,
+  KEY_BYTES,
+  RECORD_BYTES,
+  VALUE_AT,
+} from '../../solve/book/format.ts';
 import { LeafSolver } from '../../solve/book/leaves.ts';
-import { bookLevels } from '../../solve/book/plan.ts';
+import { bookLevels, stateKey } from '../../solve/book/plan.ts';
 import { loadEndgame } from '../../solve/endgame/cache/table-cache.ts';
 import type { EndgameValues } from '../../solve/index.ts';
 
@@ -29,7 +35,7 @@ export function smallSettings(plies: number): BookSettings {
 }
 
 const books = new Map<number, OpeningBook>();
-/** The book of `plies` plies (1 or 2: seconds), built in this thread once a test file. */
+/** The book of `plies` plies (1 or 2: seconds, 2 about 20 s), built in this thread once a test file. */
 export function smallBook(plies: number): OpeningBook {
   let book = books.get(plies);
   if (book === undefined) {
@@ -40,4 +46,45 @@ export function smallBook(plies: number): OpeningBook {
     books.set(plies, book);
   }
   return book;
+}
+
+/**
+ * The positions (stateKeys) the book check used to re-solve: always seed 1,
+ * 8 positions of the whole book. A forger who knows it forges every leaf
+ * outside it.
+ */
+export function seedOneSample(book: OpeningBook): Set<string> {
+  const rng = Random.fromSeed(1);
+  const picked = new Set<number>();
+  while (picked.size < Math.min(8, book.size)) picked.add(rng.int(book.size));
+  return new Set([...picked].map((i) => stateKey(book.stateAt(i))));
+}
+
+/**
+ * Leaves' records (RECORD_BYTES each) forged, but for those in `spare`: two
+ * moves of different values swapped where the leaf has them, else a move's
+ * proof depth one more, so that every forged record differs from the true one.
+ * Returns the copy and how many it forged.
+ */
+export function forgeLeaves(
+  records: Uint8Array,
+  spare: ReadonlySet<string>,
+): { records: Uint8Array; forged: number } {
+  const out = records.slice();
+  let forged = 0;
+  for (let at = 0; at < out.length; at += RECORD_BYTES) {
+    if (spare.has(stateKey(out.subarray(at, at + KEY_BYTES)))) continue;
+    const legal = [0, 1, 2, 3, 4, 5].filter((a) => out[at + VALUE_AT + a] !== 0);
+    const first = legal[0] as number;
+    const other = legal.find((a) => out[at + VALUE_AT + a] !== out[at + VALUE_AT + first]);
+    if (other !== undefined) {
+      const code = out[at + VALUE_AT + first] as number;
+      out[at + VALUE_AT + first] = out[at + VALUE_AT + other] as number;
+      out[at + VALUE_AT + other] = code;
+    } else {
+      out[at + DEPTH_AT + first] = (out[at + DEPTH_AT + first] as number) + 1;
+    }
+    forged++;
+  }
+  return { records: out, forged };
 }

@@ -10,7 +10,7 @@ import {
 } from '../../env/index.ts';
 import { assembleBook } from '../../solve/book/assemble.ts';
 import { OpeningBook } from '../../solve/book/book.ts';
-import { checkBook } from '../../solve/book/check.ts';
+import { checkBook, sampleCatchOdds } from '../../solve/book/check.ts';
 import {
   BOOK_VERSION,
   decodeBookFile,
@@ -21,7 +21,7 @@ import {
   valueCode,
 } from '../../solve/book/format.ts';
 import { LeafSolver } from '../../solve/book/leaves.ts';
-import { bookLevels, levelSizes } from '../../solve/book/plan.ts';
+import { bookLevels, levelSizes, stateKey } from '../../solve/book/plan.ts';
 import { sha256Hex } from '../../solve/book/sha256.ts';
 import { Solver } from '../../solve/index.ts';
 import { BOOK_TEST_MS, bookEndgame, smallBook, smallSettings } from './book-fixture.ts';
@@ -81,7 +81,7 @@ describe('a book of 1 ply', { timeout: BOOK_TEST_MS }, () => {
 
   it("passes its consistency check, and fails it where an entry does not hold its replies' values", () => {
     const book = smallBook(1);
-    const report = checkBook(book, { endgame: bookEndgame(), samples: 3 });
+    const report = checkBook(book, { endgame: bookEndgame(), samples: 3, seed: 3 });
     expect(report).toMatchObject({ entries: 7, leaves: 6, resolved: 3 });
     // The start's winning move made a loss: its reply says otherwise.
     const records = book.records.slice();
@@ -102,9 +102,29 @@ describe('a book of 1 ply', { timeout: BOOK_TEST_MS }, () => {
     const lo = Math.floor(((records[at + VALUE_AT + first] as number) - 1) / 3) - 1;
     records[at + VALUE_AT + first] = valueCode(lo === 1 ? -1 : 1, lo === 1 ? -1 : 1);
     const tampered = new OpeningBook(book.settings, records);
-    // Its parent's entry may catch it first; re-solving every position catches it where not.
-    expect(() => checkBook(tampered, { endgame: bookEndgame(), samples: book.size })).toThrow(
-      /^the book fails its (replies|sample) check: position /,
+    // Its parent's entry may catch it first; re-solving every leaf catches it where not.
+    expect(() =>
+      checkBook(tampered, { endgame: bookEndgame(), samples: book.size, seed: 1 }),
+    ).toThrow(/^the book fails its (replies|sample) check: position /);
+  });
+
+  it('draws its sample among the leaves it is given, and needs a seed for it', () => {
+    const book = smallBook(1);
+    const leaves = bookLevels(book.rules, 1)[1] as Uint8Array;
+    const first = leaves.subarray(0, KEY_BYTES);
+    const among = new Set([stateKey(first)]);
+    const heard: number[] = [];
+    const report = checkBook(book, {
+      endgame: bookEndgame(),
+      samples: 8,
+      seed: 9,
+      among,
+      onSample: (done) => heard.push(done),
+    });
+    expect(report.resolved).toBe(1);
+    expect(heard).toEqual([0, 1]);
+    expect(() => checkBook(book, { endgame: bookEndgame(), samples: 1 })).toThrow(
+      "the book check's sample needs a seed",
     );
   });
 
@@ -148,7 +168,15 @@ describe('a book file', { timeout: BOOK_TEST_MS }, () => {
   it('reads back what was written', () => {
     const { header, records } = decodeBookFile(file());
     expect(header).toMatchObject({ version: BOOK_VERSION, kind: 'book', plies: 1, entries: 7 });
+    expect(header.nonce).toBeUndefined();
     expect(records).toEqual(book().records);
+  });
+
+  it("keeps a resume file's build nonce, and takes one in no book", () => {
+    const nonce = '0123456789abcdef0123';
+    const leaves = encodeBookFile('leaves', book().settings, new Uint8Array(0), nonce);
+    expect(decodeBookFile(leaves).header).toMatchObject({ kind: 'leaves', nonce, entries: 0 });
+    expect(() => encodeBookFile('book', book().settings, book().records, nonce)).toThrow(/nonce/);
   });
 
   it("says what is wrong with a cut, damaged, foreign or other version's file", () => {
@@ -176,6 +204,16 @@ describe('a book file', { timeout: BOOK_TEST_MS }, () => {
     expect(() => decodeBookFile(other)).toThrow(
       `the book was built by other code (book version 99, this code's is ${BOOK_VERSION})`,
     );
+  });
+});
+
+describe("the odds a book check's sample catches forged leaves", () => {
+  it('are 1 - C(L-k, n) / C(L, n), counted against every draw of a small book', () => {
+    // Every 3-leaf draw of 7 leaves, 2 of them forged: the draws that miss both are C(5, 3) of C(7, 3).
+    expect(sampleCatchOdds(7, 3, 2)).toBeCloseTo(1 - 10 / 35, 12);
+    expect(sampleCatchOdds(12_943, 8, 1)).toBeCloseTo(8 / 12_943, 12);
+    expect(sampleCatchOdds(10, 8, 3)).toBe(1);
+    expect(sampleCatchOdds(10, 0, 3)).toBe(0);
   });
 });
 

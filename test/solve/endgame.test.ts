@@ -276,7 +276,7 @@ describe('endgame files', () => {
       write.mockRestore();
     }
     expect(written).toEqual([
-      `ayoayo: building the endgame table of 5 seeds (${endgameOffsets(5)[6]} boards) into the cache, once\n`,
+      `ayoayo: building the endgame table of 5 seeds (${endgameOffsets(5)[6]} boards, ${Math.round((2 * (endgameOffsets(5)[6] as number)) / 1e3)} KB) into the cache, once\n`,
       expect.stringMatching(/^ayoayo: built the endgame table of 5 seeds in \d+\.\d s\n$/),
     ]);
   });

@@ -1,10 +1,11 @@
+import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../../files/atomic-write.ts';
 import type { EndgameValues } from '../../endgame/build.ts';
 import { assembleBook } from '../assemble.ts';
 import { OpeningBook } from '../book.ts';
-import { type BookCheckReport, checkBook } from '../check.ts';
+import { type BookCheckReport, checkBook, DEFAULT_BOOK_CHECK_SAMPLES } from '../check.ts';
 import {
   BookFileError,
   type BookSettings,
@@ -29,19 +30,52 @@ export interface BookChunk {
   readonly keys: Uint8Array;
 }
 
+/** One build as its runner sees it. */
+export interface BookRun {
+  /**
+   * Drawn afresh for each build and kept in its resume file across its
+   * restarts: a queue runner names its jobs by it, so that a later build
+   * never takes an earlier one's answers.
+   */
+  readonly nonce: string;
+  /** Stops the run early (it resolves; the build saves what it has). */
+  readonly signal?: AbortSignal | undefined;
+}
+
 /**
  * Solves chunks of leaves somewhere (this thread, worker threads, queue
- * workers): `onChunk` gets each chunk's records (RECORD_BYTES each, in the
- * chunk's order) as it is done, `onLeaf` hears of each leaf solved; it
- * resolves once every chunk is done, and stops early (resolving) when
- * `signal` aborts.
+ * workers): `solve` gives `onChunk` each chunk's records (RECORD_BYTES each,
+ * in the chunk's order) as it is done, `onLeaf` hears of each leaf solved; it
+ * resolves once every chunk is done, and early when the run's signal aborts.
  */
-export type BookChunkRunner = (
-  chunks: readonly BookChunk[],
-  onChunk: (index: number, records: Uint8Array) => void,
-  onLeaf: () => void,
-  signal?: AbortSignal,
-) => Promise<void>;
+export interface BookChunkRunner {
+  /**
+   * Whether its answers come from other processes (queue workers), which a
+   * build cannot trust: it checks them by re-solving a sample they cannot
+   * foresee before the book is written.
+   */
+  readonly foreign: boolean;
+  /** Leaves it solves at once on this machine, for estimates (undefined: elsewhere). */
+  readonly threads?: number;
+  readonly solve: (
+    chunks: readonly BookChunk[],
+    onChunk: (index: number, records: Uint8Array) => void,
+    onLeaf: () => void,
+    run: BookRun,
+  ) => Promise<void>;
+  /**
+   * Forgets the answers it keeps of the run (a check rejected them: no later
+   * build may take them); says what it dropped, for the build's note.
+   */
+  readonly drop?: (run: BookRun) => Promise<string | null>;
+}
+
+/**
+ * The share of the leaves from other processes (queue workers, a resume
+ * file) a build re-solves here before it writes the book, at least its
+ * check's sample (docs/reliability.md, "The opening book's trust model").
+ */
+export const FOREIGN_CHECK_SHARE = 0.01;
 
 /** The build stopped on its signal; the leaves solved are in the resume file. */
 export class BookBuildStopped extends Error {
@@ -67,8 +101,13 @@ export interface BuildBookOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Hears why a resume file is not used, and how many leaves it gave. */
   readonly onNote?: (message: string) => void;
-  /** Positions re-solved from scratch by the final check (checkBook's sample). */
+  /**
+   * Leaves re-solved from scratch by the final check (checkBook's sample;
+   * of leaves from other processes, at least FOREIGN_CHECK_SHARE of them).
+   */
   readonly checkSamples?: number;
+  /** Seed of the final check's sample (default: drawn from crypto randomness once the answers are in). */
+  readonly checkSeed?: number;
   /** The endgame table the leaves were solved with, for the final check (null: none). */
   readonly endgame: EndgameValues | null;
   /** Stops the build: the leaves solved are saved, and BookBuildStopped thrown. */
@@ -82,8 +121,28 @@ export interface BuiltBook {
   /** Leaves of the book, and how many of them came from the resume file. */
   readonly leaves: number;
   readonly resumed: number;
+  /** Leaves from other processes (the resume file, queue workers): the check's sample is drawn among them. */
+  readonly foreign: number;
   readonly check: BookCheckReport;
+  /** The seed of the check's sample. */
+  readonly seed: number;
   readonly seconds: number;
+}
+
+/** A fresh seed for a check's sample, from crypto randomness (printed, so that the check can be repeated). */
+export function freshCheckSeed(): number {
+  return randomInt(1_000_000_000);
+}
+
+/** Refuses a book path that is a folder, before anything is solved. */
+export function refuseFolderPath(path: string): void {
+  let folder = false;
+  try {
+    folder = statSync(path).isDirectory();
+  } catch {
+    return;
+  }
+  if (folder) throw new BookFileError(`${path} is a folder, not a book file: name a file to write`);
 }
 
 /** The resume file of the book at `path`. */
@@ -93,22 +152,25 @@ export function resumeFileOf(path: string): string {
 
 /**
  * The leaves a resume file holds that are leaves of this build (a map by
- * state); empty, with a note, when it is of other settings or damaged.
+ * state), and its build's nonce; no leaves, with a note, when it is of other
+ * settings or damaged.
  */
 function readResume(
   file: string,
   settings: BookSettings,
   leafKeys: ReadonlySet<string>,
   note: (message: string) => void,
-): Map<string, Uint8Array> {
+): { solved: Map<string, Uint8Array>; nonce: string | undefined } {
   const solved = new Map<string, Uint8Array>();
-  if (!existsSync(file)) return solved;
+  if (!existsSync(file)) return { solved, nonce: undefined };
+  let nonce: string | undefined;
   try {
     const { header, records } = decodeBookFile(readFileSync(file));
     if (header.kind !== 'leaves' || !sameBookSettings(header, settings)) {
       note(`${file} holds leaves of another build: starting afresh`);
-      return solved;
+      return { solved, nonce: undefined };
     }
+    nonce = header.nonce;
     for (let at = 0; at < records.length; at += RECORD_BYTES) {
       const record = records.subarray(at, at + RECORD_BYTES);
       const key = stateKey(record);
@@ -119,8 +181,9 @@ function readResume(
   } catch (err) {
     note(`${file}: ${(err as Error).message}: starting afresh`);
     solved.clear();
+    nonce = undefined;
   }
-  return solved;
+  return { solved, nonce };
 }
 
 /**
@@ -128,8 +191,11 @@ function readResume(
  * leaves not yet in its resume file in chunks on the runner (the resume file
  * rewritten atomically as chunks come in, so that a build stopped any way
  * goes on from there), derives the earlier plies from the leaves, checks the
- * whole (checkBook, with a re-solved sample), writes it atomically and
- * removes the resume file.
+ * whole (checkBook, with a sample re-solved here drawn once the answers are
+ * in: among the leaves from other processes where there are any), writes it
+ * atomically and removes the resume file. A check that fails drops what the
+ * book was made of (the resume file, the runner's kept answers), with a note
+ * saying so, so that the same command solves them again.
  */
 export async function buildBook(
   settings: BookSettings,
@@ -137,18 +203,28 @@ export async function buildBook(
 ): Promise<BuiltBook> {
   const started = performance.now();
   const note = options.onNote ?? (() => {});
+  refuseFolderPath(options.path);
   const levels = bookLevels(settings.rules, settings.plies);
   const leafKeys = levels[settings.plies] as Uint8Array;
   const total = leafKeys.length / KEY_BYTES;
   const leafSet = keySet(leafKeys);
   mkdirSync(dirname(options.path), { recursive: true });
   const resumeFile = resumeFileOf(options.path);
-  const solved = readResume(resumeFile, settings, leafSet, note);
+  const resume = readResume(resumeFile, settings, leafSet, note);
+  const { solved } = resume;
   const resumed = solved.size;
   if (resumed > 0) note(`going on from ${resumeFile}: ${resumed} of ${total} leaves solved before`);
+  // What another process wrote (an earlier build, or anyone) is checked as the queue's answers are.
+  const foreign = new Set(solved.keys());
+  const run = { nonce: resume.nonce ?? randomBytes(12).toString('hex'), signal: options.signal };
   const save = (): void => {
-    writeFileAtomic(resumeFile, encodeBookFile('leaves', settings, sortedRecords(solved.values())));
+    writeFileAtomic(
+      resumeFile,
+      encodeBookFile('leaves', settings, sortedRecords(solved.values()), run.nonce),
+    );
   };
+  // Written before any job is sent, so that a restarted build names its jobs alike.
+  if (resume.nonce === undefined) save();
   const chunks: BookChunk[] = [];
   let pending: number[] = [];
   const flush = (): void => {
@@ -171,7 +247,7 @@ export async function buildBook(
   let savedAt = performance.now();
   let unsaved = false;
   try {
-    await options.runner(
+    await options.runner.solve(
       chunks,
       (index, records) => {
         const chunk = chunks[index] as BookChunk;
@@ -187,7 +263,9 @@ export async function buildBook(
             );
           }
           const record = records.slice(i * RECORD_BYTES, (i + 1) * RECORD_BYTES);
-          solved.set(stateKey(record), record);
+          const key = stateKey(record);
+          solved.set(key, record);
+          if (options.runner.foreign) foreign.add(key);
         }
         unsaved = true;
         if (performance.now() - savedAt >= SAVE_EVERY_MS) {
@@ -197,7 +275,7 @@ export async function buildBook(
         }
       },
       () => options.onProgress?.(++done, total),
-      options.signal,
+      run,
     );
   } finally {
     if (unsaved) save();
@@ -209,17 +287,39 @@ export async function buildBook(
   }
   const records = assembleBook(settings, levels, sortedRecords(solved.values()));
   const book = new OpeningBook(settings, records);
-  const check = checkBook(book, {
-    endgame: options.endgame,
-    ...(options.checkSamples !== undefined ? { samples: options.checkSamples } : {}),
-  });
+  // Drawn now, once every answer is in: no worker could have known which leaves are re-solved.
+  const seed = options.checkSeed ?? freshCheckSeed();
+  const samples = options.checkSamples ?? DEFAULT_BOOK_CHECK_SAMPLES;
+  let check: BookCheckReport;
+  try {
+    check = checkBook(book, {
+      endgame: options.endgame,
+      seed,
+      ...(foreign.size > 0
+        ? {
+            samples: Math.max(samples, Math.ceil(foreign.size * FOREIGN_CHECK_SHARE)),
+            among: foreign,
+          }
+        : { samples }),
+    });
+  } catch (err) {
+    if (!(err instanceof BookFileError)) throw err;
+    rmSync(resumeFile, { force: true });
+    const dropped = (await options.runner.drop?.(run)) ?? null;
+    note(
+      `the book was not written: dropped ${resumeFile} (its ${solved.size} leaves)${dropped !== null ? ` and ${dropped}` : ''}; the same command solves them again`,
+    );
+    throw new BookFileError(`${err.message} (sample seed ${seed})`);
+  }
   writeFileAtomic(options.path, encodeBookFile('book', settings, records));
   rmSync(resumeFile, { force: true });
   return {
     book,
     leaves: total,
     resumed,
+    foreign: foreign.size,
     check,
+    seed,
     seconds: (performance.now() - started) / 1000,
   };
 }

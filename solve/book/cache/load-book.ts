@@ -13,7 +13,10 @@ import {
   type FindBookOptions,
   findBook,
   readBook,
+  readShippedBook,
+  shippedBookFor,
 } from './book-cache.ts';
+import { firstUseAnnouncement } from './book-cost.ts';
 import { type BookChunkRunner, buildBook } from './build-book.ts';
 import { localBookRunner } from './local-runner.ts';
 
@@ -46,9 +49,10 @@ const books = new Map<string, Promise<OpeningBook>>();
 const found = new Map<string, OpeningBook | null>();
 
 /**
- * The deepest sound book under `rules` there is (findBook: the cache's, the
- * package's), or null, without building one and without a word: for answers
- * that are as good without a book (solve, review), read once per thread.
+ * The deepest sound book under `rules` there is (findBook: the package's,
+ * the cache's), or null, without building one and without a word: for
+ * answers that are as good without a book (solve, review), read once per
+ * thread.
  */
 export function bookIfAny(rules: Rules): OpeningBook | null {
   const key = rulesKey(rules);
@@ -58,12 +62,13 @@ export function bookIfAny(rules: Rules): OpeningBook | null {
 
 /**
  * The opening book under `rules` for the perfect player and the exact
- * values: the deepest sound one there is (findBook: the cache's, the
- * shipped one for the default rules), else one of `plies` plies built into
- * the cache now, in this thread, with a progress bar (or, off a terminal, a
- * line when it starts and one when it ends), the others waiting for it; a
- * damaged or other code's file at its place is refused with a line naming
- * why and built again. Read once per thread and rules.
+ * values: the deepest sound one there is (findBook: the package's, pinned,
+ * for rules it ships one for; the cache's), else one of `plies` plies built
+ * into the cache now, announced first (what, and about how much CPU it
+ * takes), with a progress bar (off a terminal, a line when it ends), the
+ * others waiting for it; a damaged or other code's file at its place is
+ * refused with a line naming why and built again. A shipped book that was
+ * changed is refused, not built again. Read once per thread and rules.
  */
 export function loadBook(rules: Rules, options: LoadBookOptions = {}): Promise<OpeningBook> {
   const dir = options.dir ?? cacheDir();
@@ -97,6 +102,9 @@ async function openOrBuild(
       note(`${file}: ${why}: ${file === path ? 'building it again' : 'not used'}`),
   });
   if (found !== null) return found;
+  const shipped = shippedBookFor(rules, options.shipped);
+  // Refused above; its error says how to restore it.
+  if (shipped !== undefined) return readShippedBook(shipped);
   const lock = lockBuildWaiting(path, 'opening book', note);
   try {
     // Another thread or process may have built it meanwhile.
@@ -108,12 +116,9 @@ async function openOrBuild(
       }
     }
     const endgame = solvingAgentEndgame(rules);
+    const runner = firstUseRunner(endgame);
+    note(firstUseAnnouncement(settings, runner.threads));
     const announce = !quiet && process.stderr.isTTY !== true;
-    if (announce) {
-      process.stderr.write(
-        `ayoayo: building the opening book of ${settings.plies} plies into the cache, once\n`,
-      );
-    }
     const bar = gamesProgressBar({
       quiet,
       label: `opening book, ${settings.plies} plies`,
@@ -122,7 +127,7 @@ async function openOrBuild(
     try {
       const built = await buildBook(settings, {
         path,
-        runner: firstUseRunner(endgame),
+        runner,
         endgame,
         ...(options.checkSamples !== undefined ? { checkSamples: options.checkSamples } : {}),
         onProgress: (done, total) => bar.update(done, total),

@@ -34,11 +34,15 @@ export function solveBookChunk(
 export function localBookRunner(
   endgame: (seeds: number, settings: BookChunk['settings']) => EndgameValues | null,
 ): BookChunkRunner {
-  return async (chunks, onChunk, onLeaf, signal) => {
-    for (let i = 0; i < chunks.length; i++) {
-      if (signal?.aborted === true) return;
-      onChunk(i, solveBookChunk(chunks[i] as BookChunk, endgame, onLeaf));
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+  return {
+    foreign: false,
+    threads: 1,
+    solve: async (chunks, onChunk, onLeaf, { signal }) => {
+      for (let i = 0; i < chunks.length; i++) {
+        if (signal?.aborted === true) return;
+        onChunk(i, solveBookChunk(chunks[i] as BookChunk, endgame, onLeaf));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
   };
 }

@@ -16,6 +16,13 @@ export interface EndgameProgressOptions {
   readonly load?: (seeds: number, rules: Rules, options: EndgameCacheOptions) => EndgameValues;
 }
 
+/** Bytes in words: kilobytes under a megabyte, then megabytes. */
+function sizeWords(bytes: number): string {
+  return bytes < 1e6
+    ? `${Math.max(1, Math.round(bytes / 1e3))} KB`
+    : `${Math.round(bytes / 1e6)} MB`;
+}
+
 /**
  * The endgame table from the cache (loadEndgame), with a progress bar while
  * it has to be built (a minute or more for 16 seeds) and its notes on stderr.
@@ -38,8 +45,9 @@ export function loadEndgameShowingProgress(
         if (started === null) {
           started = performance.now();
           if (announce) {
+            // Two bytes a board in the file (its bounds).
             process.stderr.write(
-              `ayoayo: building the endgame table of ${seeds} seeds (${total} boards) into the cache, once\n`,
+              `ayoayo: building the endgame table of ${seeds} seeds (${total} boards, ${sizeWords(2 * total)}) into the cache, once\n`,
             );
           }
         }
