@@ -78,7 +78,10 @@ function describeField(schema: z.ZodType): FieldInfo {
 }
 
 function describeText(info: FieldInfo): string {
-  const list = info.kind === 'numbers' || info.kind === 'strings' ? ' (comma-separated)' : '';
+  const list =
+    info.kind === 'numbers' || info.kind === 'strings' || info.kind === 'agents'
+      ? ' (comma-separated)'
+      : '';
   const rules =
     info.kind === 'rules'
       ? ' (option=value pairs, comma-separated, as every command takes them; options not given keep their defaults)'

@@ -57,6 +57,10 @@ describe('train settings on the command line', () => {
     });
     // No flag given: nothing overrides the preset or the config file.
     expect(await parse([])).toEqual({});
+    // A list of agents is split as every list of agents is: the commas inside one agent stay.
+    expect(
+      await parse(['--eval-opponents', 'az:models/pretrained,sims=50,minimax:2,greedy']),
+    ).toEqual({ evalOpponents: ['az:models/pretrained,sims=50', 'minimax:2', 'greedy'] });
   });
 
   it('every field of every block has a flag, and each flag sets the field of the run’s algorithm', async () => {

@@ -1,5 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
+import { registerNetworkKinds } from '../../agents/network/kinds.ts';
+import { splitAgentList } from '../../agents/spec.ts';
 import { parseRulesText, RulesError } from '../../env/rules.ts';
 import type { AlgorithmDescriptor } from '../algorithm/descriptor.ts';
 import { algorithmNames, algorithms, defaultAlgorithm } from '../algorithm/registry.ts';
@@ -102,7 +104,14 @@ export function settingFlags(): SettingFlag[] {
 }
 
 /** What a flag's text is read as: a number, a list, the rules, and whether 'none' is null. */
-export type FieldKind = 'number' | 'boolean' | 'string' | 'numbers' | 'strings' | 'rules';
+export type FieldKind =
+  | 'number'
+  | 'boolean'
+  | 'string'
+  | 'numbers'
+  | 'strings'
+  | 'agents'
+  | 'rules';
 
 /** The schema inside the defaults and nullables around it. */
 export function unwrap(schema: z.ZodType): { inner: z.ZodType; nullable: boolean } {
@@ -125,7 +134,8 @@ export function fieldKind(schema: z.ZodType): {
   if (inner instanceof z.ZodBoolean) return { kind: 'boolean', nullable };
   if (inner instanceof z.ZodArray) {
     const element = unwrap(inner.element as z.ZodType).inner;
-    return { kind: element instanceof z.ZodNumber ? 'numbers' : 'strings', nullable };
+    if (element instanceof z.ZodNumber) return { kind: 'numbers', nullable };
+    return { kind: settingMeta(schema).agents === true ? 'agents' : 'strings', nullable };
   }
   if (inner instanceof z.ZodObject) return { kind: 'rules', nullable };
   return { kind: 'string', nullable };
@@ -138,9 +148,14 @@ function fromText(
   value: string,
 ): unknown {
   const text = value.trim();
-  if (info.kind === 'numbers' || info.kind === 'strings') {
-    // An empty list is spelled 'none', as the help shows it.
-    const parts = text === 'none' ? [] : text.split(',').map((p) => p.trim());
+  if (info.kind === 'numbers' || info.kind === 'strings' || info.kind === 'agents') {
+    // An empty list is spelled 'none', as the help shows it; agents keep the commas inside one.
+    const split = (): string[] => {
+      if (info.kind !== 'agents') return text.split(',');
+      registerNetworkKinds();
+      return splitAgentList([text]);
+    };
+    const parts = text === 'none' ? [] : split().map((p) => p.trim());
     if (parts.some((p) => p.length === 0)) {
       throw new TrainConfigError(
         `--${flag} '${text}' has an empty item: give a comma-separated list${text === '' ? ", or 'none' for an empty one" : ''}`,

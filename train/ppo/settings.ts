@@ -49,6 +49,7 @@ export const ppoSettingsSchema = z
     }),
     baselineOpponents: setting(z.array(z.string()).default(['greedy']), {
       description: 'baseline agent specs used as training opponents',
+      agents: true,
     }),
   })
   .strict()

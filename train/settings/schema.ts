@@ -19,6 +19,8 @@ export interface SettingMeta {
   readonly description: string;
   readonly unit?: string;
   readonly flag?: string;
+  /** A list of agent specs: its flag's text is split as every list of agents is (agents/spec-grammar.ts). */
+  readonly agents?: true;
 }
 
 /** A setting's schema with its help (the meta zod keeps for it). */
@@ -33,6 +35,7 @@ export function settingMeta(schema: z.ZodType): SettingMeta {
     description: typeof meta?.description === 'string' ? meta.description : '',
     ...(typeof meta?.unit === 'string' ? { unit: meta.unit } : {}),
     ...(typeof meta?.flag === 'string' ? { flag: meta.flag } : {}),
+    ...(meta?.agents === true ? { agents: true } : {}),
   };
 }
 
@@ -129,7 +132,7 @@ const commonShape = {
   }),
   evalOpponents: setting(
     z.array(z.string()).min(1).default(['random', 'greedy', 'minimax:1', 'minimax:2']),
-    { description: 'baselines the policy is evaluated against' },
+    { description: 'baselines the policy is evaluated against', agents: true },
   ),
   evalOpeningPlies: setting(z.number().int().min(0).max(20).default(4), {
     description: 'random opening plies of evaluation games',
