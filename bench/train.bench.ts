@@ -1,10 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { Random } from '../env/random.ts';
 import { loadBackend } from '../models/backend.ts';
+import { inferenceEngine } from '../models/inference/inference-engine.ts';
+import type { BuildOptions } from '../train/algorithm-descriptor.ts';
 import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
 import { ExpertIteration } from '../train/expert-iteration/expert-iteration.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
+import { RecordingShards, selfPlayLimit } from './self-play-limit.ts';
 import type { Emit, Measurement } from './types.ts';
 
 /** The presets this bench measures, expert iteration's and PPO's. */
@@ -41,13 +44,16 @@ export const THIS_TRAIN_MODULES: TrainModules = {
 /**
  * One preset's self-play and update rates (see `run`), on the tree `m`.
  * `selfPlayCpuPliesPerSec` counts the process's CPU time (worker threads
- * included), so that other work on a shared machine counts less.
+ * included), so that other work on a shared machine counts less. `build`
+ * replaces how the learner is built (this tree only: its shards played by
+ * another runner, say).
  */
 export async function measureSelfPlay(
   m: TrainModules,
   preset: TrainPreset,
   iterations = 8,
   layer: Readonly<Record<string, unknown>> = {},
+  build: Partial<BuildOptions> = {},
 ): Promise<Measurement> {
   const { tf, name: backend } = await m.loadBackend('auto');
   const base = m.PRESETS[preset];
@@ -55,8 +61,9 @@ export async function measureSelfPlay(
     base?.algorithm === 'expert-iteration' ? {} : { ppo: { poolShare: 0, baselineShare: 0 } };
   const config = m.buildConfig([base, { seed: 1, ...selfOnly }, layer]);
   // Expert iteration's shards play on worker threads as in a run (one per core at most).
-  const workers = Math.min(config.workers ?? availableParallelism(), availableParallelism());
-  const learner = await m.buildLearner(tf, config, { workers });
+  const workers =
+    build.workers ?? Math.min(config.workers ?? availableParallelism(), availableParallelism());
+  const learner = await m.buildLearner(tf, config, { ...build, workers });
   const { algorithm } = learner;
   const rng = m.Random.fromSeed(1);
   algorithm.reset(1, rng);
@@ -133,5 +140,63 @@ export async function measureSelfPlay(
  * bench/against.ts runs the same measurement on an earlier commit beside this one.
  */
 export async function run(emit: Emit): Promise<void> {
-  for (const preset of TRAIN_PRESETS) emit(await measureSelfPlay(THIS_TRAIN_MODULES, preset));
+  for (const preset of TRAIN_PRESETS) await measurePreset(preset, emit);
+}
+
+/** One preset's measurements of `run`. */
+export async function measurePreset(preset: TrainPreset, emit: Emit): Promise<void> {
+  const measured = await measureSelfPlay(THIS_TRAIN_MODULES, preset);
+  emit(measured);
+  if (measured.algorithm === 'expert-iteration') emit(await measureLimit(preset, measured));
+}
+
+/**
+ * The self-play's practical limit on this machine (bench/self-play-limit.ts)
+ * beside its measured rates: the same run played again with its shards in
+ * this thread, recording its forward calls and encodes; from the last two
+ * iterations, the limit's searched moves a CPU second, times the cores, and
+ * the self-play's rates over it (wall time on the workers; CPU time on the
+ * workers; CPU time in this one thread).
+ */
+async function measureLimit(preset: TrainPreset, measured: Measurement): Promise<Measurement> {
+  const engine = await inferenceEngine();
+  const runners: RecordingShards[] = [];
+  const oneThread = await measureSelfPlay(
+    THIS_TRAIN_MODULES,
+    preset,
+    undefined,
+    {},
+    {
+      workers: 0,
+      shardRunner: (context) => {
+        const runner = new RecordingShards(engine, context);
+        runners.push(runner);
+        return runner;
+      },
+    },
+  );
+  const [runner] = runners;
+  if (runner === undefined) throw new Error(`${preset}: its self-play is not played in shards`);
+  const limit = await selfPlayLimit(runner.iterations.slice(-2), runner.setup);
+  const cores = availableParallelism();
+  const perCpuSecond = 1 / limit.secondsPerMove;
+  const ratio = (rate: unknown) => Number((Number(rate) / perCpuSecond).toFixed(3));
+  return {
+    name: 'self-play-limit',
+    preset,
+    cores,
+    limitPliesPerSec: Math.round(cores * perCpuSecond),
+    selfPlayPliesPerSec: measured.selfPlayPliesPerSec,
+    ratio: Number((Number(measured.selfPlayPliesPerSec) / (cores * perCpuSecond)).toFixed(3)),
+    limitCpuPliesPerSec: Math.round(perCpuSecond),
+    selfPlayCpuPliesPerSec: measured.selfPlayCpuPliesPerSec,
+    cpuRatio: ratio(measured.selfPlayCpuPliesPerSec),
+    oneThreadCpuPliesPerSec: oneThread.selfPlayCpuPliesPerSec,
+    oneThreadCpuRatio: ratio(oneThread.selfPlayCpuPliesPerSec),
+    forwardShareOfLimit: Number((limit.forwardSecondsPerMove / limit.secondsPerMove).toFixed(3)),
+    meanRows: Number(limit.meanRows.toFixed(1)),
+    encodesPerMove: Number(limit.encodesPerMove.toFixed(2)),
+    cEncodesPerSec: Math.round(limit.cEncodesPerSec),
+    encoderRatioToC: Number((limit.tsEncodesPerSec / limit.cEncodesPerSec).toFixed(3)),
+  };
 }
