@@ -1,8 +1,17 @@
 import { core, type RuleCode, type Rules, ruleCode } from '../../env/index.ts';
+import type { EvaluationMemory } from './evaluation-memory.ts';
 import { WIN_VALUE } from './simulation.ts';
 import type { PuctTree } from './tree.ts';
 
 const { ACTIONS, POPCOUNT, STATE_SIZE, TO_MOVE, expand, finalScores } = core;
+
+/**
+ * Plays every action of a leaf's `state` into `children` (action a at
+ * a * STATE_SIZE, as core.expand) and returns the legal mask: a driver that
+ * must play the leaf's moves anyway (an observation encoder with lookahead
+ * does) gives its own so that they are played once.
+ */
+export type LeafExpander = (state: Uint8Array, children: Uint8Array) => number;
 
 /**
  * The leaves of one batch waiting for their evaluation: each leaf's node, its
@@ -19,6 +28,11 @@ export class LeafBatch {
   readonly priors: Float32Array;
   /** Each leaf's value for its player to move. */
   readonly values: Float64Array;
+  /**
+   * Per leaf, the previous search's node whose evaluation it recalls
+   * (EvaluationMemory), or -1 when the evaluator must give it.
+   */
+  readonly recalled: Int32Array;
   readonly #children: Uint8Array;
   /**
    * Each slot's children as one view, made once: the engine's expand keeps its
@@ -32,6 +46,7 @@ export class LeafBatch {
   readonly #state = new Uint8Array(STATE_SIZE);
   readonly #scores = new Int32Array(2);
   #ruleCode: RuleCode;
+  #expander: LeafExpander | null = null;
 
   constructor(size: number, rules: Rules) {
     this.nodes = new Int32Array(size);
@@ -39,6 +54,7 @@ export class LeafBatch {
     this.masks = new Uint8Array(size);
     this.priors = new Float32Array(size * ACTIONS);
     this.values = new Float64Array(size);
+    this.recalled = new Int32Array(size).fill(-1);
     this.#children = new Uint8Array(size * ACTIONS * STATE_SIZE);
     const slotBytes = ACTIONS * STATE_SIZE;
     this.#slotChildren = Array.from({ length: size }, (_, slot) =>
@@ -52,17 +68,27 @@ export class LeafBatch {
     this.#ruleCode = ruleCode(rules);
   }
 
+  /** Plays the leaves' moves with `expander` (null: core.expand under the batch's rules). */
+  expandWith(expander: LeafExpander | null): void {
+    this.#expander = expander;
+  }
+
   /**
    * Plays a selected leaf's moves into slot `slot`, or, when the game is over
    * there, marks the node solved with its exact value (for the player who
    * moved into it).
    */
   play(tree: PuctTree, node: number, slot: number): void {
+    this.recalled[slot] = -1;
     const stateOffset = node * STATE_SIZE;
     const state = this.#state;
     for (let i = 0; i < STATE_SIZE; i++) state[i] = tree.states[stateOffset + i] as number;
     const children = this.#slotChildren[slot] as Uint8Array;
-    const mask = expand(state, this.#ruleCode, children, this.#status);
+    const expander = this.#expander;
+    const mask =
+      expander === null
+        ? expand(state, this.#ruleCode, children, this.#status)
+        : expander(state, children);
     if (mask === 0) {
       const scores = this.#scores;
       finalScores(state, 0, this.#ruleCode, scores);
@@ -75,6 +101,26 @@ export class LeafBatch {
     }
     this.states.set(state, slot * STATE_SIZE);
     this.masks[slot] = mask;
+  }
+
+  /**
+   * Fills slot `slot` with what `memory` recalls of the previous search's
+   * node `from` (evaluated there, so not a finished game): the leaf's state,
+   * legal mask and children, and its priors and value, as `play` and an
+   * evaluator would have written them.
+   */
+  recall(memory: EvaluationMemory, from: number, slot: number): void {
+    this.recalled[slot] = from;
+    this.masks[slot] = memory.legalMask(from);
+    this.values[slot] = memory.recall(
+      from,
+      this.states,
+      slot * STATE_SIZE,
+      this.#children,
+      slot * ACTIONS * STATE_SIZE,
+      this.priors,
+      slot * ACTIONS,
+    );
   }
 
   /**

@@ -1,21 +1,30 @@
 import { core } from '../../env/index.ts';
 
-const { STATE_SIZE } = core;
+const { ACTIONS, STATE_SIZE } = core;
 
-const INITIAL_CAPACITY = 4096;
+/** Nodes a tree holds before it first grows: a search of 169 simulations fits. */
+export const INITIAL_CAPACITY = 1024;
 
 /** Bytes a node takes in the tree's arrays (see #grow: state, parent, action, prior, visits, value sum, first child, child count, solved, exact value, pending). */
 const NODE_BYTES = STATE_SIZE + 4 + 1 + 4 + 4 + 8 + 4 + 1 + 1 + 8 + 1;
 
 /**
- * The most bytes a tree's arrays take after a search of `simulations` (each
- * expands at most one leaf's six children), with the doubling of its
- * storage: for memory estimates made before anything is allocated.
+ * Bytes a node takes in a remembering search's evaluations
+ * (evaluation-memory.ts: priors, value, the last tree's node).
  */
-export function treeBytes(simulations: number): number {
+export const REMEMBERED_NODE_BYTES = ACTIONS * 4 + 8 + 4;
+
+/**
+ * The most bytes a search's tree takes after a search of `simulations` (each
+ * expands at most one leaf's six children), with the doubling of its
+ * storage; `remembering`, as self-play's searches do (PuctOptions
+ * `rememberEvaluations`): with the last search's tree, and both trees'
+ * evaluations. For memory estimates made before anything is allocated.
+ */
+export function treeBytes(simulations: number, remembering = true): number {
   let capacity = INITIAL_CAPACITY;
   while (capacity < (simulations + 1) * 6 + 1) capacity *= 2;
-  return capacity * NODE_BYTES;
+  return remembering ? 2 * capacity * (NODE_BYTES + REMEMBERED_NODE_BYTES) : capacity * NODE_BYTES;
 }
 
 /**
