@@ -13,7 +13,7 @@
  * k-th legal action is the k-th child of the node it recalls.
  */
 import { core } from '../../env/index.ts';
-import { INITIAL_CAPACITY, PuctTree } from './tree.ts';
+import { INITIAL_CAPACITY, PuctTree, STATE_WORDS } from './tree.ts';
 
 const { ACTIONS, STATE_SIZE } = core;
 
@@ -96,29 +96,28 @@ export class EvaluationMemory {
 
   /**
    * Writes what the previous search knew of its node `from`: its position
-   * into `state[stateAt ..]`, its children's positions into `children` (action
-   * a at `childrenAt + a * STATE_SIZE`), its priors into `priors[priorsAt ..]`;
-   * returns its value. Its legal mask is `legalMask(from)`.
+   * into `state[stateAt ..]`, its children's positions into `children`
+   * (action a at `childrenAt + a * STATE_WORDS`; both as 32-bit words), its
+   * priors into `priors[priorsAt ..]`; returns its value. Its legal mask is
+   * `legalMask(from)`.
    */
   recall(
     from: number,
-    state: Uint8Array,
+    state: Uint32Array,
     stateAt: number,
-    children: Uint8Array,
+    children: Uint32Array,
     childrenAt: number,
     priors: Float32Array,
     priorsAt: number,
   ): number {
     const previous = this.#previous;
-    const states = previous.states;
-    const at = from * STATE_SIZE;
-    for (let i = 0; i < STATE_SIZE; i++) state[stateAt + i] = states[at + i] as number;
+    const words = previous.stateWords;
+    copyState(words, from * STATE_WORDS, state, stateAt);
     const first = previous.firstChild[from] as number;
     const end = first + (previous.childCount[from] as number);
     for (let c = first; c < end; c++) {
-      const to = childrenAt + (previous.action[c] as number) * STATE_SIZE;
-      const cAt = c * STATE_SIZE;
-      for (let i = 0; i < STATE_SIZE; i++) children[to + i] = states[cAt + i] as number;
+      const to = childrenAt + (previous.action[c] as number) * STATE_WORDS;
+      copyState(words, c * STATE_WORDS, children, to);
     }
     this.restore(from, priors, priorsAt);
     return this.#before.values[from] as number;
@@ -165,6 +164,13 @@ export class EvaluationMemory {
     const before = from >= 0 ? (this.#previous.firstChild[from] as number) : -1;
     for (let k = 0; k < count; k++) now.recall[first + k] = before >= 0 ? before + k : -1;
   }
+}
+
+function copyState(from: Uint32Array, at: number, to: Uint32Array, toAt: number): void {
+  to[toAt] = from[at] as number;
+  to[toAt + 1] = from[at + 1] as number;
+  to[toAt + 2] = from[at + 2] as number;
+  to[toAt + 3] = from[at + 3] as number;
 }
 
 function holds(tree: PuctTree, node: number, state: Uint8Array): boolean {

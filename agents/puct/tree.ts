@@ -2,6 +2,9 @@ import { core } from '../../env/index.ts';
 
 const { ACTIONS, STATE_SIZE } = core;
 
+/** 32-bit words a position takes (STATE_SIZE is a multiple of 4). */
+export const STATE_WORDS = STATE_SIZE / 4;
+
 /** Nodes a tree holds before it first grows: a search of 169 simulations fits. */
 export const INITIAL_CAPACITY = 1024;
 
@@ -41,6 +44,8 @@ export class PuctTree {
   size = 0;
   /** STATE_SIZE bytes a node: its position. */
   states = new Uint8Array(0);
+  /** The same bytes as 32-bit words, STATE_WORDS a node: a position copies in four moves. */
+  stateWords = new Uint32Array(0);
   /** The parent node (-1 for a root). */
   parent = new Int32Array(0);
   /** The action that leads from the parent here. */
@@ -129,6 +134,7 @@ export class PuctTree {
       return next;
     };
     this.states = copy(new Uint8Array(capacity * STATE_SIZE), this.states);
+    this.stateWords = new Uint32Array(this.states.buffer);
     this.parent = copy(new Int32Array(capacity), this.parent);
     this.action = copy(new Int8Array(capacity), this.action);
     this.prior = copy(new Float32Array(capacity), this.prior);
