@@ -302,3 +302,16 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/**
+ * Floating-point operations of one training sample's forward and backward
+ * pass through `weights`' dense layers: 2 in x out each way for every
+ * layer, forward and for the weights' gradients, and for the inputs'
+ * gradients of every layer but the first (the observation needs none).
+ */
+export function updateFlopsPerSample(weights: MlpWeights): number {
+  const layers = [...weights.hidden, weights.policy, weights.value];
+  const products = layers.map((l) => 2 * l.inputSize * l.outputSize);
+  const all = products.reduce((sum, f) => sum + f, 0);
+  return 3 * all - (products[0] as number);
+}

@@ -7,7 +7,13 @@ import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
 import { ExpertIteration } from '../train/expert-iteration/expert-iteration.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
-import { RecordingShards, selfPlayLimit } from './self-play-limit.ts';
+import { corePeak, type OrtPublic } from './network-search.bench.ts';
+import {
+  type IterationWork,
+  RecordingShards,
+  selfPlayLimit,
+  updateFlopsPerSample,
+} from './self-play-limit.ts';
 import type { Emit, Measurement } from './types.ts';
 
 /** The presets this bench measures, expert iteration's and PPO's. */
@@ -72,7 +78,16 @@ export async function measureSelfPlay(
   let rolloutCpuSeconds = 0;
   let samples = 0;
   let updateSeconds = 0;
+  let updateCpuSeconds = 0;
   let iterationSeconds = 0;
+  // The update's part its threads share (expert iteration's updater counts it; older trees do not).
+  const updater = (algorithm as { updater?: { sliceSeconds?: number; fillSeconds?: number } })
+    .updater;
+  const shared = (): number | null =>
+    updater?.sliceSeconds === undefined || updater.fillSeconds === undefined
+      ? null
+      : updater.sliceSeconds + updater.fillSeconds;
+  let sharedSeconds = 0;
   const searchSelfPlay = algorithm instanceof m.ExpertIteration ? algorithm.selfPlay : null;
   let evaluations = 0;
   for (let i = 0; i < iterations; i++) {
@@ -81,8 +96,13 @@ export async function measureSelfPlay(
     const cpuBefore = process.cpuUsage();
     const rollout = await algorithm.collect(rng, i + 1);
     const cpu = process.cpuUsage(cpuBefore);
+    const sharedBefore = shared();
+    const updateCpuBefore = process.cpuUsage();
     const update = await algorithm.update(rng);
+    const updateCpu = process.cpuUsage(updateCpuBefore);
     if (i < 2) continue; // warm-up
+    updateCpuSeconds += (updateCpu.user + updateCpu.system) / 1e6;
+    sharedSeconds += (shared() ?? 0) - (sharedBefore ?? 0);
     iterationSeconds += (performance.now() - start) / 1000;
     plies += rollout.plies;
     evaluations += (searchSelfPlay?.evaluations ?? 0) - evaluationsBefore;
@@ -122,6 +142,11 @@ export async function measureSelfPlay(
         }
       : {}),
     updateSamplesPerSec: Math.round(samples / updateSeconds),
+    updateSamplesPerIteration: Math.round(samples / (iterations - 2)),
+    updateCpuSeconds: Number((updateCpuSeconds / (iterations - 2)).toFixed(3)),
+    ...(shared() === null
+      ? {}
+      : { updateSharedSeconds: Number((sharedSeconds / (iterations - 2)).toFixed(3)) }),
     gradients,
     iterationSeconds: Number((iterationSeconds / (iterations - 2)).toFixed(3)),
   };
@@ -147,7 +172,9 @@ export async function run(emit: Emit): Promise<void> {
 export async function measurePreset(preset: TrainPreset, emit: Emit): Promise<void> {
   const measured = await measureSelfPlay(THIS_TRAIN_MODULES, preset);
   emit(measured);
-  if (measured.algorithm === 'expert-iteration') emit(await measureLimit(preset, measured));
+  if (measured.algorithm === 'expert-iteration') {
+    for (const row of await measureLimits(preset, measured)) emit(row);
+  }
 }
 
 /**
@@ -156,9 +183,12 @@ export async function measurePreset(preset: TrainPreset, emit: Emit): Promise<vo
  * this thread, recording its forward calls and encodes; from the last two
  * iterations, the limit's searched moves a CPU second, times the cores, and
  * the self-play's rates over it (wall time on the workers; CPU time on the
- * workers; CPU time in this one thread).
+ * workers; CPU time in this one thread). Then the update's: its samples'
+ * forward and backward passes at the core's peak (onnxruntime's best
+ * single-thread MatMul here, network-search.bench.ts) against the update's
+ * part its threads share, and against its whole CPU time, in the one-thread run.
  */
-async function measureLimit(preset: TrainPreset, measured: Measurement): Promise<Measurement> {
+async function measureLimits(preset: TrainPreset, measured: Measurement): Promise<Measurement[]> {
   const engine = await inferenceEngine();
   const runners: RecordingShards[] = [];
   const oneThread = await measureSelfPlay(
@@ -177,11 +207,12 @@ async function measureLimit(preset: TrainPreset, measured: Measurement): Promise
   );
   const [runner] = runners;
   if (runner === undefined) throw new Error(`${preset}: its self-play is not played in shards`);
-  const limit = await selfPlayLimit(runner.iterations.slice(-2), runner.setup);
+  const recorded = runner.iterations.slice(-2);
+  const limit = await selfPlayLimit(recorded, runner.setup);
   const cores = availableParallelism();
   const perCpuSecond = 1 / limit.secondsPerMove;
   const ratio = (rate: unknown) => Number((Number(rate) / perCpuSecond).toFixed(3));
-  return {
+  const selfPlay: Measurement = {
     name: 'self-play-limit',
     preset,
     cores,
@@ -199,4 +230,24 @@ async function measureLimit(preset: TrainPreset, measured: Measurement): Promise
     cEncodesPerSec: Math.round(limit.cEncodesPerSec),
     encoderRatioToC: Number((limit.tsEncodesPerSec / limit.cEncodesPerSec).toFixed(3)),
   };
+  const ort = (await import('onnxruntime-node')) as unknown as OrtPublic;
+  const peak = await corePeak(ort);
+  const weights = (recorded[recorded.length - 1] as IterationWork).weights;
+  const flops = updateFlopsPerSample(weights);
+  const updateLimit = (Number(oneThread.updateSamplesPerIteration) * flops) / (peak * 1e9);
+  const sharedSeconds = Number(oneThread.updateSharedSeconds);
+  const updateCpuSeconds = Number(oneThread.updateCpuSeconds);
+  const update: Measurement = {
+    name: 'update-limit',
+    preset,
+    samplesPerIteration: oneThread.updateSamplesPerIteration,
+    flopsPerSample: flops,
+    coreGflopsPerSec: Number(peak.toFixed(1)),
+    limitSeconds: Number(updateLimit.toFixed(3)),
+    sharedSeconds,
+    ratio: Number((updateLimit / sharedSeconds).toFixed(3)),
+    updateCpuSeconds,
+    cpuRatio: Number((updateLimit / updateCpuSeconds).toFixed(3)),
+  };
+  return [selfPlay, update];
 }
