@@ -106,11 +106,15 @@ export interface CompletedQOptions {
  * The mixed value of the paper's Appendix D: the raw value interpolated with
  * the prior-weighted mean Q of the visited actions,
  * (v + N sum_{visited} p(a) q(a) / sum_{visited} p(a)) / (N + 1), with N the
- * total visits and p = softmax(logits) over the legal actions.
+ * total visits and p = softmax(logits) over the legal actions (`priors`, if
+ * the caller has it already: a root search's logits stay the same from one
+ * simulation to the next).
  */
-export function mixedValue(root: RootStatistics): number {
+export function mixedValue(
+  root: RootStatistics,
+  priors: ArrayLike<number> = legalSoftmax(root.logits, root.legalMask, mixPriors),
+): number {
   const { legalMask, visits, q, rawValue } = root;
-  const priors = legalSoftmax(root.logits, legalMask, mixPriors);
   let total = 0;
   let visitedPrior = 0;
   let weighted = 0;
@@ -131,14 +135,16 @@ export function mixedValue(root: RootStatistics): number {
 
 /**
  * Completed Q-values: q(a) for visited legal actions, the mixed value for the
- * unvisited ones, 0 for illegal ones (into `out` if given).
+ * unvisited ones, 0 for illegal ones (into `out` if given; `priors`, the
+ * softmax of the logits over the legal actions, if known).
  */
 export function completedQ(
   root: RootStatistics,
   out: Float64Array = new Float64Array(ACTIONS),
+  priors?: ArrayLike<number>,
 ): Float64Array {
   checkMask(root.legalMask);
-  const fill = mixedValue(root);
+  const fill = mixedValue(root, priors);
   for (let a = 0; a < ACTIONS; a++) {
     out[a] = !isLegal(root.legalMask, a)
       ? 0
@@ -153,15 +159,16 @@ export function completedQ(
  * sigma(completed Q) of the paper: the completed Q-values (rescaled to [0, 1]
  * by their min and max over the legal actions, by default) times
  * (maxVisitInit + max visits) x valueScale; 0 on illegal actions (into `out`
- * if given).
+ * if given; `priors` as completedQ's).
  */
 export function transformedCompletedQ(
   root: RootStatistics,
   options: CompletedQOptions = {},
   out: Float64Array = new Float64Array(ACTIONS),
+  priors?: ArrayLike<number>,
 ): Float64Array {
   const { valueScale = 0.1, maxVisitInit = 50, rescale = true, epsilon = 1e-8 } = options;
-  const q = completedQ(root, out);
+  const q = completedQ(root, out, priors);
   const { legalMask, visits } = root;
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;

@@ -28,7 +28,7 @@ function flopsPerPosition(weights: MlpWeights): number {
   return layers.reduce((sum, l) => sum + 2 * l.inputSize * l.outputSize, 0);
 }
 
-interface OrtPublic {
+export interface OrtPublic {
   readonly InferenceSession: {
     create(
       model: Uint8Array,
@@ -44,7 +44,7 @@ interface OrtPublic {
 const SESSION = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' };
 
 /** The core's arithmetic limit as onnxruntime reaches it: GFLOP/s of a 512^3 single-thread MatMul. */
-async function corePeak(ort: OrtPublic): Promise<number> {
+export async function corePeak(ort: OrtPublic): Promise<number> {
   const { onnx } = onnxProto;
   const n = 512;
   const FLOAT = onnx.TensorProto.DataType.FLOAT;

@@ -1,11 +1,22 @@
 import { availableParallelism } from 'node:os';
 import { Random } from '../env/random.ts';
 import { loadBackend } from '../models/backend.ts';
+import { inferenceEngine } from '../models/inference/inference-engine.ts';
+import type { BuildOptions } from '../train/algorithm/descriptor.ts';
 import type { TrainingAlgorithm } from '../train/algorithm/training-algorithm.ts';
 import { registerBuiltinAlgorithms } from '../train/builtin-algorithms.ts';
 import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
 import { buildLearner, disposeLearner } from '../train/learner.ts';
+import type { TrainConfig } from '../train/settings/schema.ts';
+import type { ShardRunnerContext } from '../train/shards/protocol.ts';
+import { corePeak, type OrtPublic } from './network-search.bench.ts';
+import {
+  type IterationWork,
+  RecordingShards,
+  selfPlayLimit,
+  updateFlopsPerSample,
+} from './self-play-limit.ts';
 import type { Emit, Measurement } from './types.ts';
 
 /** The presets this bench measures, expert iteration's and PPO's. */
@@ -51,15 +62,34 @@ function evaluationsSoFar(algorithm: TrainingAlgorithm): number {
 }
 
 /**
+ * Seconds this thread spent on the update's part its threads share so far:
+ * the algorithm's profile, or in code from before profiles its updater's
+ * counters (null where it kept none).
+ */
+function updateSharedSeconds(algorithm: TrainingAlgorithm): number | null {
+  const profile = algorithm.profile?.();
+  if (profile !== undefined) return profile.updateSharedSeconds;
+  const fields: Readonly<Record<string, unknown>> = { ...algorithm };
+  const updater: Readonly<Record<string, unknown>> = { ...Object(fields.updater) };
+  const { sliceSeconds, fillSeconds } = updater;
+  return typeof sliceSeconds === 'number' && typeof fillSeconds === 'number'
+    ? sliceSeconds + fillSeconds
+    : null;
+}
+
+/**
  * One preset's self-play and update rates (see `run`), on the tree `m`.
  * `selfPlayCpuPliesPerSec` counts the process's CPU time (worker threads
- * included), so that other work on a shared machine counts less.
+ * included), so that other work on a shared machine counts less. `build`
+ * replaces how the learner is built (this tree only: its shards played by
+ * another runner, say).
  */
 export async function measureSelfPlay(
   m: TrainModules,
   preset: TrainPreset,
   iterations = 8,
   layer: Readonly<Record<string, unknown>> = {},
+  build: Partial<BuildOptions> = {},
 ): Promise<Measurement> {
   const { tf, name: backend } = await m.loadBackend('auto');
   const base = m.PRESETS[preset];
@@ -70,8 +100,9 @@ export async function measureSelfPlay(
     settings.algorithm === 'expert-iteration' ? {} : { ppo: { poolShare: 0, baselineShare: 0 } };
   const config = m.buildConfig([base, { seed: 1, ...selfOnly }, layer]);
   // Expert iteration's shards play on worker threads as in a run (one per core at most).
-  const workers = Math.min(config.workers ?? availableParallelism(), availableParallelism());
-  const learner = await m.buildLearner(tf, config, { workers });
+  const workers =
+    build.workers ?? Math.min(config.workers ?? availableParallelism(), availableParallelism());
+  const learner = await m.buildLearner(tf, config, { ...build, workers });
   const { algorithm } = learner;
   const rng = m.Random.fromSeed(1);
   algorithm.reset(1, rng);
@@ -80,7 +111,11 @@ export async function measureSelfPlay(
   let rolloutCpuSeconds = 0;
   let samples = 0;
   let updateSeconds = 0;
+  let updateCpuSeconds = 0;
   let iterationSeconds = 0;
+  // The update's part its threads share: the algorithm's profile says it (older trees: its updater).
+  const shared = (): number | null => updateSharedSeconds(algorithm);
+  let sharedSeconds = 0;
   let evaluations = 0;
   for (let i = 0; i < iterations; i++) {
     const evaluationsBefore = evaluationsSoFar(algorithm);
@@ -88,8 +123,13 @@ export async function measureSelfPlay(
     const cpuBefore = process.cpuUsage();
     const rollout = await algorithm.collect(rng, i + 1);
     const cpu = process.cpuUsage(cpuBefore);
+    const sharedBefore = shared();
+    const updateCpuBefore = process.cpuUsage();
     const update = await algorithm.update(rng);
+    const updateCpu = process.cpuUsage(updateCpuBefore);
     if (i < 2) continue; // warm-up
+    updateCpuSeconds += (updateCpu.user + updateCpu.system) / 1e6;
+    sharedSeconds += (shared() ?? 0) - (sharedBefore ?? 0);
     iterationSeconds += (performance.now() - start) / 1000;
     plies += rollout.plies;
     evaluations += evaluationsSoFar(algorithm) - evaluationsBefore;
@@ -129,6 +169,11 @@ export async function measureSelfPlay(
         }
       : {}),
     updateSamplesPerSec: Math.round(samples / updateSeconds),
+    updateSamplesPerIteration: Math.round(samples / (iterations - 2)),
+    updateCpuSeconds: Number((updateCpuSeconds / (iterations - 2)).toFixed(3)),
+    ...(shared() === null
+      ? {}
+      : { updateSharedSeconds: Number((sharedSeconds / (iterations - 2)).toFixed(3)) }),
     gradients,
     iterationSeconds: Number((iterationSeconds / (iterations - 2)).toFixed(3)),
   };
@@ -147,5 +192,89 @@ export async function measureSelfPlay(
  * bench/against.ts runs the same measurement on an earlier commit beside this one.
  */
 export async function run(emit: Emit): Promise<void> {
-  for (const preset of TRAIN_PRESETS) emit(await measureSelfPlay(THIS_TRAIN_MODULES, preset));
+  for (const preset of TRAIN_PRESETS) await measurePreset(preset, emit);
+}
+
+/** One preset's measurements of `run`. */
+export async function measurePreset(preset: TrainPreset, emit: Emit): Promise<void> {
+  const measured = await measureSelfPlay(THIS_TRAIN_MODULES, preset);
+  emit(measured);
+  if (measured.algorithm === 'expert-iteration') {
+    for (const row of await measureLimits(preset, measured)) emit(row);
+  }
+}
+
+/**
+ * The self-play's practical limit on this machine (bench/self-play-limit.ts)
+ * beside its measured rates: the same run played again with its shards in
+ * this thread, recording its forward calls and encodes; from the last two
+ * iterations, the limit's searched moves a CPU second, times the cores, and
+ * the self-play's rates over it (wall time on the workers; CPU time on the
+ * workers; CPU time in this one thread). Then the update's: its samples'
+ * forward and backward passes at the core's peak (onnxruntime's best
+ * single-thread MatMul here, network-search.bench.ts) against the update's
+ * part its threads share, and against its whole CPU time, in the one-thread run.
+ */
+async function measureLimits(preset: TrainPreset, measured: Measurement): Promise<Measurement[]> {
+  const engine = await inferenceEngine();
+  const runners: { readonly iterations: IterationWork[]; readonly config: TrainConfig }[] = [];
+  const oneThread = await measureSelfPlay(
+    THIS_TRAIN_MODULES,
+    preset,
+    undefined,
+    {},
+    {
+      workers: 0,
+      shardRunner: <C, O>(context: ShardRunnerContext<C, O>) => {
+        const runner = new RecordingShards<C, O>(engine, context);
+        runners.push(runner);
+        return runner;
+      },
+    },
+  );
+  const [runner] = runners;
+  if (runner === undefined) throw new Error(`${preset}: its self-play is not played in shards`);
+  const recorded = runner.iterations.slice(-2);
+  const limit = await selfPlayLimit(recorded, runner.config);
+  const cores = availableParallelism();
+  const perCpuSecond = 1 / limit.secondsPerMove;
+  const ratio = (rate: unknown) => Number((Number(rate) / perCpuSecond).toFixed(3));
+  const selfPlay: Measurement = {
+    name: 'self-play-limit',
+    preset,
+    cores,
+    limitPliesPerSec: Math.round(cores * perCpuSecond),
+    selfPlayPliesPerSec: measured.selfPlayPliesPerSec,
+    ratio: Number((Number(measured.selfPlayPliesPerSec) / (cores * perCpuSecond)).toFixed(3)),
+    limitCpuPliesPerSec: Math.round(perCpuSecond),
+    selfPlayCpuPliesPerSec: measured.selfPlayCpuPliesPerSec,
+    cpuRatio: ratio(measured.selfPlayCpuPliesPerSec),
+    oneThreadCpuPliesPerSec: oneThread.selfPlayCpuPliesPerSec,
+    oneThreadCpuRatio: ratio(oneThread.selfPlayCpuPliesPerSec),
+    forwardShareOfLimit: Number((limit.forwardSecondsPerMove / limit.secondsPerMove).toFixed(3)),
+    meanRows: Number(limit.meanRows.toFixed(1)),
+    encodesPerMove: Number(limit.encodesPerMove.toFixed(2)),
+    cEncodesPerSec: Math.round(limit.cEncodesPerSec),
+    encoderRatioToC: Number((limit.tsEncodesPerSec / limit.cEncodesPerSec).toFixed(3)),
+  };
+  const ort = (await import('onnxruntime-node')) as unknown as OrtPublic;
+  const peak = await corePeak(ort);
+  const weights = (recorded[recorded.length - 1] as IterationWork).weights;
+  const flops = updateFlopsPerSample(weights);
+  const updateLimit = (Number(oneThread.updateSamplesPerIteration) * flops) / (peak * 1e9);
+  const sharedSeconds = Number(oneThread.updateSharedSeconds);
+  const updateCpuSeconds = Number(oneThread.updateCpuSeconds);
+  const update: Measurement = {
+    name: 'update-limit',
+    preset,
+    samplesPerIteration: oneThread.updateSamplesPerIteration,
+    flopsPerSample: flops,
+    coreGflopsPerSec: Number(peak.toFixed(1)),
+    limitSeconds: Number(updateLimit.toFixed(3)),
+    sharedSeconds,
+    ratio: Number((updateLimit / sharedSeconds).toFixed(3)),
+    updateCpuSeconds,
+    cpuRatio: Number((updateLimit / updateCpuSeconds).toFixed(3)),
+  };
+  return [selfPlay, update];
 }

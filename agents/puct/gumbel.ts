@@ -2,6 +2,7 @@ import { core, type Random, sampleGumbel } from '../../env/index.ts';
 import {
   type CompletedQOptions,
   completedQPolicy,
+  legalSoftmax,
   type RootStatistics,
   transformedCompletedQ,
 } from '../search-targets.ts';
@@ -38,6 +39,20 @@ export function consideredVisitSequence(maxConsidered: number, simulations: numb
   return sequence.slice(0, simulations);
 }
 
+// A run's searches all share a handful of (considered, simulations) pairs.
+const sequences = new Map<number, readonly number[]>();
+
+/** consideredVisitSequence, made once for each pair (a search reads it, never writes it). */
+function visitSequence(maxConsidered: number, simulations: number): readonly number[] {
+  const key = maxConsidered * 4096 + simulations;
+  let sequence = sequences.get(key);
+  if (sequence === undefined) {
+    sequence = consideredVisitSequence(maxConsidered, simulations);
+    sequences.set(key, sequence);
+  }
+  return sequence;
+}
+
 export interface GumbelOptions extends CompletedQOptions {
   /** Simulations after the root's evaluation (mctx's num_simulations); at least 1. */
   readonly simulations: number;
@@ -69,22 +84,31 @@ function logitsOf(priors: ArrayLike<number>, legalMask: number, out: Float64Arra
 // bestConsidered runs every simulation of a root search: its sigma needs no array of its own.
 const sigmaScratch = new Float64Array(ACTIONS);
 
+/** The largest of the legal actions' logits. */
+function maxLegalLogit(root: RootStatistics): number {
+  let maxLogit = Number.NEGATIVE_INFINITY;
+  for (let a = 0; a < ACTIONS; a++) {
+    if (root.legalMask & (1 << a)) maxLogit = Math.max(maxLogit, root.logits[a] as number);
+  }
+  return maxLogit;
+}
+
 /**
  * mctx's `score_considered`: g + (logits - max logits) + sigma(completed Q),
  * floored at -1e9, for the legal actions visited exactly `considered` times;
  * returns the best (the lowest action on a tie), or -1 if none qualifies.
+ * `priors` (the logits' softmax) and `maxLogit`, when a root search has them
+ * from its first simulation.
  */
 function bestConsidered(
   root: RootStatistics,
   gumbel: Float64Array,
   considered: number,
   options: CompletedQOptions,
+  priors?: ArrayLike<number>,
+  maxLogit = maxLegalLogit(root),
 ): number {
-  const sigma = transformedCompletedQ(root, options, sigmaScratch);
-  let maxLogit = Number.NEGATIVE_INFINITY;
-  for (let a = 0; a < ACTIONS; a++) {
-    if (root.legalMask & (1 << a)) maxLogit = Math.max(maxLogit, root.logits[a] as number);
-  }
+  const sigma = transformedCompletedQ(root, options, sigmaScratch, priors);
   let best = -1;
   let bestScore = Number.NEGATIVE_INFINITY;
   for (let a = 0; a < ACTIONS; a++) {
@@ -140,7 +164,9 @@ export class GumbelRoot {
     const gumbel = this.#gumbel;
     for (let a = 0; a < ACTIONS; a++) gumbel[a] = gumbelScale * sampleGumbel(rng);
     const logits = new Float64Array(ACTIONS);
-    let sequence: number[] | null = null;
+    const priors = new Float64Array(ACTIONS);
+    let maxLogit = 0;
+    let sequence: readonly number[] | null = null;
     // The view's fields as the completed-Q transform reads them, refreshed each call (no allocation).
     const root: { -readonly [K in keyof RootStatistics]: RootStatistics[K] } = {
       legalMask: 0,
@@ -150,21 +176,26 @@ export class GumbelRoot {
       rawValue: 0,
     };
     this.chooser = (view: RootView): number => {
-      if (sequence === null) {
-        const legal = POPCOUNT[view.legalMask] as number;
-        sequence = consideredVisitSequence(Math.min(maxConsidered, legal), simulations);
-        // The root's priors are fixed once it is expanded: their logs once a search.
-        logitsOf(view.priors, view.legalMask, logits);
-      }
       root.legalMask = view.legalMask;
       root.visits = view.visits;
       root.q = view.q;
       root.rawValue = view.rawValue;
+      if (sequence === null) {
+        const legal = POPCOUNT[view.legalMask] as number;
+        sequence = visitSequence(Math.min(maxConsidered, legal), simulations);
+        // The root's priors are fixed once it is expanded: their logs, the logs'
+        // softmax and largest value once a search.
+        logitsOf(view.priors, view.legalMask, logits);
+        legalSoftmax(logits, view.legalMask, priors);
+        maxLogit = maxLegalLogit(root);
+      }
       const considered = sequence[view.simulation] as number;
-      const best = bestConsidered(root, gumbel, considered, options);
+      const best = bestConsidered(root, gumbel, considered, options, priors, maxLogit);
       // Every simulation after the root's expansion visits the chosen child once, so the
       // schedule's count is always met; the least visited stand in should that ever change.
-      return best >= 0 ? best : bestConsidered(root, gumbel, minVisits(view), options);
+      return best >= 0
+        ? best
+        : bestConsidered(root, gumbel, minVisits(view), options, priors, maxLogit);
     };
   }
 

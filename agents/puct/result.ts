@@ -97,26 +97,41 @@ export function bestActions(tree: PuctTree, root: number): number[] {
     for (let c = first; c < end; c++) {
       if (solved[c] === 1 && (exact[c] as number) > bestExact) bestExact = exact[c] as number;
     }
-    return mostVisited(tree, first, end, (c) => solved[c] === 1 && exact[c] === bestExact);
+    return mostVisited(tree, first, end, REACHING, bestExact);
   }
-  const lost = (c: number): boolean => solved[c] === 1 && exact[c] === -WIN_VALUE;
   let anyNotLost = false;
-  for (let c = first; c < end; c++) if (!lost(c)) anyNotLost = true;
-  return mostVisited(tree, first, end, (c) => !anyNotLost || !lost(c));
+  for (let c = first; c < end; c++) if (!isLost(tree, c)) anyNotLost = true;
+  return mostVisited(tree, first, end, anyNotLost ? NOT_LOST : ANY, 0);
 }
 
-/** Actions of the most visited children passing `eligible`, ties broken by higher mean value. */
+// Which children mostVisited considers (constants, not closures: a closure a
+// search is garbage, and a function made per call under the development
+// loader's name-keeping costs more still).
+/** Every child. */
+const ANY = 0;
+/** The children not proven lost for the mover. */
+const NOT_LOST = 1;
+/** The proven children of exact value `exactValue`. */
+const REACHING = 2;
+
+function isLost(tree: PuctTree, c: number): boolean {
+  return tree.solved[c] === 1 && tree.exact[c] === -WIN_VALUE;
+}
+
+/** Actions of the most visited children of `which` kind, ties broken by higher mean value. */
 function mostVisited(
   tree: PuctTree,
   first: number,
   end: number,
-  eligible: (c: number) => boolean,
+  which: number,
+  exactValue: number,
 ): number[] {
   const out: number[] = [];
   let bestVisits = -1;
   let bestQ = Number.NEGATIVE_INFINITY;
   for (let c = first; c < end; c++) {
-    if (!eligible(c)) continue;
+    if (which === NOT_LOST && isLost(tree, c)) continue;
+    if (which === REACHING && !(tree.solved[c] === 1 && tree.exact[c] === exactValue)) continue;
     const n = tree.visits[c] as number;
     const q = tree.meanValue(c);
     if (n > bestVisits || (n === bestVisits && q > bestQ)) {

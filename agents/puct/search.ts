@@ -10,13 +10,15 @@
  */
 import { core, type Random, type Rules } from '../../env/index.ts';
 import type { Evaluator } from '../evaluator.ts';
-import { LeafBatch } from './leaf-batch.ts';
+import { EvaluationMemory } from './evaluation-memory.ts';
+import { LeafBatch, type LeafExpander } from './leaf-batch.ts';
 import { buildResult, type PuctResult } from './result.ts';
 import { RootChoice, type RootChooser } from './root-chooser.ts';
 import { addRootNoise, checkRootNoise, type RootNoise } from './root-noise.ts';
 import { addVirtualLoss, backUp, removeVirtualLoss, selectChild } from './simulation.ts';
 import { PuctTree } from './tree.ts';
 
+export type { LeafExpander } from './leaf-batch.ts';
 export type { PuctResult } from './result.ts';
 export type { RootChooser, RootChooserSearch, RootView } from './root-chooser.ts';
 export type { RootNoise } from './root-noise.ts';
@@ -49,6 +51,14 @@ export interface PuctOptions {
   readonly reuseTree?: boolean;
   /** The most nodes its tree may hold (default MAX_TREE_NODES): a search that fills it stops. */
   readonly maxTreeNodes?: number;
+  /**
+   * Keep the last search's tree to recall its evaluations (evaluation-memory.ts):
+   * a leaf whose position the last search evaluated, at the same path from a
+   * root that was its root, child or grandchild, takes that evaluation and
+   * need not be evaluated again (`leafRecalled`). The search is the same as
+   * without; a stepped driver saves the work. Not with `reuseTree`. Default false.
+   */
+  readonly rememberEvaluations?: boolean;
 }
 
 /**
@@ -64,7 +74,7 @@ export interface PuctLimits {
   readonly timeMs?: number;
 }
 
-const { STATE_SIZE } = core;
+const { ACTIONS, STATE_SIZE } = core;
 
 /** A reused tree past this many nodes is dropped (about 60 MB). */
 const REUSE_LIMIT = 1 << 20;
@@ -93,7 +103,9 @@ export class PuctSearch {
   readonly #batchSize: number;
   readonly #maxTreeNodes: number;
   readonly #reuseTree: boolean;
-  readonly #tree = new PuctTree();
+  /** The tree of the search in progress (the memory swaps it with the last one's). */
+  #tree = new PuctTree();
+  readonly #memory: EvaluationMemory | null;
   readonly #batch: LeafBatch;
   readonly #rootChoice = new RootChoice();
 
@@ -130,6 +142,10 @@ export class PuctSearch {
     this.#maxTreeNodes = options.maxTreeNodes ?? MAX_TREE_NODES;
     // Root noise is drawn for a fresh root; a reused one would compound it.
     this.#reuseTree = (options.reuseTree ?? false) && this.#rootNoise === null;
+    if (options.rememberEvaluations === true && options.reuseTree === true) {
+      throw new RangeError('PUCT reuses the tree or remembers its evaluations, not both');
+    }
+    this.#memory = options.rememberEvaluations === true ? new EvaluationMemory() : null;
     this.#batch = new LeafBatch(batch, options.rules);
   }
 
@@ -138,9 +154,20 @@ export class PuctSearch {
     this.#batch.useRules(rules);
   }
 
-  /** Forgets the tree kept for reuse (e.g. at a new game). */
+  /**
+   * Plays each selected leaf's moves with `expander` (null: the engine's
+   * expand under the search's rules), which must play them as the engine does
+   * under the same rules: a driver that encodes each leaf with lookahead
+   * (self-play) encodes it there, and the moves are played once.
+   */
+  expandLeavesWith(expander: LeafExpander | null): void {
+    this.#batch.expandWith(expander);
+  }
+
+  /** Forgets the tree kept for reuse or for its evaluations (e.g. at a new game). */
   reset(): void {
     this.#tree.clear();
+    this.#memory?.forget();
   }
 
   /**
@@ -200,9 +227,11 @@ export class PuctSearch {
     rng: Random | null = null,
     rootChooser: RootChooser | null = null,
   ): void {
-    const tree = this.#tree;
     this.#evaluations = 0;
     const reused = this.#reuseTree ? this.#findReusable(state) : -1;
+    const memory = this.#memory;
+    if (memory !== null) this.#tree = memory.begin(this.#tree, this.#root);
+    const tree = this.#tree;
     if (reused >= 0) {
       this.#root = reused;
       tree.parent[reused] = -1;
@@ -210,6 +239,7 @@ export class PuctSearch {
       tree.clear();
       this.#root = tree.addNode(-1, -1, 0);
       tree.states.set(state.subarray(0, STATE_SIZE), 0);
+      memory?.linkRoot(tree, this.#root, state);
     }
     this.#rootChoice.begin(rootChooser);
     this.#done = 0;
@@ -243,18 +273,33 @@ export class PuctSearch {
     this.#evaluations += waiting;
     const root = this.#root;
     const virtual = this.#virtualBatch;
+    const memory = this.#memory;
     for (let i = 0; i < waiting; i++) {
       const node = batch.nodes[i] as number;
+      const from = batch.recalled[i] as number;
+      // A recalled leaf keeps the last search's evaluation, whatever the driver wrote.
+      if (from >= 0)
+        batch.values[i] = (memory as EvaluationMemory).restore(from, batch.priors, i * ACTIONS);
       const value = batch.values[i] as number;
       if (node === root) this.#rootRawValue = value;
       tree.pending[node] = 0;
       batch.addChildren(tree, node, i, this.#priorWeight);
+      memory?.expanded(tree, node, batch.priors, i * ACTIONS, value, from);
       if (virtual) removeVirtualLoss(tree, node);
       backUp(tree, node, -value);
     }
     this.#done += waiting;
     this.#waiting = 0;
     this.#readyRoot();
+  }
+
+  /**
+   * Whether waiting leaf `i` recalls the last search's evaluation
+   * (`rememberEvaluations`): its priors and value are in place, and a driver
+   * need not evaluate it (`completeLeaves` keeps the recalled ones).
+   */
+  leafRecalled(i: number): boolean {
+    return (this.#batch.recalled[i] as number) >= 0;
   }
 
   /** The batch slots: states of the waiting leaves (16 bytes each). */
@@ -329,6 +374,7 @@ export class PuctSearch {
     const batch = this.#batch;
     const choice = this.#rootChoice;
     const exploration = this.#exploration;
+    const memory = this.#memory;
     let done = 0;
     let waiting = 0;
     const virtual = wanted > 1;
@@ -348,7 +394,11 @@ export class PuctSearch {
         if (virtual) removeVirtualLoss(tree, node);
         break;
       }
-      if (tree.solved[node] === 0) batch.play(tree, node, waiting);
+      if (tree.solved[node] === 0) {
+        const from = memory === null ? -1 : memory.recalled(node);
+        if (from >= 0) batch.recall(memory as EvaluationMemory, from, waiting);
+        else batch.play(tree, node, waiting);
+      }
       if (tree.solved[node] === 1) {
         if (virtual) removeVirtualLoss(tree, node);
         backUp(tree, node, tree.exact[node] as number);

@@ -1,21 +1,33 @@
 import { core } from '../../env/index.ts';
 
-const { STATE_SIZE } = core;
+const { ACTIONS, STATE_SIZE } = core;
 
-const INITIAL_CAPACITY = 4096;
+/** 32-bit words a position takes (STATE_SIZE is a multiple of 4). */
+export const STATE_WORDS = STATE_SIZE / 4;
+
+/** Nodes a tree holds before it first grows: a search of 169 simulations fits. */
+export const INITIAL_CAPACITY = 1024;
 
 /** Bytes a node takes in the tree's arrays (see #grow: state, parent, action, prior, visits, value sum, first child, child count, solved, exact value, pending). */
 const NODE_BYTES = STATE_SIZE + 4 + 1 + 4 + 4 + 8 + 4 + 1 + 1 + 8 + 1;
 
 /**
- * The most bytes a tree's arrays take after a search of `simulations` (each
- * expands at most one leaf's six children), with the doubling of its
- * storage: for memory estimates made before anything is allocated.
+ * Bytes a node takes in a remembering search's evaluations
+ * (evaluation-memory.ts: priors, value, the last tree's node).
  */
-export function treeBytes(simulations: number): number {
+export const REMEMBERED_NODE_BYTES = ACTIONS * 4 + 8 + 4;
+
+/**
+ * The most bytes a search's tree takes after a search of `simulations` (each
+ * expands at most one leaf's six children), with the doubling of its
+ * storage; `remembering`, as self-play's searches do (PuctOptions
+ * `rememberEvaluations`): with the last search's tree, and both trees'
+ * evaluations. For memory estimates made before anything is allocated.
+ */
+export function treeBytes(simulations: number, remembering = true): number {
   let capacity = INITIAL_CAPACITY;
   while (capacity < (simulations + 1) * 6 + 1) capacity *= 2;
-  return capacity * NODE_BYTES;
+  return remembering ? 2 * capacity * (NODE_BYTES + REMEMBERED_NODE_BYTES) : capacity * NODE_BYTES;
 }
 
 /**
@@ -32,6 +44,8 @@ export class PuctTree {
   size = 0;
   /** STATE_SIZE bytes a node: its position. */
   states = new Uint8Array(0);
+  /** The same bytes as 32-bit words, STATE_WORDS a node: a position copies in four moves. */
+  stateWords = new Uint32Array(0);
   /** The parent node (-1 for a root). */
   parent = new Int32Array(0);
   /** The action that leads from the parent here. */
@@ -120,6 +134,7 @@ export class PuctTree {
       return next;
     };
     this.states = copy(new Uint8Array(capacity * STATE_SIZE), this.states);
+    this.stateWords = new Uint32Array(this.states.buffer);
     this.parent = copy(new Int32Array(capacity), this.parent);
     this.action = copy(new Int8Array(capacity), this.action);
     this.prior = copy(new Float32Array(capacity), this.prior);

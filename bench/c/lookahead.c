@@ -1,6 +1,8 @@
 /*
  * The C comparison of the observation encoder (env/gym/observation.ts with
- * `{ encoding: 'counts', lookahead: true }`, 146 floats): the same features,
+ * `{ encoding: 'counts', lookahead: true }`, 146 floats, or with the
+ * thermometer board of the training presets, `{ encoding: 'thermometer',
+ * lookahead: true }`, 278 floats): the same features,
  * computed the same way (every action played, then every reply to each legal
  * child, with the "can the mover still move?" test after each reply), written
  * as fast C rather than as a plain loop: the board is one 16-byte vector and a
@@ -12,15 +14,17 @@
  *
  * The positions are those of random games from the start, every position
  * before each ply and the final one, the child picked as the engine bench's
- * expand loop picks it (sfc32 from seed 1, as env/random.ts).
+ * expand loop picks it (sfc32 from seed 1, as env/random.ts), or those of a
+ * file of POSITIONS x 16 bytes (the states a self-play encoded, say).
  *
- *   lookahead verify POSITIONS RULES
+ *   lookahead verify POSITIONS RULES [ENCODING [FILE]]
  *       encodes the first POSITIONS positions under the rule code RULES
  *       (yardstick.h) and prints {"positions":..,"checksum":..}
  *       (the legal masks and every float's bits, folded)
- *   lookahead time POSITIONS SECONDS
+ *   lookahead time POSITIONS SECONDS [ENCODING [FILE]]
  *       encodes the POSITIONS positions over and over for about SECONDS (default
  *       rules) and prints {"encodes":..,"cpuMs":..}
+ * ENCODING is the board's, counts (the default) or thermometer.
  */
 #include <stdint.h>
 #include "yardstick.h"
@@ -33,9 +37,10 @@
 
 enum { PITS = 12, STATE_SIZE = 16, ACTIONS = 6, WINNING = 25, SLOTS = 64 };
 enum { OK = 0, GAME_OVER = 1, EMPTY_PIT = 2, ENDLESS_RELAY = 3, DOES_NOT_FEED = 4 };
-/* 14 base features, then 22 per action: legal, capture, laps, ends, result,
- * opp_capture, opp_can_win, value2, 12 pits after the move, the two stores. */
-enum { OBS = 14 + ACTIONS * 22, BLOCK = 22 };
+/* 14 base features (146 with the thermometer board: 12 levels a pit), then 22
+ * per action: legal, capture, laps, ends, result, opp_capture, opp_can_win,
+ * value2, 12 pits after the move, the two stores. */
+enum { LEVELS = 12, BLOCK = 22, OBS = 14 + ACTIONS * BLOCK, THERMOMETER_OBS = OBS + 12 * (LEVELS - 1) };
 
 typedef uint8_t board_t __attribute__((vector_size(16), aligned(16)));
 typedef uint64_t halves_t __attribute__((vector_size(16), aligned(16)));
@@ -46,12 +51,14 @@ static uint8_t LAP_END[PITS * SLOTS];
 /* The feature tables of observation.ts: n / 12, (n - 48) / 24, min(1, log2(1 + n) / 8). */
 static float PIT_F[49];
 static float STORE_F[97];
+/* THERMO_F[n]: a pit of n seeds as the thermometer's 12 levels (seeds >= 1 .. >= 12). */
+static float THERMO_F[49][LEVELS];
 
 /* What the caller shares with the encoder: in wasm, JavaScript reads and writes it in place. */
 static struct {
   uint8_t state[STATE_SIZE];
   float laps_f[255]; /* the laps feature for 0..254 laps, filled by the caller */
-  float obs[OBS];
+  float obs[THERMOMETER_OBS];
 } io;
 
 static void init_tables(void) {
@@ -71,6 +78,8 @@ static void init_tables(void) {
   }
   for (int n = 0; n <= 48; n++) PIT_F[n] = (float)((double)n / 12);
   for (int i = 0; i < 97; i++) STORE_F[i] = (float)((double)(i - 48) / 24);
+  for (int n = 0; n <= 48; n++)
+    for (int b = 0; b < LEVELS; b++) THERMO_F[n][b] = n > b ? 1.0f : 0.0f;
 }
 
 static inline int same(board_t a, board_t b) {
@@ -179,21 +188,31 @@ static inline void write_pits(float *out, board_t b, int own, int opp) {
   }
 }
 
-/* Writes the observation of io.state into io.obs; returns the legal mask. */
-static int encode(int css, int to_owner) {
+static inline void write_thermometer_pits(float *out, board_t b, int own, int opp) {
+  for (int k = 0; k < 6; k++) {
+    __builtin_memcpy(out + k * LEVELS, THERMO_F[b[own + k]], sizeof THERMO_F[0]);
+    __builtin_memcpy(out + (6 + k) * LEVELS, THERMO_F[b[opp + k]], sizeof THERMO_F[0]);
+  }
+}
+
+/* Writes the observation of io.state into io.obs (the board as a thermometer
+ * when `thermometer`); returns the legal mask. */
+static int encode(int css, int to_owner, int thermometer) {
   board_t s;
   __builtin_memcpy(&s, io.state, STATE_SIZE);
   int mover = s[14];
   int own = mover * 6, opp = 6 - own;
   int own_store = 12 + mover, opp_store = 13 - mover;
   float *obs = io.obs;
-  write_pits(obs, s, own, opp);
-  obs[12] = STORE_F[48 + s[own_store]];
-  obs[13] = STORE_F[48 + s[opp_store]];
+  int pits = thermometer ? 12 * LEVELS : 12;
+  if (thermometer) write_thermometer_pits(obs, s, own, opp);
+  else write_pits(obs, s, own, opp);
+  obs[pits] = STORE_F[48 + s[own_store]];
+  obs[pits + 1] = STORE_F[48 + s[opp_store]];
   int over = has_winning_store(s);
   int mask = 0;
   for (int a = 0; a < ACTIONS; a++) {
-    float *f = obs + 14 + a * BLOCK;
+    float *f = obs + pits + 2 + a * BLOCK;
     board_t child;
     uint32_t laps;
     if (over || play(s, a, css, &child, &laps) != OK) {
@@ -252,7 +271,7 @@ __attribute__((export_name("state_at"))) uint8_t *wasm_state_at(void) { return i
 __attribute__((export_name("laps_at"))) float *wasm_laps_at(void) { return io.laps_f; }
 __attribute__((export_name("obs_at"))) float *wasm_obs_at(void) { return io.obs; }
 __attribute__((export_name("encode"))) int wasm_encode(int rules) {
-  return encode(rules & SEED_STAYS, (rules & LEFTOVER_TO_OWNER) != 0);
+  return encode(rules & SEED_STAYS, (rules & LEFTOVER_TO_OWNER) != 0, 0);
 }
 #else
 
@@ -280,22 +299,43 @@ static uint8_t (*make_positions(long count, int css))[STATE_SIZE] {
   return positions;
 }
 
+/* COUNT positions from FILE (COUNT x 16 bytes), or NULL after a message. */
+static uint8_t (*read_positions(const char *file, long count))[STATE_SIZE] {
+  uint8_t(*positions)[STATE_SIZE] = malloc((size_t)count * STATE_SIZE);
+  FILE *in = fopen(file, "rb");
+  if (in == NULL || fread(positions, STATE_SIZE, (size_t)count, in) != (size_t)count) {
+    fprintf(stderr, "lookahead: cannot read %ld positions from %s\n", count, file);
+    return NULL;
+  }
+  fclose(in);
+  return positions;
+}
+
 int main(int argc, char **argv) {
   init_tables();
   for (int n = 0; n < 255; n++) {
     double f = log2(1 + n) / 8;
     io.laps_f[n] = (float)(f < 1 ? f : 1);
   }
-  if (argc == 4 && strcmp(argv[1], "verify") == 0) {
+  int thermometer = argc >= 5 && strcmp(argv[4], "thermometer") == 0;
+  if (argc >= 5 && !thermometer && strcmp(argv[4], "counts") != 0) {
+    fprintf(stderr, "lookahead: ENCODING is counts or thermometer, not %s\n", argv[4]);
+    return 2;
+  }
+  const char *file = argc == 6 ? argv[5] : NULL;
+  if ((argc >= 4 && argc <= 6) && strcmp(argv[1], "verify") == 0) {
     long count = atol(argv[2]);
     int rules = atoi(argv[3]);
     int css = rules & SEED_STAYS, to_owner = (rules & LEFTOVER_TO_OWNER) != 0;
-    uint8_t(*positions)[STATE_SIZE] = make_positions(count, css);
+    uint8_t(*positions)[STATE_SIZE] =
+        file != NULL ? read_positions(file, count) : make_positions(count, css);
+    if (positions == NULL) return 1;
+    int size = thermometer ? THERMOMETER_OBS : OBS;
     uint32_t checksum = 0;
     for (long i = 0; i < count; i++) {
       __builtin_memcpy(io.state, positions[i], STATE_SIZE);
-      checksum = checksum * 31u + (uint32_t)encode(css, to_owner);
-      for (int k = 0; k < OBS; k++) {
+      checksum = checksum * 31u + (uint32_t)encode(css, to_owner, thermometer);
+      for (int k = 0; k < size; k++) {
         uint32_t bits;
         __builtin_memcpy(&bits, &io.obs[k], 4);
         checksum = checksum * 31u + bits;
@@ -304,17 +344,19 @@ int main(int argc, char **argv) {
     printf("{\"positions\":%ld,\"checksum\":%u}\n", count, checksum);
     return 0;
   }
-  if (argc == 4 && strcmp(argv[1], "time") == 0) {
+  if ((argc >= 4 && argc <= 6) && strcmp(argv[1], "time") == 0) {
     long count = atol(argv[2]);
     double seconds = atof(argv[3]);
-    uint8_t(*positions)[STATE_SIZE] = make_positions(count, 0);
+    uint8_t(*positions)[STATE_SIZE] =
+        file != NULL ? read_positions(file, count) : make_positions(count, 0);
+    if (positions == NULL) return 1;
     long encodes = 0;
     uint32_t sink = 0;
     double start = clock_ms(CLOCK_MONOTONIC), cpu_start = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
     while (clock_ms(CLOCK_MONOTONIC) - start < seconds * 1000) {
       for (long i = 0; i < count; i++) {
         __builtin_memcpy(io.state, positions[i], STATE_SIZE);
-        sink += (uint32_t)encode(0, 0);
+        sink += (uint32_t)encode(0, 0, thermometer);
       }
       encodes += count;
     }
@@ -322,7 +364,9 @@ int main(int argc, char **argv) {
     printf("{\"encodes\":%ld,\"cpuMs\":%.3f,\"sink\":%u}\n", encodes, cpu, sink);
     return 0;
   }
-  fprintf(stderr, "usage: lookahead verify POSITIONS RULES | lookahead time POSITIONS SECONDS\n");
+  fprintf(stderr,
+          "usage: lookahead verify POSITIONS RULES [ENCODING [FILE]] | "
+          "lookahead time POSITIONS SECONDS [ENCODING [FILE]]\n");
   return 2;
 }
 #endif

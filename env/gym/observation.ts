@@ -132,6 +132,36 @@ function writeCountsPits(
 }
 
 /**
+ * THERMOMETER_FEATURE[n * 12 .. n * 12 + 11]: the 12 levels of a pit of n
+ * seeds (1 for seeds >= 1 .. >= 12, else 0), for the 0..48 seeds a pit can hold.
+ */
+const THERMOMETER_FEATURE = Float32Array.from({ length: 49 * THERMOMETER_LEVELS }, (_, i) =>
+  Math.floor(i / THERMOMETER_LEVELS) > i % THERMOMETER_LEVELS ? 1 : 0,
+);
+
+/**
+ * Writes one pit's 12 thermometer levels, copied from the table row of its
+ * seeds: straight-line, with no branch on the count (a loop of `seeds`
+ * stores mispredicts on nearly every pit).
+ */
+function writeThermometerPit(out: Float32Array, to: number, seeds: number): void {
+  const t = THERMOMETER_FEATURE;
+  const from = seeds * THERMOMETER_LEVELS;
+  out[to] = t[from] as number;
+  out[to + 1] = t[from + 1] as number;
+  out[to + 2] = t[from + 2] as number;
+  out[to + 3] = t[from + 3] as number;
+  out[to + 4] = t[from + 4] as number;
+  out[to + 5] = t[from + 5] as number;
+  out[to + 6] = t[from + 6] as number;
+  out[to + 7] = t[from + 7] as number;
+  out[to + 8] = t[from + 8] as number;
+  out[to + 9] = t[from + 9] as number;
+  out[to + 10] = t[from + 10] as number;
+  out[to + 11] = t[from + 11] as number;
+}
+
+/**
  * Writes the pits of the state at `s[at ..]` in a bucketed encoding (onehot:
  * 13 buckets a pit, thermometer: 12 levels), the mover's row (own..own+5)
  * then the opponent's (opp..opp+5), into `out[to .. to + 12 * width)`.
@@ -145,17 +175,21 @@ function writeBucketedPits(
   opp: number,
   onehot: boolean,
 ): void {
-  const width = onehot ? ONEHOT_BUCKETS : THERMOMETER_LEVELS;
-  out.fill(0, to, to + 12 * width);
+  if (!onehot) {
+    const o = at + own;
+    const p = at + opp;
+    for (let k = 0; k < 6; k++) {
+      writeThermometerPit(out, to + k * THERMOMETER_LEVELS, s[o + k] as number);
+    }
+    for (let k = 0; k < 6; k++) {
+      writeThermometerPit(out, to + (6 + k) * THERMOMETER_LEVELS, s[p + k] as number);
+    }
+    return;
+  }
+  out.fill(0, to, to + 12 * ONEHOT_BUCKETS);
   for (let k = 0; k < 12; k++) {
     const seeds = s[at + (k < 6 ? own + k : opp + k - 6)] as number;
-    const pit = to + k * width;
-    if (onehot) {
-      out[pit + Math.min(seeds, ONEHOT_BUCKETS - 1)] = 1;
-    } else {
-      const levels = Math.min(seeds, THERMOMETER_LEVELS);
-      for (let b = 0; b < levels; b++) out[pit + b] = 1;
-    }
+    out[to + k * ONEHOT_BUCKETS + Math.min(seeds, ONEHOT_BUCKETS - 1)] = 1;
   }
 }
 

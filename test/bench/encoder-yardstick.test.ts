@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   compileNativeEncoder,
@@ -53,6 +56,36 @@ describe('the C yardstick of the encoder bench', () => {
       const timed = native.time(3000, 0.05);
       expect(timed.encodes).toBeGreaterThanOrEqual(3000);
       expect(timed.cpuMs).toBeGreaterThan(0);
+    });
+
+    it("writes the thermometer board's observations too, of positions read from a file", () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ayoayo-yardstick-'));
+      try {
+        // Positions of another stream than lookahead.c's own: every third of a longer run.
+        const all = encoderPositions(9000, DEFAULT_RULES);
+        const positions = new Uint8Array(3000 * STATE_SIZE);
+        for (let i = 0; i < 3000; i++) {
+          positions.set(all.subarray(3 * i * STATE_SIZE, (3 * i + 1) * STATE_SIZE), i * STATE_SIZE);
+        }
+        const file = join(dir, 'positions');
+        writeFileSync(file, positions);
+        const size = 146 + 12 * 11;
+        const thermometer = observationChecksum(
+          typescriptEncoder(DEFAULT_RULES, 'thermometer'),
+          positions,
+          size,
+        );
+        expect(native.verify(3000, DEFAULT_RULES, { encoding: 'thermometer', file })).toBe(
+          thermometer,
+        );
+        const counts = observationChecksum(typescriptEncoder(DEFAULT_RULES), positions);
+        expect(native.verify(3000, DEFAULT_RULES, { file })).toBe(counts);
+        expect(counts).not.toBe(thermometer);
+        const timed = native.time(3000, 0.05, { encoding: 'thermometer', file });
+        expect(timed.encodes).toBeGreaterThanOrEqual(3000);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 

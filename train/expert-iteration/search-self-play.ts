@@ -119,8 +119,6 @@ export class SearchSelfPlay {
   readonly encoder: ObservationEncoder;
   readonly #target: SearchTarget;
   readonly #searches: PuctSearch[];
-  /** Each search's first waiting leaf (a view made once: the searches step one leaf at a time). */
-  readonly #leafStates: Uint8Array[];
   /** Per game: IDLE or SEARCHING. */
   readonly #searching: Uint8Array;
   /** Per game: searched moves played. */
@@ -135,11 +133,17 @@ export class SearchSelfPlay {
   readonly #rescoring: SolverRescoring | null;
   /** Per game, what the solver proved of the position being searched. */
   readonly #proven: ProvenMoves[];
-  // The batch of leaves: which game each row is, the observations, the network's outputs.
-  readonly #rowGame: Int32Array;
+  // A step's leaves, in the games' order: each one's game and row of the batch
+  // (-1: recalled from its search's last tree, not evaluated); the
+  // observations of the rows, the network's outputs.
+  readonly #leafGame: Int32Array;
+  readonly #leafRow: Int32Array;
+  #leaves = 0;
   readonly #observations: Float32Array;
   readonly #logits: Float32Array;
   readonly #values: Float32Array;
+  /** The row the next leaf selected is encoded into (see #selectLeaves). */
+  #row = 0;
   readonly #scores = new Int32Array(2);
   readonly #ruleCode: RuleCode;
   /** Positions run through the network so far (for benchmarks). */
@@ -167,10 +171,19 @@ export class SearchSelfPlay {
           rules: options.rules,
           // The network's own priors: the targets train them, and Gumbel's logits are read from them.
           priorWeight: 1,
+          // A game's next search starts below this one's root: its leaves there need no network.
+          rememberEvaluations: true,
           ...this.#target.searchOptions,
         }),
     );
-    this.#leafStates = this.#searches.map((search) => search.leafStates.subarray(0, STATE_SIZE));
+    // A leaf is encoded as its search selects it: the encoder plays its moves
+    // for the lookahead, and the search takes its children from there.
+    const encode = (state: Uint8Array, children: Uint8Array): number => {
+      const mask = this.encoder.encode(state, this.#observations, this.#row * this.encoder.size);
+      children.set(this.encoder.children);
+      return mask;
+    };
+    for (const search of this.#searches) search.expandLeavesWith(encode);
     this.#searching = new Uint8Array(n);
     this.#plies = new Int32Array(n);
     this.#states = new Uint8Array(n * STATE_SIZE);
@@ -184,7 +197,8 @@ export class SearchSelfPlay {
         : null;
     this.#proven = Array.from({ length: n }, () => unknownMoves(0));
     this.#logCount = new Int32Array(n);
-    this.#rowGame = new Int32Array(n);
+    this.#leafGame = new Int32Array(n);
+    this.#leafRow = new Int32Array(n);
     this.#observations = new Float32Array(n * this.encoder.size);
     this.#logits = new Float32Array(n * NUM_ACTIONS);
     this.#values = new Float32Array(n);
@@ -246,8 +260,7 @@ export class SearchSelfPlay {
     this.#searching.fill(IDLE);
     this.#rescoring?.clear();
     while (stats.plies < moves || stats.games === 0) {
-      const rows = this.#selectLeaves(rng);
-      if (rows > 0) this.#evaluateLeaves(rows);
+      this.#evaluateLeaves(this.#selectLeaves(rng));
       for (let g = 0; g < this.#n; g++) {
         if (stats.plies >= moves && stats.games > 0) break;
         const search = this.#searches[g] as PuctSearch;
@@ -285,6 +298,7 @@ export class SearchSelfPlay {
    */
   #selectLeaves(rng: Random): number {
     let rows = 0;
+    let leaves = 0;
     for (let g = 0; g < this.#n; g++) {
       const search = this.#searches[g] as PuctSearch;
       if (this.#searching[g] === IDLE) {
@@ -294,31 +308,39 @@ export class SearchSelfPlay {
         this.#searching[g] = SEARCHING;
       }
       if (this.#searchDone(g)) continue;
+      // A leaf left waiting was encoded into this row as it was selected; a
+      // finished game's is not evaluated, and the row is written over.
+      this.#row = rows;
       if (search.selectLeaves(1) === 0) continue;
-      this.encoder.encode(
-        this.#leafStates[g] as Uint8Array,
-        this.#observations,
-        rows * this.encoder.size,
-      );
-      this.#rowGame[rows++] = g;
+      this.#leafGame[leaves] = g;
+      this.#leafRow[leaves++] = search.leafRecalled(0) ? -1 : rows++;
     }
+    this.#leaves = leaves;
     return rows;
   }
 
-  /** One forward pass for every waiting leaf; each search takes its priors and value. */
+  /**
+   * One forward pass for the step's rows; each search takes its priors and
+   * value, in the games' order (a visit-count search draws its root noise then).
+   */
   #evaluateLeaves(rows: number): void {
-    this.evaluations += rows;
-    this.forward(this.#observations, rows, this.#logits, this.#values);
-    for (let r = 0; r < rows; r++) {
-      const search = this.#searches[this.#rowGame[r] as number] as PuctSearch;
-      softmaxInto(
-        this.#logits,
-        r * NUM_ACTIONS,
-        search.leafMasks[0] as number,
-        search.leafPriors,
-        0,
-      );
-      search.leafValues[0] = this.#values[r] as number;
+    if (rows > 0) {
+      this.evaluations += rows;
+      this.forward(this.#observations, rows, this.#logits, this.#values);
+    }
+    for (let i = 0; i < this.#leaves; i++) {
+      const search = this.#searches[this.#leafGame[i] as number] as PuctSearch;
+      const r = this.#leafRow[i] as number;
+      if (r >= 0) {
+        softmaxInto(
+          this.#logits,
+          r * NUM_ACTIONS,
+          search.leafMasks[0] as number,
+          search.leafPriors,
+          0,
+        );
+        search.leafValues[0] = this.#values[r] as number;
+      }
       search.completeLeaves();
     }
   }
