@@ -223,8 +223,8 @@ describe('the HTTP service under slow, many or odd clients', () => {
     const received = await closed;
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
     // Node's defaults (300 s, checked every 30 s) held it for 326 s.
-    expect(Date.now() - started).toBeLessThan(5_000);
-  }, 20_000);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 60_000);
 
   const request = `POST /act HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${
     JSON.stringify({ position: START_NOTATION }).length
@@ -257,7 +257,8 @@ describe('the HTTP service under slow, many or odd clients', () => {
       body: JSON.stringify({ position: START_NOTATION }),
     });
     expect(res.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Well under the request timeout (10 s) that would otherwise free a place, on a loaded machine too.
+    expect(Date.now() - started).toBeLessThan(8_000);
     // The slowest one gave way; the others still hold their places until a new client needs one.
     const gone = await Promise.race([
       Promise.any(slow.map((s) => s.closed.then(() => true))),
