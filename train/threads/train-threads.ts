@@ -1,36 +1,35 @@
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import { ThreadPool } from '../../threads/pool.ts';
 import { algorithmSources } from '../algorithm/registry.ts';
-import type { SliceServeTask, SliceServing, SliceThreads } from '../gradients/slice-task.ts';
-import type { ShardResult, ShardTask } from '../shards/protocol.ts';
-import type { ShardThreadTask } from './train-worker.ts';
-
-const WORKER_FILE = fileURLToPath(new URL('./train-worker.js', import.meta.url));
+import type { SliceServing, SliceThreads } from '../gradients/slice-task.ts';
+import type { ShardResult, ShardTask, ShardThreads } from '../shards/protocol.ts';
+import { PLAY_SHARD_JOB, SERVE_SLICES_JOB } from './jobs.ts';
 
 /**
- * A training run's worker threads (train-worker.ts): they play the self-play
- * shards of its algorithm (train/shards/), each thread building a network
- * that takes every task's weights and a player per distinct shard setup, and, while self-play waits,
- * serve the update's gradient slices, each thread with one session per
- * gradient graph. The run's own pool, and a queue worker's (whose main thread
- * must stay free to renew its job's lock while a shard plays).
+ * A training run's worker threads, on the project's thread pool (threads/):
+ * they play the self-play shards of its algorithm (train/shards/), each
+ * thread building a network that takes every task's weights and a player per
+ * distinct shard setup, and, while self-play waits, serve the update's
+ * gradient slices, each thread with one session per gradient graph. Each
+ * thread first makes this thread's registrations of algorithms. The run's
+ * own pool, and a queue worker's (whose main thread must stay free to renew
+ * its job's lock while a shard plays).
  */
-export class TrainThreads implements SliceThreads {
-  readonly #pool: Piscina<ShardThreadTask | SliceServeTask, ShardResult | undefined>;
+export class TrainThreads implements SliceThreads, ShardThreads {
+  readonly #pool: ThreadPool;
 
   constructor(readonly threads: number) {
-    this.#pool = new Piscina({ filename: WORKER_FILE, minThreads: threads, maxThreads: threads });
+    const setup = algorithmSources().map(({ module, register }) => ({ module, name: register }));
+    this.#pool = new ThreadPool(threads, { setup });
   }
 
-  /** One iteration of a shard on one of the threads, which makes this thread's registrations of algorithms first. */
+  /** One iteration of a shard on one of the threads. */
   async playShard<C, O>(task: ShardTask<C>): Promise<ShardResult<C, O>> {
-    const threadTask: ShardThreadTask = { task, algorithms: algorithmSources() };
     // The thread's player is the one the task's setup names, whose shards carry C and give O.
-    return (await this.#pool.run(threadTask, { name: 'playShardTask' })) as ShardResult<C, O>;
+    return (await this.#pool.run(PLAY_SHARD_JOB, task)) as ShardResult<C, O>;
   }
 
   async serveSlices(serving: SliceServing, threads: number): Promise<void> {
-    await this.#pool.run({ serving, threads }, { name: 'serveSlices' });
+    await this.#pool.run(SERVE_SLICES_JOB, { serving, threads });
   }
 
   dispose(): Promise<void> {
