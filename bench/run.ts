@@ -8,7 +8,11 @@
 // file under `bench` unless the measurement sets `bench` itself.
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { registerBuiltinAlgorithms } from '../train/builtin-algorithms.ts';
 import type { BenchModule, Measurement } from './types.ts';
+
+// The benches meet training configs as the command line does.
+registerBuiltinAlgorithms();
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const filters = process.argv.slice(2);
