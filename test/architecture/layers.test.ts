@@ -1,22 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { importCycles, importsOf, LAYERS, layerViolations, type SourceFile } from './layers.ts';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const SOURCE = /\.(ts|mts|js|mjs)$/;
-
-function sourcesUnder(dir: string): SourceFile[] {
-  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter(
-      (entry) => entry.isFile() && SOURCE.test(entry.name) && !entry.parentPath.includes('dist'),
-    )
-    .map((entry) => {
-      const path = relative(root, join(entry.parentPath, entry.name)).replaceAll('\\', '/');
-      return { path, text: readFileSync(join(root, path), 'utf8') };
-    });
-}
+import {
+  importCycles,
+  importsOf,
+  LAYERS,
+  layerViolations,
+  type SourceFile,
+  sourcesUnder,
+} from './layers.ts';
 
 describe('the layers of the repository', () => {
   it('every import points down the allowed directions (docs/architecture.md)', () => {

@@ -5,8 +5,10 @@
  * re-exports), plus `new URL('./x.ts', import.meta.url)` strings, the way a
  * module can be loaded without an import the type checker sees.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, normalize } from 'node:path';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 export const LAYERS = [
@@ -168,4 +170,19 @@ export function importCycles(files: readonly SourceFile[]): string[][] {
   };
   for (const v of graph.keys()) if (!order.has(v)) visit(v);
   return cycles;
+}
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const SOURCE = /\.(ts|mts|js|mjs)$/;
+
+/** Every source file under `dir` (a folder of the repository), compiled output aside. */
+export function sourcesUnder(dir: string): SourceFile[] {
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter(
+      (entry) => entry.isFile() && SOURCE.test(entry.name) && !entry.parentPath.includes('dist'),
+    )
+    .map((entry) => {
+      const path = relative(root, join(entry.parentPath, entry.name)).replaceAll('\\', '/');
+      return { path, text: readFileSync(join(root, path), 'utf8') };
+    });
 }

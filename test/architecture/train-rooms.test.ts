@@ -1,23 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LAYERS, type SourceFile } from './layers.ts';
+import { LAYERS, type SourceFile, sourcesUnder } from './layers.ts';
 import { algorithmImports, roomOf, roomViolations } from './train-rooms.ts';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const SOURCE = /\.(ts|mts|js|mjs)$/;
-
-function sourcesUnder(dir: string): SourceFile[] {
-  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter(
-      (entry) => entry.isFile() && SOURCE.test(entry.name) && !entry.parentPath.includes('dist'),
-    )
-    .map((entry) => {
-      const path = relative(root, join(entry.parentPath, entry.name)).replaceAll('\\', '/');
-      return { path, text: readFileSync(join(root, path), 'utf8') };
-    });
-}
 
 describe('the rooms of train/', () => {
   it('every file of train/ is in a room, and imports only its own room and those below', () => {

@@ -91,15 +91,12 @@ export class SearchTargetUpdater extends MinibatchUpdater<ReplayBuffer, SearchMi
   }
 
   protected tfjsLoss(batch: SearchMinibatch, size: number): TfjsLoss {
-    const { tf, inputSize } = this;
-    const obs = tf.tensor2d(batch.obs.subarray(0, size * inputSize), [size, inputSize]);
-    const mask = tf.tensor2d(batch.masks.subarray(0, size * NUM_ACTIONS), [size, NUM_ACTIONS]);
-    const targets = tf.tensor2d(batch.policies.subarray(0, size * NUM_ACTIONS), [
-      size,
-      NUM_ACTIONS,
-    ]);
-    const valueTargets = tf.tensor1d(batch.values.subarray(0, size));
-    const tensors = { obs, mask, targets, valueTargets };
-    return searchTargetLoss(tf, this.model, tensors, this.settings.valueCoef);
+    const tensors = {
+      obs: this.rows(batch.obs, this.inputSize, size),
+      mask: this.rows(batch.masks, NUM_ACTIONS, size),
+      targets: this.rows(batch.policies, NUM_ACTIONS, size),
+      valueTargets: this.rows(batch.values, 1, size),
+    };
+    return searchTargetLoss(this.tf, this.model, tensors, this.settings.valueCoef);
   }
 }

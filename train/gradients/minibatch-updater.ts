@@ -151,6 +151,12 @@ export abstract class MinibatchUpdater<B, M> {
   /** The loss of the minibatch's first `size` rows in tfjs (inside tf.variableGrads). */
   protected abstract tfjsLoss(minibatch: M, size: number): TfjsLoss;
 
+  /** The first `size` rows of a minibatch's column of `width` floats a row, as a tensor ([size] for one). */
+  protected rows(column: Float32Array, width: number, size: number): tfType.Tensor {
+    const values = column.subarray(0, size * width);
+    return width === 1 ? this.tf.tensor1d(values) : this.tf.tensor2d(values, [size, width]);
+  }
+
   /** Releases the gradient session (the model and optimizer are the learner's). */
   dispose(): void {
     this.#onnx?.dispose();

@@ -133,17 +133,14 @@ export class PolicyUpdater extends MinibatchUpdater<RolloutBuffer, PolicyMinibat
   }
 
   protected tfjsLoss(batch: PolicyMinibatch, size: number): TfjsLoss {
-    const { tf, inputSize } = this;
-    const obs = tf.tensor2d(batch.obs.subarray(0, size * inputSize), [size, inputSize]);
-    const mask = tf.tensor2d(batch.masks.subarray(0, size * NUM_ACTIONS), [size, NUM_ACTIONS]);
-    const actions = tf.tensor2d(batch.actionOneHot.subarray(0, size * NUM_ACTIONS), [
-      size,
-      NUM_ACTIONS,
-    ]);
-    const oldLogProbs = tf.tensor1d(batch.logProbs.subarray(0, size));
-    const advantages = tf.tensor1d(batch.advantages.subarray(0, size));
-    const returns = tf.tensor1d(batch.returns.subarray(0, size));
-    const tensors = { obs, mask, actions, oldLogProbs, advantages, returns };
-    return policyGradientLoss(tf, this.model, tensors, this.settings);
+    const tensors = {
+      obs: this.rows(batch.obs, this.inputSize, size),
+      mask: this.rows(batch.masks, NUM_ACTIONS, size),
+      actions: this.rows(batch.actionOneHot, NUM_ACTIONS, size),
+      oldLogProbs: this.rows(batch.logProbs, 1, size),
+      advantages: this.rows(batch.advantages, 1, size),
+      returns: this.rows(batch.returns, 1, size),
+    };
+    return policyGradientLoss(this.tf, this.model, tensors, this.settings);
   }
 }
