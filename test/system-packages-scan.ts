@@ -199,7 +199,7 @@ function isGuardCall(node: ts.Node): node is ts.CallExpression {
     ts.isCallExpression(node) &&
     ts.isIdentifier(node.expression) &&
     node.expression.text === GUARD &&
-    node.arguments.length === 3
+    node.arguments.length >= 3
   );
 }
 

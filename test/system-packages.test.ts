@@ -133,7 +133,7 @@ describeWithSystemPackage(REDIS_SERVER, 'a queue', () => {
     ]);
   });
 
-  it('leaves alone a use in a hook or test of a suite guarded by its package, and strings only compared', () => {
+  it('leaves alone a use in a hook or test of a suite guarded by its package, with or without options, and strings only compared', () => {
     expect(
       unguardedUses(
         file(`import { startTestRedis } from './redis-server.ts';
@@ -152,6 +152,16 @@ describeWithSystemPackage(PYTHON_NUMPY, 'python', () => {
   it('spawns', () => spawnSync('python3', ['-c', '1']));
   it('an engine', () => run(\`ext:node \${join(root, 'test/fixtures/ext-engines/engine.py')}\`));
 });
+describeWithSystemPackage(
+  REDIS_SERVER,
+  'a queue with a longer timeout',
+  () => {
+    beforeAll(async () => {
+      await startTestRedis();
+    });
+  },
+  { timeout: 60_000 },
+);
 it('parses a spec naming python', () => {
   expect(parse('ext:python3 engine.py')).toEqual({ command: 'python3 engine.py' });
 });
