@@ -3,40 +3,56 @@
 // what the compiled code reads at run time: the pretrained policy, the accuracy
 // sets and the browser page of `ayoayo web`. Plain JavaScript so that it runs before
 // anything is compiled.
+//
+// `--out DIR --no-check` compiles the same tree elsewhere without type checking
+// or declarations: the test suite's build of the command line (test/setup/cli-build.ts),
+// made at each run from the sources as they are.
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const inRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
-rmSync(inRoot('dist'), { recursive: true, force: true });
-execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+const { values: options } = parseArgs({
+  options: { out: { type: 'string' }, 'no-check': { type: 'boolean', default: false } },
+});
+const out = resolve(root, options.out ?? 'dist');
+const inOut = (path) => join(out, path);
+
+rmSync(out, { recursive: true, force: true });
+const quick = options['no-check'] ? ['--noCheck', '--declaration', 'false'] : [];
+execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', out, ...quick], {
+  cwd: root,
+  stdio: 'inherit',
+});
 // The fingerprint of the sources that play self-play shards, which the package
 // does not ship: part of the version the queue's jobs and workers compare.
 const { fingerprintSources, FINGERPRINT_FILE } = await import(
-  pathToFileURL(inRoot('dist/queue/code-fingerprint.js')).href
+  pathToFileURL(inOut('queue/code-fingerprint.js')).href
 );
 writeFileSync(
-  inRoot(`dist/${FINGERPRINT_FILE}`),
+  inOut(FINGERPRINT_FILE),
   `${JSON.stringify({ sources: fingerprintSources(root) })}\n`,
 );
 // The pretrained policy (default of `ayoayo serve` and `ayoayo web`).
-cpSync(inRoot('models/pretrained'), inRoot('dist/models/pretrained'), { recursive: true });
+cpSync(inRoot('models/pretrained'), inOut('models/pretrained'), { recursive: true });
 // The accuracy sets (default of `ayoayo accuracy` and of the trainer's accuracy evaluation).
-cpSync(inRoot('eval/accuracy/sets'), inRoot('dist/eval/accuracy/sets'), {
+cpSync(inRoot('eval/accuracy/sets'), inOut('eval/accuracy/sets'), {
   recursive: true,
   filter: (path) => !path.endsWith('.partial'),
 });
 // The default rules' opening book (the perfect player's and `ayoayo solve`'s).
-cpSync(inRoot('solve/book/shipped'), inRoot('dist/solve/book/shipped'), {
+cpSync(inRoot('solve/book/shipped'), inOut('solve/book/shipped'), {
   recursive: true,
   filter: (path) => !path.endsWith('.leaves') && !path.includes('.lock'),
 });
 // The page, bundled from web/ with esbuild (a development dependency) where the
 // compiled web server looks for it; the package ships neither web/src nor esbuild.
-const { buildWeb } = await import(pathToFileURL(inRoot('dist/web/build.js')).href);
-const { PREBUILT_PAGE } = await import(pathToFileURL(inRoot('dist/web/web-server.js')).href);
+const { buildWeb } = await import(pathToFileURL(inOut('web/build.js')).href);
+const { PREBUILT_PAGE } = await import(pathToFileURL(inOut('web/web-server.js')).href);
 await buildWeb(PREBUILT_PAGE, { sources: inRoot('web'), sourcemap: false });
