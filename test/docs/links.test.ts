@@ -9,8 +9,17 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-// Build output, runs, installed packages: not part of the repository's text.
-const SKIPPED = new Set(['node_modules', 'dist', 'runs', 'exported', 'coverage', '.git']);
+// Build output (the package's, and the test run's build of the command line), runs, installed
+// packages: not part of the repository's text.
+const SKIPPED = new Set([
+  'node_modules',
+  'dist',
+  'dist-cli',
+  'runs',
+  'exported',
+  'coverage',
+  '.git',
+]);
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
