@@ -2,6 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { PolicySearchResult } from '../agents/network/policy-search.ts';
 import { formatPosition, type Position, type Rules } from '../env/index.ts';
+import { InferenceError } from '../models/errors.ts';
+import {
+  INFERENCE_ENV,
+  type InferenceChoice,
+  inferenceChoice,
+} from '../models/inference/choice.ts';
 import { RequestError } from './act-request.ts';
 import { RETRY_AFTER_SECONDS } from './limited-server.ts';
 import type { MoveSearch } from './policy-service.ts';
@@ -74,6 +80,7 @@ export class SearchThread implements MoveSearch {
       minThreads: 1,
       maxThreads: 1,
       workerData: setup,
+      env: { ...process.env, [INFERENCE_ENV]: threadInference(inferenceChoice()) },
     });
     try {
       const ready = await pool.run({ kind: 'ready' });
@@ -124,4 +131,20 @@ export class SearchThread implements MoveSearch {
     this.#closed ??= this.#pool.destroy();
     return this.#closed;
   }
+}
+
+/**
+ * What runs the search thread's networks. A search past its time cap is stopped
+ * by ending its thread, and a thread ended inside onnxruntime-node's native code
+ * can take the whole process down with it (the service died so in 2 of 6 runs
+ * of test/serve/search-thread.test.ts). The thread runs the plain runner, or
+ * tfjs (WebAssembly, safe to stop) when asked for; onnx asked for is refused.
+ */
+export function threadInference(choice: InferenceChoice): InferenceChoice {
+  if (choice === 'onnx') {
+    throw new InferenceError(
+      `--inference onnx cannot run serve's search thread: a search past --search-timeout is stopped by ending its thread, which onnxruntime-node does not survive; use auto, plain or tfjs`,
+    );
+  }
+  return choice === 'tfjs' ? 'tfjs' : 'plain';
 }

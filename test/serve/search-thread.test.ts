@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RULES, parsePosition, START_NOTATION } from '../../env/index.ts';
 import { RequestError } from '../../serve/act-request.ts';
-import { SearchThread } from '../../serve/search-thread.ts';
+import { SearchThread, threadInference } from '../../serve/search-thread.ts';
 import { writeRandomPolicy } from '../export/random-policy.ts';
 
 /** Player 0 to move: action 4 captures 3 + 1 and reaches 26, a win at once (PUCT proves it and stops). */
@@ -65,6 +65,17 @@ describe("the service's search thread", () => {
     const next = await settled(thread.search(parsePosition(WIN_IN_ONE), DEFAULT_RULES));
     expect(next).toMatchObject({ ok: true, value: { action: 4, solved: true, value: 1 } });
   }, 120_000);
+
+  it('runs its networks on code that ending the thread cannot take down: plain, or tfjs; refuses onnx', () => {
+    expect(['auto', 'plain', 'tfjs'].map((c) => threadInference(c as 'auto'))).toEqual([
+      'plain',
+      'plain',
+      'tfjs',
+    ]);
+    expect(() => threadInference('onnx')).toThrow(
+      "--inference onnx cannot run serve's search thread: a search past --search-timeout is stopped by ending its thread",
+    );
+  });
 
   it('refuses nonsense limits, and reports a search it cannot make', async () => {
     await expect(
