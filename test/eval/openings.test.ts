@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
+import { OpeningSampler } from '../../env/gym/opening.ts';
 import {
   applyAction,
+  core,
   DEFAULT_RULES,
   formatPosition,
   initialPosition,
   legalActions,
+  Random,
   resolveRules,
 } from '../../env/index.ts';
-import { MAX_OPENING_IMBALANCE, openingFor } from '../../eval/openings.ts';
+import { isBalancedState, MAX_OPENING_IMBALANCE, openingFor } from '../../eval/openings.ts';
 
 describe('openingFor', () => {
   it('replays its random moves from the start to its position', () => {
@@ -58,5 +61,27 @@ describe('openingFor', () => {
       expect(formatPosition(pos)).toBe(formatPosition(opening.position));
     }
     expect(() => openingFor(1, 0, -1, DEFAULT_RULES)).toThrow(/opening plies/);
+  });
+
+  it('rates a position as the depth-4 search does, asked again or under other rules', () => {
+    const rulesSets = [DEFAULT_RULES, resolveRules({ captureSeedStays: true })];
+    const searches = rulesSets.map((rules) => new MinimaxSearch({ rules, ttBits: 0 }));
+    const sampler = new OpeningSampler(DEFAULT_RULES);
+    const start = core.setInitial(new Uint8Array(core.STATE_SIZE));
+    const rng = Random.fromSeed('balance memo');
+    let differ = 0;
+    for (let i = 0; i < 300; i++) {
+      const state = new Uint8Array(core.STATE_SIZE);
+      sampler.draw(state, start, rng.int(9), rng);
+      const expected = searches.map(
+        (search) => Math.abs(search.search(state, { depth: 4 }).value) <= MAX_OPENING_IMBALANCE,
+      );
+      if (expected[0] !== expected[1]) differ++;
+      for (let ask = 0; ask < 2; ask++) {
+        expect(rulesSets.map((rules) => isBalancedState(state, rules))).toEqual(expected);
+      }
+    }
+    // Positions the two rule sets rate otherwise: a memo blind to the rules would fail above.
+    expect(differ).toBeGreaterThan(0);
   });
 });
