@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup/builtin-algorithms.ts'],
-    globalSetup: ['test/setup/cli-build.ts'],
+    globalSetup: ['test/setup/cli-build.ts', 'test/setup/shared-folder.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Child processes rather than worker threads: safest with tfjs (wasm/native backends).

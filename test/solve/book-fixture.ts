@@ -1,9 +1,15 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEFAULT_RULES, Random } from '../../env/index.ts';
+import { writeFileAtomic } from '../../files/atomic-write.ts';
+import { lockBuildWaiting } from '../../files/folder-lock.ts';
 import { assembleBook } from '../../solve/book/assemble.ts';
 import { OpeningBook } from '../../solve/book/book.ts';
 import {
   type BookSettings,
   DEPTH_AT,
+  decodeBookFile,
+  encodeBookFile,
   KEY_BYTES,
   RECORD_BYTES,
   VALUE_AT,
@@ -12,6 +18,7 @@ import { LeafSolver } from '../../solve/book/leaves.ts';
 import { bookLevels, stateKey } from '../../solve/book/plan.ts';
 import { loadEndgame } from '../../solve/endgame/cache/table-cache.ts';
 import type { EndgameValues } from '../../solve/index.ts';
+import { SHARED_FOLDER_ENV } from '../setup/shared-folder.ts';
 
 /** The books' tests solve positions: seconds each, minutes on a loaded machine. */
 export const BOOK_TEST_MS = 600_000;
@@ -35,17 +42,50 @@ export function smallSettings(plies: number): BookSettings {
 }
 
 const books = new Map<number, OpeningBook>();
-/** The book of `plies` plies (1 or 2: seconds, 2 about 20 s), built in this thread once a test file. */
+/**
+ * The book of `plies` plies (1: about 4 s, 2: about 15 s), built once a test
+ * run: the first file that needs it builds it in its thread and leaves it in
+ * the run's shared folder (test/setup/shared-folder.ts) for the others, which
+ * wait for it rather than build it too. A file run outside the suite's setup
+ * builds its own.
+ */
 export function smallBook(plies: number): OpeningBook {
   let book = books.get(plies);
   if (book === undefined) {
     const settings = smallSettings(plies);
-    const levels = bookLevels(settings.rules, plies);
-    const leaves = new LeafSolver(settings, bookEndgame()).solveAll(levels[plies] as Uint8Array);
-    book = new OpeningBook(settings, assembleBook(settings, levels, leaves));
+    const shared = process.env[SHARED_FOLDER_ENV];
+    book =
+      shared === undefined
+        ? buildSmallBook(settings)
+        : sharedSmallBook(settings, join(shared, `small-book-${plies}.bin`));
     books.set(plies, book);
   }
   return book;
+}
+
+function buildSmallBook(settings: BookSettings): OpeningBook {
+  const levels = bookLevels(settings.rules, settings.plies);
+  const leaves = new LeafSolver(settings, bookEndgame()).solveAll(
+    levels[settings.plies] as Uint8Array,
+  );
+  return new OpeningBook(settings, assembleBook(settings, levels, leaves));
+}
+
+function sharedSmallBook(settings: BookSettings, path: string): OpeningBook {
+  const read = (): OpeningBook | null =>
+    existsSync(path) ? new OpeningBook(settings, decodeBookFile(readFileSync(path)).records) : null;
+  const found = read();
+  if (found !== null) return found;
+  const lock = lockBuildWaiting(path, 'test book', () => {});
+  try {
+    const builtMeanwhile = read();
+    if (builtMeanwhile !== null) return builtMeanwhile;
+    const book = buildSmallBook(settings);
+    writeFileAtomic(path, encodeBookFile('book', settings, book.records));
+    return book;
+  } finally {
+    lock?.release();
+  }
 }
 
 /**
