@@ -8,6 +8,7 @@ import {
   type Rules,
   rulesKey,
 } from '../env/index.ts';
+import { stateKey } from '../solve/book/plan.ts';
 
 /** A seeded opening: random plies from the start, played before the agents take over. */
 export interface Opening {
@@ -23,8 +24,6 @@ export const DEFAULT_OPENING_PLIES = 4;
 export const MAX_OPENING_IMBALANCE = 4;
 const BALANCE_DEPTH = 4;
 
-const searches = new Map<string, MinimaxSearch>();
-
 /**
  * Whether a quick search rates the position as close: random plies often hand
  * one side a big capture (after 4 plies the stores can already read 7-24), and
@@ -35,48 +34,30 @@ function balanced(position: Position, rules: Rules): boolean {
 }
 
 /**
- * What `isBalancedState` found, per rules key and position: self-play draws an
- * opening of 0-8 random plies for each game, two a game on average with the
- * redraws, and most were met before (6 in 10 over 20 000 games). Each is
- * otherwise a depth-4 search again, 3% of the self-play's time. Cleared when full.
+ * Per rules key, the depth-4 search that rates openings and what it found of
+ * each position (by stateKey). Self-play draws an opening of 0-8 random plies
+ * for each game, two a game on average with the redraws, and most were met
+ * before (6 in 10 over 20 000 games): each is otherwise a search again, 3% of
+ * the self-play's time. Cleared when full.
  */
-const balanceMemos = new Map<string, Map<string, boolean>>();
-const MEMO_POSITIONS = 1 << 17;
-
-/** The 16 bytes of an engine state as a map key, four 32-bit words. */
-function memoKey(state: Uint8Array): string {
-  let key = '';
-  for (let i = 0; i < 16; i += 4) {
-    const word =
-      (state[i] as number) |
-      ((state[i + 1] as number) << 8) |
-      ((state[i + 2] as number) << 16) |
-      ((state[i + 3] as number) << 24);
-    key += `${word},`;
-  }
-  return key;
-}
+const balanceRaters = new Map<string, { search: MinimaxSearch; known: Map<string, boolean> }>();
+const KNOWN_POSITIONS = 1 << 17;
 
 /** `balanced` on an engine state (16 bytes); also used for training openings. */
 export function isBalancedState(state: Uint8Array, rules: Rules): boolean {
   const key = rulesKey(rules);
-  let memo = balanceMemos.get(key);
-  if (memo === undefined) {
-    memo = new Map();
-    balanceMemos.set(key, memo);
+  let rater = balanceRaters.get(key);
+  if (rater === undefined) {
+    rater = { search: new MinimaxSearch({ rules, ttBits: 0 }), known: new Map() };
+    balanceRaters.set(key, rater);
   }
-  const position = memoKey(state);
-  const known = memo.get(position);
+  const position = stateKey(state);
+  const known = rater.known.get(position);
   if (known !== undefined) return known;
-  let search = searches.get(key);
-  if (search === undefined) {
-    search = new MinimaxSearch({ rules, ttBits: 0 });
-    searches.set(key, search);
-  }
-  const { value } = search.search(state, { depth: BALANCE_DEPTH });
+  const { value } = rater.search.search(state, { depth: BALANCE_DEPTH });
   const balanced = Math.abs(value) <= MAX_OPENING_IMBALANCE;
-  if (memo.size >= MEMO_POSITIONS) memo.clear();
-  memo.set(position, balanced);
+  if (rater.known.size >= KNOWN_POSITIONS) rater.known.clear();
+  rater.known.set(position, balanced);
   return balanced;
 }
 
