@@ -14,8 +14,8 @@ import {
   resolveRules,
 } from '../../env/index.ts';
 import { playGame } from '../../eval/game.ts';
-import { loadEndgame } from '../../solve/endgame/cache/table-cache.ts';
-import { type EndgameValues, Solver, solve } from '../../solve/index.ts';
+import { Solver, solve } from '../../solve/index.ts';
+import { bookEndgame } from '../solve/book-fixture.ts';
 import { smallPositions } from '../solve/positions.ts';
 
 /** Solving positions from the start: seconds each, minutes on a loaded machine. */
@@ -26,19 +26,13 @@ const STAYS = resolveRules({ captureSeedStays: true });
 // them (docs/solver.md, "Endless play").
 const ENDLESS = '0,0,0,1,0,1/1,0,0,1,1,1/21-21/1';
 
-let table: EndgameValues | null = null;
-function endgame(): EndgameValues {
-  table ??= loadEndgame(16, DEFAULT_RULES);
-  return table;
-}
-
 /** A perfect player with no book (the solver answers everything): the book's part is tested below. */
 function perfect(rules: Rules = DEFAULT_RULES): PerfectAgent {
   return new PerfectAgent({
     name: 'perfect',
     rules,
     book: null,
-    endgame: rules === DEFAULT_RULES ? endgame() : null,
+    endgame: rules === DEFAULT_RULES ? bookEndgame() : null,
   });
 }
 
@@ -111,7 +105,7 @@ describe('the perfect player', { timeout: TEST_MS }, () => {
     for (const p of smallPositions(45, 40, [20, 22], DEFAULT_RULES, 3)) {
       if (losses === 8) break;
       // A fresh solve to the end with the book's solver settings: the value and every move's proof depth.
-      const fresh = new Solver({ rules: DEFAULT_RULES, tableBits: 20, endgame: endgame() });
+      const fresh = new Solver({ rules: DEFAULT_RULES, tableBits: 20, endgame: bookEndgame() });
       const solution = fresh.solveState(p.stateView, { moves: true });
       if (solution.hi !== -1) continue;
       losses++;
@@ -127,7 +121,7 @@ describe('the perfect player', { timeout: TEST_MS }, () => {
 
   it('in a draw plays the drawing move that leaves the opponent the most losing replies', () => {
     const agent = perfect();
-    const solver = new Solver({ rules: DEFAULT_RULES, endgame: endgame() });
+    const solver = new Solver({ rules: DEFAULT_RULES, endgame: bookEndgame() });
     let chosen = 0;
     for (const p of byValue.draw) {
       const draws = solve(p).moves.filter((m) => m.value === 'draw');

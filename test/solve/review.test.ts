@@ -9,7 +9,6 @@ import {
   parsePosition,
   START_NOTATION,
 } from '../../env/index.ts';
-import { loadEndgame } from '../../solve/endgame/cache/table-cache.ts';
 import {
   type ExactValues,
   GameMovesError,
@@ -20,20 +19,24 @@ import {
   solve,
   solverExactValues,
 } from '../../solve/index.ts';
+import { bookEndgame } from './book-fixture.ts';
 
-// The 16-seed table the books are built with, from the user's cache (built there once when
-// missing, about a minute): with it the start's solve takes a tenth of a second; with a
-// 10-seed table built here, about 7 s a test.
-const table = loadEndgame(16, DEFAULT_RULES);
+// The books' 16-seed table, from the user's cache (built there once when missing, about a
+// minute): with it the start's solve takes a tenth of a second; with a 10-seed table built
+// here, about 7 s a test.
 const exact = (): ExactValues =>
-  solverExactValues({ budgetMs: 60_000, endgame: () => table, tableBits: 18 });
+  solverExactValues({ budgetMs: 60_000, endgame: bookEndgame, tableBits: 18 });
 
 /** A game both sides play perfectly from the start: each move the lowest best action. */
 function perfectGame(): number[] {
   const actions: number[] = [];
   let pos = initialPosition();
   while (outcome(pos, DEFAULT_RULES) === null) {
-    const solution = solve(pos, { endgame: table, budget: { timeMs: 60_000 }, tableBits: 18 });
+    const solution = solve(pos, {
+      endgame: bookEndgame(),
+      budget: { timeMs: 60_000 },
+      tableBits: 18,
+    });
     const action = solution.bestActions[0];
     if (action === undefined) throw new Error(`no best action in ${formatPosition(pos)}`);
     actions.push(action);
