@@ -67,7 +67,7 @@ describe("the service's search thread", () => {
   }, 120_000);
 
   it('runs its networks on code that ending the thread cannot take down: plain, or tfjs; refuses onnx', () => {
-    expect(['auto', 'plain', 'tfjs'].map((c) => threadInference(c as 'auto'))).toEqual([
+    expect((['auto', 'plain', 'tfjs'] as const).map(threadInference)).toEqual([
       'plain',
       'plain',
       'tfjs',
