@@ -200,7 +200,18 @@ describeWithSystemPackage(REDIS_SERVER, 'one training run across machines', () =
   it('a worker killed (kill -9) mid-shard: its shard is played elsewhere and the run is the same', async () => {
     const child = spawn(
       process.execPath,
-      ['bin/ayoayo.js', 'worker', '--queue', redis.url, '--lock-duration', '1000'],
+      // Its stalled checks as short as its lock: the first check it makes holds off every
+      // worker's for that long, so a 30-second interval would leave its shard waiting 30 s.
+      [
+        'bin/ayoayo.js',
+        'worker',
+        '--queue',
+        redis.url,
+        '--lock-duration',
+        '1000',
+        '--stalled-interval',
+        '500',
+      ],
       { cwd: root },
     );
     children.push(child);
@@ -471,11 +482,11 @@ describeWithSystemPackage(REDIS_SERVER, 'one training run across machines', () =
       shardRunner: queueShardRunner(redis.url, {
         log: (line) => lines.push(line),
         waitingLineEveryMs: 100,
-        timeoutMs: 4000,
+        timeoutMs: 1500,
       }),
     });
     await expect(run).rejects.toBeInstanceOf(QueueTimeoutError);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
     expect(lines).toContainEqual(
       expect.stringMatching(
         /^waiting for 3 of 3 self-play shards \(0 running, 0 worker\(s\) connected; none finished for \ds\)$/,
