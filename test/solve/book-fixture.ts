@@ -100,6 +100,17 @@ export function seedOneSample(book: OpeningBook): Set<string> {
   return new Set([...picked].map((i) => stateKey(book.stateAt(i))));
 }
 
+/** The records (RECORD_BYTES each) `book` holds for the positions of `keys` (KEY_BYTES each), in their order. */
+export function recordsOf(book: OpeningBook, keys: Uint8Array): Uint8Array {
+  const records = new Uint8Array((keys.length / KEY_BYTES) * RECORD_BYTES);
+  for (let i = 0; i * KEY_BYTES < keys.length; i++) {
+    const at = book.indexOf(keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES)) * RECORD_BYTES;
+    if (at < 0) throw new Error(`position ${i} of the keys is not in the book`);
+    records.set(book.records.subarray(at, at + RECORD_BYTES), i * RECORD_BYTES);
+  }
+  return records;
+}
+
 /**
  * Leaves' records (RECORD_BYTES each) forged, but for those in `spare`: two
  * moves of different values swapped where the leaf has them, else a move's
