@@ -7,26 +7,20 @@ import { writeTournament } from '../../eval/report.ts';
 import { reviewTournamentGames } from '../../eval/review-games.ts';
 import type { GameErrors } from '../../eval/review-job.ts';
 import { runTournament, type TournamentResult } from '../../eval/tournament.ts';
-import { buildEndgame, reviewGame, solverExactValues } from '../../solve/index.ts';
+import { reviewGame, solverExactValues } from '../../solve/index.ts';
+import { bookEndgame, TEST_ENDGAME_SEEDS } from '../solve/book-fixture.ts';
 
-// The review's endgame table goes to a cache folder of the test's own (the
-// worker threads read the environment they start with).
 const scratch = mkdtempSync(join(tmpdir(), 'ayoayo-review-games-'));
-const savedCache = process.env.XDG_CACHE_HOME;
-process.env.XDG_CACHE_HOME = join(scratch, 'cache');
-afterAll(() => {
-  if (savedCache === undefined) delete process.env.XDG_CACHE_HOME;
-  else process.env.XDG_CACHE_HOME = savedCache;
-  rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const SEEDS = 12;
+// The books' endgame table, which the review's threads find in the same cache (the
+// solves from the opening take seconds each with a smaller one).
+const SEEDS = TEST_ENDGAME_SEEDS;
 const BUDGET_MS = 60_000;
 
 /** The games' value-losing moves as a review of each whole game gives them, the opening left out. */
 function expectedErrors(result: TournamentResult): GameErrors[] {
-  const table = buildEndgame(SEEDS, DEFAULT_RULES);
-  const values = solverExactValues({ budgetMs: BUDGET_MS, endgame: () => table });
+  const values = solverExactValues({ budgetMs: BUDGET_MS, endgame: bookEndgame });
   return result.games.map((game) => {
     const review = reviewGame(
       {
