@@ -10,29 +10,37 @@
  * tournament's worker threads call it again (agentKindSources).
  */
 
-import { inferenceEngine } from '../../models/inference/inference-engine.ts';
 import type { CreateAgentOptions } from '../agent-options.ts';
 import { type AgentKind, type AgentSpecOf, agentKind, registerAgentKinds } from '../spec.ts';
 import { azGrammar, minimaxEvalGrammar, policyGrammar } from './grammar.ts';
-import { checkPolicyAgent, loadPolicyAgent } from './load-policy-agent.ts';
 import { noteOtherRules } from './rules-note.ts';
-import { createAzAgent, createMinimaxEvalAgent, loadSearchPolicy } from './search-agents.ts';
 
 /*
+ * What checks and makes these agents is loaded at the first spec of theirs:
+ * the registration is only their grammar, so that a command that meets no
+ * network spec starts without the inference backends and the searches (a
+ * fifth of a command's start-up).
+ *
  * Each check also resolves the process's inference backend (models/inference/)
  * in the thread that checks the specs, before any agent is made on a worker
  * thread: a fallback's one line is said there, once, and `--inference onnx`
  * without onnxruntime-node fails there.
  */
+const policyAgents = () => import('./load-policy-agent.ts');
+const searchAgents = () => import('./search-agents.ts');
+async function resolveInference(): Promise<void> {
+  await (await import('../../models/inference/inference-engine.ts')).inferenceEngine();
+}
 
 const policy = agentKind<'policy', CreateAgentOptions>({
   ...policyGrammar,
   // The file and its fit, without the inference session the agent would get.
   check: async (spec, { rules, options }) => {
-    checkPolicyAgent(spec.path, rules, options.files);
-    await inferenceEngine();
+    (await policyAgents()).checkPolicyAgent(spec.path, rules, options.files);
+    await resolveInference();
   },
-  create: (spec, { rules, options }) => loadPolicyAgent(spec.path, rules, options.files),
+  create: async (spec, { rules, options }) =>
+    (await policyAgents()).loadPolicyAgent(spec.path, rules, options.files),
 });
 
 /**
@@ -43,23 +51,24 @@ function checkNetworkSearch<K extends 'az' | 'minimax-eval'>(
   policy: (spec: AgentSpecOf<K>) => string,
 ): AgentKind<K, CreateAgentOptions>['check'] {
   return async (spec, { name, rules, options }) => {
-    const loaded = loadSearchPolicy(policy(spec), rules, options.files);
+    const loaded = (await searchAgents()).loadSearchPolicy(policy(spec), rules, options.files);
     noteOtherRules(name, loaded.rules, rules);
-    await inferenceEngine();
+    await resolveInference();
   };
 }
 
 const az = agentKind<'az', CreateAgentOptions>({
   ...azGrammar,
   check: checkNetworkSearch((spec) => spec.path),
-  create: (spec, { name, rules, options }) => createAzAgent(name, spec, rules, options.files),
+  create: async (spec, { name, rules, options }) =>
+    (await searchAgents()).createAzAgent(name, spec, rules, options.files),
 });
 
 const minimaxEval = agentKind<'minimax-eval', CreateAgentOptions>({
   ...minimaxEvalGrammar,
   check: checkNetworkSearch((spec) => spec.eval),
-  create: (spec, { name, rules, options }) =>
-    createMinimaxEvalAgent(name, spec, rules, options.files),
+  create: async (spec, { name, rules, options }) =>
+    (await searchAgents()).createMinimaxEvalAgent(name, spec, rules, options.files),
 });
 
 /**
