@@ -4,7 +4,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    setupFiles: ['test/setup/builtin-algorithms.ts'],
     globalSetup: ['test/setup/cli-build.ts', 'test/setup/shared-folder.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,3 +1,4 @@
+import '../setup/builtin-algorithms.ts';
 import { spawn } from 'node:child_process';
 import {
   existsSync,

@@ -1,3 +1,4 @@
+import '../setup/builtin-algorithms.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,3 +1,4 @@
+import '../setup/builtin-algorithms.ts';
 import {
   cpSync,
   mkdirSync,

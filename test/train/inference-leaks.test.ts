@@ -1,3 +1,4 @@
+import '../setup/builtin-algorithms.ts';
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../env/random.ts';
 import { loadBackend } from '../../models/backend.ts';

@@ -1,3 +1,4 @@
+import '../setup/builtin-algorithms.ts';
 import { describe, expect, it } from 'vitest';
 import { loadBackend } from '../../models/backend.ts';
 import { setInferenceChoice } from '../../models/inference/choice.ts';

@@ -1,3 +1,4 @@
+import '../setup/builtin-algorithms.ts';
 import { describe, expect, it } from 'vitest';
 import { ObservationEncoder } from '../../env/gym/observation.ts';
 import { DEFAULT_RULES } from '../../env/index.ts';

@@ -1,3 +1,4 @@
+import '../setup/builtin-algorithms.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+import '../setup/builtin-algorithms.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+import '../setup/builtin-algorithms.ts';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatRules, rulesSchema } from '../../env/rules.ts';

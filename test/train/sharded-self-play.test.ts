@@ -1,3 +1,4 @@
+import '../setup/builtin-algorithms.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Random } from '../../env/index.ts';
 import { loadBackend, type Tf } from '../../models/backend.ts';

@@ -1,3 +1,4 @@
+import '../setup/builtin-algorithms.ts';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
