@@ -4,9 +4,11 @@
 // sets and the browser page of `ayoayo web`. Plain JavaScript so that it runs before
 // anything is compiled.
 //
-// `--out DIR --no-check` compiles the same tree elsewhere without type checking
-// or declarations: the test suite's build of the command line (test/setup/cli-build.ts),
-// made at each run from the sources as they are.
+// `--no-check` compiles without type checking (the declarations are emitted all
+// the same), `--no-declarations` without the .d.ts files, `--out DIR` elsewhere than
+// dist/. The test suite's build of the command line (test/setup/cli-build.ts) uses all
+// three, made at each run from the sources as they are; its package test
+// (test/package/pack.test.ts) the first, since `npm test` type-checks before it.
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,13 +21,20 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const inRoot = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 const { values: options } = parseArgs({
-  options: { out: { type: 'string' }, 'no-check': { type: 'boolean', default: false } },
+  options: {
+    out: { type: 'string' },
+    'no-check': { type: 'boolean', default: false },
+    'no-declarations': { type: 'boolean', default: false },
+  },
 });
 const out = resolve(root, options.out ?? 'dist');
 const inOut = (path) => join(out, path);
 
 rmSync(out, { recursive: true, force: true });
-const quick = options['no-check'] ? ['--noCheck', '--declaration', 'false'] : [];
+const quick = [
+  ...(options['no-check'] ? ['--noCheck'] : []),
+  ...(options['no-declarations'] ? ['--declaration', 'false'] : []),
+];
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', out, ...quick], {
   cwd: root,
   stdio: 'inherit',

@@ -41,7 +41,8 @@ export default function setup(): () => void {
   if (process.env.AYOAYO_CLI_BUILD) return () => {};
   removeAbandonedBuilds();
   const out = join(builds, String(process.pid));
-  execFileSync(process.execPath, ['scripts/build.mjs', '--out', out, '--no-check'], {
+  const flags = ['--out', out, '--no-check', '--no-declarations'];
+  execFileSync(process.execPath, ['scripts/build.mjs', ...flags], {
     cwd: root,
     stdio: 'inherit',
   });
