@@ -11,13 +11,18 @@ import { queueChunkRunner } from '../../queue/tournament-runner.ts';
 import { type QueueWorker, startQueueWorker } from '../../queue/worker.ts';
 import { until } from '../ayoayo-command.ts';
 import { describeWithSystemPackage, REDIS_SERVER } from '../system-packages.ts';
-import { startTestRedis, type TestRedis, THIS_QUEUE, THIS_WORKER } from './redis-server.ts';
+import {
+  FAST_LOCK_FLAGS,
+  FAST_LOCKS,
+  startTestRedis,
+  type TestRedis,
+  THIS_QUEUE,
+  THIS_WORKER,
+} from './redis-server.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const withoutTimes = (games: readonly { seconds: number }[]) =>
   games.map(({ seconds: _, ...g }) => g);
-// Short locks so that a dead worker's job is taken over within about a second.
-const FAST_LOCKS = { lockDurationMs: 1000, stalledIntervalMs: 500 } as const;
 
 let redis: TestRedis;
 let queue: Queue;
@@ -43,17 +48,7 @@ describeWithSystemPackage(REDIS_SERVER, 'queue faults', () => {
   it('a worker killed (kill -9) mid-chunk loses nothing: the chunk runs again, every game counted once', async () => {
     const child: ChildProcessWithoutNullStreams = spawn(
       process.execPath,
-      [
-        'bin/ayoayo.js',
-        'worker',
-        '--queue',
-        redis.url,
-        '--lock-duration',
-        '1000',
-        '--stalled-interval',
-        '500',
-        '--quiet',
-      ],
+      ['bin/ayoayo.js', 'worker', '--queue', redis.url, ...FAST_LOCK_FLAGS, '--quiet'],
       { cwd: root },
     );
     let stderr = '';

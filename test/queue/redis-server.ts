@@ -27,3 +27,19 @@ export const THIS_WORKER = {
   allowExt: false,
   maxJobMemory: defaultMaxJobMemory(1),
 } as const;
+
+/**
+ * Short locks, so that a dead worker's job is taken over within about a
+ * second. The stalled checks are as short as the lock: the worker that checks
+ * holds off every other worker's check for its own interval, so one worker at
+ * the default 30 s would leave a dead worker's job waiting that long.
+ */
+export const FAST_LOCKS = { lockDurationMs: 1000, stalledIntervalMs: 500 } as const;
+
+/** FAST_LOCKS as `ayoayo worker`'s flags. */
+export const FAST_LOCK_FLAGS = [
+  '--lock-duration',
+  String(FAST_LOCKS.lockDurationMs),
+  '--stalled-interval',
+  String(FAST_LOCKS.stalledIntervalMs),
+] as const;

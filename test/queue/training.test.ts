@@ -27,15 +27,20 @@ import { TrainThreads } from '../../train/threads/train-threads.ts';
 import { train } from '../../train/trainer.ts';
 import { startAyoayo, until } from '../ayoayo-command.ts';
 import { describeWithSystemPackage, REDIS_SERVER } from '../system-packages.ts';
-import { startTestRedis, type TestRedis, THIS_QUEUE, THIS_WORKER } from './redis-server.ts';
+import {
+  FAST_LOCK_FLAGS,
+  FAST_LOCKS,
+  startTestRedis,
+  type TestRedis,
+  THIS_QUEUE,
+  THIS_WORKER,
+} from './redis-server.ts';
 
 // One training run across machines: expert iteration's self-play shards on the
 // queue. A queued run must be the local run, byte for byte (timings aside),
 // however many workers play it and whatever goes wrong on the way.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-// Short locks so that a dead worker's shard is taken over within about a second.
-const FAST_LOCKS = { lockDurationMs: 1000, stalledIntervalMs: 500 } as const;
 const quiet = { log: () => {} };
 
 const dir = mkdtempSync(join(tmpdir(), 'ayoayo-queued-train-'));
@@ -201,18 +206,7 @@ describeWithSystemPackage(REDIS_SERVER, 'one training run across machines', () =
   it('a worker killed (kill -9) mid-shard: its shard is played elsewhere and the run is the same', async () => {
     const child = spawn(
       process.execPath,
-      // Its stalled checks as short as its lock: the first check it makes holds off every
-      // worker's for that long, so a 30-second interval would leave its shard waiting 30 s.
-      [
-        'bin/ayoayo.js',
-        'worker',
-        '--queue',
-        redis.url,
-        '--lock-duration',
-        '1000',
-        '--stalled-interval',
-        '500',
-      ],
+      ['bin/ayoayo.js', 'worker', '--queue', redis.url, ...FAST_LOCK_FLAGS],
       { cwd: root },
     );
     children.push(child);
