@@ -13,13 +13,12 @@ import { bookEndgame, TEST_ENDGAME_SEEDS } from '../solve/book-fixture.ts';
 const scratch = mkdtempSync(join(tmpdir(), 'ayoayo-review-games-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-// The books' endgame table, which the review's threads find in the same cache (the
-// solves from the opening take seconds each with a smaller one).
-const SEEDS = TEST_ENDGAME_SEEDS;
 const BUDGET_MS = 60_000;
 
 /** The games' value-losing moves as a review of each whole game gives them, the opening left out. */
 function expectedErrors(result: TournamentResult): GameErrors[] {
+  // The books' endgame table, which the review's threads find in the same cache (the
+  // solves from the opening take seconds each with a smaller one).
   const values = solverExactValues({ budgetMs: BUDGET_MS, endgame: bookEndgame });
   return result.games.map((game) => {
     const review = reviewGame(
@@ -61,7 +60,12 @@ describe("a tournament's games reviewed", () => {
 
   it("finds each agent's value-losing moves, the opening's moves not judged, on worker threads as in this thread", async () => {
     const progress: number[] = [];
-    const options = { rules: DEFAULT_RULES, budgetMs: BUDGET_MS, endgameSeeds: SEEDS, quiet: true };
+    const options = {
+      rules: DEFAULT_RULES,
+      budgetMs: BUDGET_MS,
+      endgameSeeds: TEST_ENDGAME_SEEDS,
+      quiet: true,
+    };
     const threads = await reviewTournamentGames(result.games, {
       ...options,
       workers: 2,
