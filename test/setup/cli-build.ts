@@ -12,26 +12,18 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isAlive } from '../../files/process-identity.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 const builds = join(root, 'test', 'dist-cli');
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Builds of runs that were killed before their teardown. */
 function removeAbandonedBuilds(): void {
   if (!existsSync(builds)) return;
   for (const name of readdirSync(builds)) {
     const pid = Number(name);
-    if (!Number.isInteger(pid) || !isRunning(pid)) {
+    if (!Number.isInteger(pid) || !isAlive(pid)) {
       rmSync(join(builds, name), { recursive: true, force: true });
     }
   }
