@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../../files/atomic-write.ts';
 import { lockBuildWaiting } from '../../files/folder-lock.ts';
 import { assembleBook } from '../../solve/book/assemble.ts';
 import { OpeningBook } from '../../solve/book/book.ts';
+import type { BookChunkRunner } from '../../solve/book/cache/build-book.ts';
 import {
   type BookSettings,
   DEPTH_AT,
@@ -109,6 +110,24 @@ export function recordsOf(book: OpeningBook, keys: Uint8Array): Uint8Array {
     records.set(book.records.subarray(at, at + RECORD_BYTES), i * RECORD_BYTES);
   }
   return records;
+}
+
+/**
+ * A runner that answers every chunk from `book` (its records for the chunk's
+ * leaves) instead of solving: for tests of what a build does with answers,
+ * where solving the leaves again would cost seconds and show no more.
+ */
+export function answeringRunner(book: OpeningBook): BookChunkRunner {
+  return {
+    foreign: false,
+    threads: 1,
+    solve: async (chunks, onChunk, onLeaf) => {
+      chunks.forEach((chunk, i) => {
+        for (let at = 0; at < chunk.keys.length; at += KEY_BYTES) onLeaf();
+        onChunk(i, recordsOf(book, chunk.keys));
+      });
+    },
+  };
 }
 
 /**
