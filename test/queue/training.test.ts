@@ -362,7 +362,12 @@ describeWithSystemPackage(REDIS_SERVER, 'one training run across machines', () =
     });
     await until(async () => (await queue.getWaitingCount()) === 3, 'the shards to be queued');
     await redis.kill();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Back only once the coordinator has found it gone (a fixed pause could be too short on a
+    // loaded machine, and the line below would be missing).
+    await until(
+      () => lines.some((l) => /is unreachable/.test(l)),
+      'the coordinator to find Redis gone',
+    );
     redis = await startTestRedis([], redis.port);
     await worker();
     await run;
