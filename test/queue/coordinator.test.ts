@@ -91,7 +91,12 @@ describeWithSystemPackage(REDIS_SERVER, 'the queue coordinator and workers', () 
       await new Promise((resolve) => setTimeout(resolve, 500));
 
       await redis.kill();
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Back only once the coordinator has found it gone: a fixed pause could be too short on a
+      // loaded machine.
+      await until(
+        () => lines.some((l) => /is unreachable/.test(l)),
+        'the coordinator to find Redis gone',
+      );
       redis = await startTestRedis([], redis.port);
       workers.push(await startQueueWorker({ url: redis.url }));
       const result = await queued;
@@ -124,8 +129,10 @@ describeWithSystemPackage(REDIS_SERVER, 'the queue coordinator and workers', () 
       ]);
       await until(() => run.out.stderr.includes('is connected yet'), 'the chunks to be queued');
       await redis.kill();
-      // ioredis tries again every 0.2-2 s: each try used to print a multi-line stack trace.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await until(() => run.out.stderr.includes('is unreachable'), 'the command to notice');
+      // Down a while longer: ioredis tries again every 0.2-2 s, and each try used to print a
+      // multi-line stack trace.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
       redis = await startTestRedis([], redis.port);
       workers.push(await startQueueWorker({ url: redis.url }));
       expect(await run.ended).toBe(0);
