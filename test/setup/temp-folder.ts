@@ -2,9 +2,9 @@
  * Vitest's global setup: the run's own temporary folder. TMPDIR points there,
  * so every `os.tmpdir()` of the test files, of their workers and of the
  * commands, Redis servers and browsers they start lands in it, and the run's
- * end removes it whole: a run leaves nothing in the system's temporary folder
- * (about a hundred folders and 45 MB a run when each test had to clean up
- * after itself). The folder's name carries the run's process id, so that the
+ * end removes it whole: a run leaves nothing in the system's temporary folder,
+ * whatever its tests and their commands forget to remove. The folder's name
+ * carries the run's process id, so that the
  * next run removes the folder of a run that was killed before its teardown.
  * AYOAYO_KEEP_TEST_TEMP=1 keeps it, to look at what a failing test wrote.
  * A vitest started by a test (test/system-packages.test.ts) uses its parent's.
