@@ -32,6 +32,7 @@ import type {
 } from '../train/shards/protocol.ts';
 import {
   compileNativeEncoder,
+  type EncodeFn,
   type EncodeRun,
   observationChecksum,
   timeEncodes,
@@ -167,6 +168,13 @@ export interface SelfPlayLimit {
   /** The C encoder's and the TypeScript encoder's rates on the recorded positions (per CPU second). */
   readonly cEncodesPerSec: number;
   readonly tsEncodesPerSec: number;
+  /**
+   * A search that costs nothing: the recorded forward calls, each after the
+   * TypeScript encoder wrote its rows (searchFreeReplay), CPU seconds a move
+   * in all and in the forward calls alone.
+   */
+  readonly searchFreeSecondsPerMove: number;
+  readonly searchFreeForwardSecondsPerMove: number;
 }
 
 function cpuSecondsSince(from: NodeJS.CpuUsage): number {
@@ -203,6 +211,64 @@ async function forwardSeconds(
       times.push(cpuSecondsSince(start));
     }
     return median(times);
+  } finally {
+    forward.dispose();
+  }
+}
+
+/**
+ * The recorded self-play with its search at no cost: each forward call of the
+ * recorded iterations runs on rows the TypeScript encoder has just written
+ * from the recorded positions (spread over the calls in proportion to their
+ * rows: the leaves, and the logged positions between them), on an
+ * onnxruntime session of its own. CPU seconds of the whole and of the forward
+ * calls alone, the median of `rounds` passes after one to warm up: how much
+ * the encoder's work between the calls costs the network, and the ceiling of
+ * any search core that keeps this encoder and onnxruntime.
+ */
+async function searchFreeReplay(
+  work: readonly IterationWork[],
+  encode: EncodeFn,
+  rounds: number,
+): Promise<{ seconds: number; forwardSeconds: number }> {
+  const { runtime, reason } = await loadOnnxRuntime();
+  if (runtime === null) throw new Error(`the self-play limit needs onnxruntime-node: ${reason}`);
+  const last = work[work.length - 1] as IterationWork;
+  const size = last.inputSize;
+  const forward = new OnnxForward(runtime, last.weights);
+  try {
+    const most = Math.max(...work.flatMap((w) => w.rows));
+    const observations = new Float32Array(most * size);
+    const logits = new Float32Array(most * NUM_ACTIONS);
+    const values = new Float32Array(most);
+    const pass = (): { seconds: number; forwardSeconds: number } => {
+      let forwardSeconds = 0;
+      const start = process.cpuUsage();
+      for (const { rows, states } of work) {
+        const total = rows.reduce((sum, n) => sum + n, 0);
+        const positions = states.length / STATE_SIZE;
+        let rowsDone = 0;
+        let encoded = 0;
+        for (const n of rows) {
+          rowsDone += n;
+          const upTo = Math.round((rowsDone * positions) / total);
+          for (let row = 0; encoded < upTo; encoded++, row = (row + 1) % n) {
+            const at = encoded * STATE_SIZE;
+            encode(states.subarray(at, at + STATE_SIZE), observations, row * size);
+          }
+          const before = process.cpuUsage();
+          forward.forward(observations, n, logits, values);
+          forwardSeconds += cpuSecondsSince(before);
+        }
+      }
+      return { seconds: cpuSecondsSince(start), forwardSeconds };
+    };
+    pass();
+    const passes = Array.from({ length: rounds }, pass);
+    return {
+      seconds: median(passes.map((p) => p.seconds)),
+      forwardSeconds: median(passes.map((p) => p.forwardSeconds)),
+    };
   } finally {
     forward.dispose();
   }
@@ -296,6 +362,11 @@ export async function selfPlayLimit(
   const encodes = states.length / STATE_SIZE;
   const encoding = yardstickEncoding(observationOf(config));
   const rates = encoderRates(states, encoding, last.inputSize, rounds, encoderSeconds);
+  const searchFree = await searchFreeReplay(
+    work,
+    typescriptEncoder(DEFAULT_RULES, encoding),
+    rounds,
+  );
   const forwardSecondsPerMove = forward / moves;
   const encoderSecondsPerMove = encodes / rates.c / moves;
   return {
@@ -306,6 +377,8 @@ export async function selfPlayLimit(
     encodesPerMove: encodes / moves,
     cEncodesPerSec: rates.c,
     tsEncodesPerSec: rates.ts,
+    searchFreeSecondsPerMove: searchFree.seconds / moves,
+    searchFreeForwardSecondsPerMove: searchFree.forwardSeconds / moves,
   };
 }
 

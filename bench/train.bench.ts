@@ -256,6 +256,19 @@ async function measureLimits(preset: TrainPreset, measured: Measurement): Promis
     encodesPerMove: Number(limit.encodesPerMove.toFixed(2)),
     cEncodesPerSec: Math.round(limit.cEncodesPerSec),
     encoderRatioToC: Number((limit.tsEncodesPerSec / limit.cEncodesPerSec).toFixed(3)),
+    // A search that costs nothing (the recorded calls, each after the TypeScript encoder wrote
+    // its rows): its ratio; its forward calls against the same calls alone; and its ratio with
+    // the encoder at C's rate.
+    searchFreeRatio: Number((limit.secondsPerMove / limit.searchFreeSecondsPerMove).toFixed(3)),
+    searchFreeForwardToAlone: Number(
+      (limit.searchFreeForwardSecondsPerMove / limit.forwardSecondsPerMove).toFixed(3),
+    ),
+    searchFreeRatioAtC: Number(
+      (
+        limit.secondsPerMove /
+        (limit.searchFreeForwardSecondsPerMove + limit.encoderSecondsPerMove)
+      ).toFixed(3),
+    ),
   };
   const ort = (await import('onnxruntime-node')) as unknown as OrtPublic;
   const peak = await corePeak(ort);
