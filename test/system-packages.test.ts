@@ -5,17 +5,16 @@
  * holds node alone. And every test file uses a system package only inside the
  * one guard, `describeWithSystemPackage` (test/system-packages-scan.ts).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SourceFile } from './architecture/layers.ts';
+import { runNestedVitest } from './nested-vitest.ts';
 import { unguardedUses } from './system-packages-scan.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const bare = mkdtempSync(join(tmpdir(), 'ayoayo-bare-path-'));
 symlinkSync(process.execPath, join(bare, 'node'));
 
@@ -26,28 +25,10 @@ function runWithoutPackages(ci: boolean): Promise<{ status: number | null; outpu
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: bare };
   delete env.CI;
   if (ci) env.CI = 'true';
-  const child = spawn(
-    process.execPath,
-    [
-      vitest,
-      'run',
-      'test/queue/tournament.test.ts',
-      'test/queue/hostile-jobs.test.ts',
-      'test/web/page.test.ts',
-    ],
-    { cwd: root, env },
+  return runNestedVitest(
+    ['test/queue/tournament.test.ts', 'test/queue/hostile-jobs.test.ts', 'test/web/page.test.ts'],
+    env,
   );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (status) => resolve({ status, output }));
-  });
 }
 
 afterAll(() => rmSync(bare, { recursive: true, force: true }));

@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runNestedVitest } from '../nested-vitest.ts';
 import { removeAbandonedFolders, TEMP_FOLDER_ENV } from './temp-folder.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 /** Set in the vitest this file starts, whose only test writes in its temporary folder. */
 const NESTED_ENV = 'AYOAYO_TEMP_FOLDER_NESTED';
 const nested = process.env[NESTED_ENV] === '1';
@@ -18,21 +15,7 @@ const DEAD_PID = 4_194_305;
 function runNested(parent: string): Promise<{ status: number | null; output: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: parent, [NESTED_ENV]: '1' };
   delete env[TEMP_FOLDER_ENV];
-  const child = spawn(process.execPath, [vitest, 'run', 'test/setup/temp-folder.test.ts'], {
-    cwd: root,
-    env,
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (status) => resolve({ status, output }));
-  });
+  return runNestedVitest(['test/setup/temp-folder.test.ts'], env);
 }
 
 describe.skipIf(nested)("a test run's temporary folder", () => {
