@@ -11,12 +11,16 @@ import { RunFolderError, TrainConfigError } from '../../train/errors.ts';
 import { removeRun } from '../../train/run/paths.ts';
 import { expectOneLineError } from '../ayoayo-command.ts';
 
-/** A runs folder with run `old` whose latest checkpoint is cut short, a policy file that is not JSON, and a config file with misspelt keys. */
+/** A runs folder with runs `old` and `old-resumed` whose latest checkpoints are cut short, a policy file that is not JSON, and a config file with misspelt keys. */
 function badFiles(): { runs: string; policy: string; typos: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ayoayo-cli-errors-'));
   const runs = join(dir, 'runs');
-  mkdirSync(join(runs, 'old', 'checkpoints'), { recursive: true });
-  writeFileSync(join(runs, 'old', 'checkpoints', 'latest.json'), '{"kind":"ayoayo-chec');
+  // Two runs with the same cut checkpoint: the rows run at once, and each command holds its
+  // run's lock while it reads the run.
+  for (const run of ['old', 'old-resumed']) {
+    mkdirSync(join(runs, run, 'checkpoints'), { recursive: true });
+    writeFileSync(join(runs, run, 'checkpoints', 'latest.json'), '{"kind":"ayoayo-chec');
+  }
   mkdirSync(join(runs, 'unsaved', 'checkpoints'), { recursive: true });
   writeFileSync(join(runs, 'a-file'), 'not a run');
   const policy = join(dir, 'policy.json');
@@ -47,8 +51,8 @@ describe('errors from train/ and models/ on the command line', () => {
     },
     {
       case: 'resuming from a truncated checkpoint',
-      args: smoke('old', '--resume'),
-      stderr: `ayoayo: checkpoint ${join(runs, 'old', 'checkpoints', 'latest.json')} is corrupt: not valid JSON`,
+      args: smoke('old-resumed', '--resume'),
+      stderr: `ayoayo: checkpoint ${join(runs, 'old-resumed', 'checkpoints', 'latest.json')} is corrupt: not valid JSON`,
     },
     {
       case: 'a list flag with an empty item',
