@@ -4,11 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: [
-      'test/setup/temp-folder.ts',
-      'test/setup/cli-build.ts',
-      'test/setup/shared-folder.ts',
-    ],
+    globalSetup: ['test/setup/temp-folder.ts', 'test/setup/cli-build.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Child processes rather than worker threads: safest with tfjs (wasm/native backends).

@@ -15,6 +15,7 @@ const DEAD_PID = 4_194_305;
 function runNested(parent: string): Promise<{ status: number | null; output: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: parent, [NESTED_ENV]: '1' };
   delete env[TEMP_FOLDER_ENV];
+  delete env.AYOAYO_KEEP_TEST_TEMP;
   return runNestedVitest(['test/setup/temp-folder.test.ts'], env);
 }
 

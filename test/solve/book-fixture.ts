@@ -19,7 +19,7 @@ import { LeafSolver } from '../../solve/book/leaves.ts';
 import { bookLevels, stateKey } from '../../solve/book/plan.ts';
 import { loadEndgame } from '../../solve/endgame/cache/table-cache.ts';
 import type { EndgameValues } from '../../solve/index.ts';
-import { SHARED_FOLDER_ENV } from '../setup/shared-folder.ts';
+import { TEMP_FOLDER_ENV } from '../setup/temp-folder.ts';
 
 /** The books' tests solve positions: seconds each, minutes on a loaded machine. */
 export const BOOK_TEST_MS = 600_000;
@@ -46,7 +46,7 @@ const books = new Map<number, OpeningBook>();
 /**
  * The book of `plies` plies (1: about 4 s, 2: about 15 s), built once a test
  * run: the first file that needs it builds it in its thread and leaves it in
- * the run's shared folder (test/setup/shared-folder.ts) for the others, which
+ * the run's temporary folder (test/setup/temp-folder.ts) for the others, which
  * wait for it rather than build it too. A file run outside the suite's setup
  * builds its own.
  */
@@ -54,7 +54,7 @@ export function smallBook(plies: number): OpeningBook {
   let book = books.get(plies);
   if (book === undefined) {
     const settings = smallSettings(plies);
-    const shared = process.env[SHARED_FOLDER_ENV];
+    const shared = process.env[TEMP_FOLDER_ENV];
     book =
       shared === undefined
         ? buildSmallBook(settings)
