@@ -170,7 +170,7 @@ export interface SelfPlayLimit {
   readonly tsEncodesPerSec: number;
   /**
    * A search that costs nothing: the recorded forward calls, each after the
-   * TypeScript encoder wrote its rows (searchFreeReplay), CPU seconds a move
+   * TypeScript encoder wrote its rows (replayForwardCalls), CPU seconds a move
    * in all and in the forward calls alone.
    */
   readonly searchFreeSecondsPerMove: number;
@@ -183,53 +183,22 @@ function cpuSecondsSince(from: NodeJS.CpuUsage): number {
 }
 
 /**
- * CPU seconds of an onnxruntime session alone running `weights` on `rows`
- * (one call each, the calls' arrays reused as the self-play reuses its
- * own), the median of `rounds` passes after one for warm-up.
+ * The recorded iterations' forward calls replayed in order on an onnxruntime
+ * session of their own (the last iteration's weights, the calls' arrays
+ * reused as the self-play reuses its own): CPU seconds in all and in the
+ * forward calls, the median of `rounds` passes after one to warm up.
+ *
+ * `encode` null: the calls alone, on fixed rows (the limit's network part).
+ * Else a search that costs nothing: before each call `encode` writes its rows
+ * from the recorded positions, spread over the calls in proportion to their
+ * rows (the leaves, and the logged positions between them). This shows how
+ * much the encoder's work between the calls costs the network, and the
+ * ceiling of any search core that keeps this encoder and onnxruntime.
  */
-async function forwardSeconds(
-  weights: MlpWeights,
-  rows: readonly number[],
-  rounds: number,
-): Promise<number> {
-  const { runtime, reason } = await loadOnnxRuntime();
-  if (runtime === null) throw new Error(`the self-play limit needs onnxruntime-node: ${reason}`);
-  const forward = new OnnxForward(runtime, weights);
-  try {
-    const most = Math.max(...rows);
-    const observations = new Float32Array(most * weights.inputSize).map((_, i) => (i % 7) / 10);
-    const logits = new Float32Array(most * NUM_ACTIONS);
-    const values = new Float32Array(most);
-    const pass = () => {
-      for (const n of rows) forward.forward(observations, n, logits, values);
-    };
-    pass();
-    const times: number[] = [];
-    for (let r = 0; r < rounds; r++) {
-      const start = process.cpuUsage();
-      pass();
-      times.push(cpuSecondsSince(start));
-    }
-    return median(times);
-  } finally {
-    forward.dispose();
-  }
-}
-
-/**
- * The recorded self-play with its search at no cost: each forward call of the
- * recorded iterations runs on rows the TypeScript encoder has just written
- * from the recorded positions (spread over the calls in proportion to their
- * rows: the leaves, and the logged positions between them), on an
- * onnxruntime session of its own. CPU seconds of the whole and of the forward
- * calls alone, the median of `rounds` passes after one to warm up: how much
- * the encoder's work between the calls costs the network, and the ceiling of
- * any search core that keeps this encoder and onnxruntime.
- */
-async function searchFreeReplay(
+async function replayForwardCalls(
   work: readonly IterationWork[],
-  encode: EncodeFn,
   rounds: number,
+  encode: EncodeFn | null,
 ): Promise<{ seconds: number; forwardSeconds: number }> {
   const { runtime, reason } = await loadOnnxRuntime();
   if (runtime === null) throw new Error(`the self-play limit needs onnxruntime-node: ${reason}`);
@@ -238,10 +207,18 @@ async function searchFreeReplay(
   const forward = new OnnxForward(runtime, last.weights);
   try {
     const most = Math.max(...work.flatMap((w) => w.rows));
-    const observations = new Float32Array(most * size);
+    const observations = new Float32Array(most * size).map((_, i) => (i % 7) / 10);
     const logits = new Float32Array(most * NUM_ACTIONS);
     const values = new Float32Array(most);
-    const pass = (): { seconds: number; forwardSeconds: number } => {
+    const alone = (): { seconds: number; forwardSeconds: number } => {
+      const start = process.cpuUsage();
+      for (const { rows } of work) {
+        for (const n of rows) forward.forward(observations, n, logits, values);
+      }
+      const seconds = cpuSecondsSince(start);
+      return { seconds, forwardSeconds: seconds };
+    };
+    const searchFree = (write: EncodeFn): { seconds: number; forwardSeconds: number } => {
       let forwardSeconds = 0;
       const start = process.cpuUsage();
       for (const { rows, states } of work) {
@@ -254,7 +231,7 @@ async function searchFreeReplay(
           const upTo = Math.round((rowsDone * positions) / total);
           for (let row = 0; encoded < upTo; encoded++, row = (row + 1) % n) {
             const at = encoded * STATE_SIZE;
-            encode(states.subarray(at, at + STATE_SIZE), observations, row * size);
+            write(states.subarray(at, at + STATE_SIZE), observations, row * size);
           }
           const before = process.cpuUsage();
           forward.forward(observations, n, logits, values);
@@ -263,6 +240,7 @@ async function searchFreeReplay(
       }
       return { seconds: cpuSecondsSince(start), forwardSeconds };
     };
+    const pass = () => (encode === null ? alone() : searchFree(encode));
     pass();
     const passes = Array.from({ length: rounds }, pass);
     return {
@@ -357,15 +335,15 @@ export async function selfPlayLimit(
   if (last === undefined) throw new Error('the self-play limit needs a recorded iteration');
   const moves = work.reduce((sum, w) => sum + w.moves, 0);
   const rows = work.flatMap((w) => w.rows);
-  const forward = await forwardSeconds(last.weights, rows, rounds);
+  const forward = (await replayForwardCalls(work, rounds, null)).seconds;
   const states = concat(work.map((w) => w.states));
   const encodes = states.length / STATE_SIZE;
   const encoding = yardstickEncoding(observationOf(config));
   const rates = encoderRates(states, encoding, last.inputSize, rounds, encoderSeconds);
-  const searchFree = await searchFreeReplay(
+  const searchFree = await replayForwardCalls(
     work,
-    typescriptEncoder(DEFAULT_RULES, encoding),
     rounds,
+    typescriptEncoder(DEFAULT_RULES, encoding),
   );
   const forwardSecondsPerMove = forward / moves;
   const encoderSecondsPerMove = encodes / rates.c / moves;
