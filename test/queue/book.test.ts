@@ -84,13 +84,15 @@ describeWithSystemPackage(
       const book = smallBook(2);
       // It forges every leaf but those the check used to re-solve (always seed 1).
       const spare = seedOneSample(book);
-      // It answers from the true book rather than solving: what it sends is all that matters.
-      const forger = new Worker<BookJob>(
-        THIS_QUEUE,
-        async (job) =>
-          toHex(forgeLeaves(recordsOf(book, fromHex(job.data.chunk.keys)), spare).records),
-        { connection: parseRedisUrl(redis.url) },
-      );
+      // Workers that answer from the true book rather than solving: what they send is all
+      // that matters here (the workers above showed the queue's solving).
+      const answering = (answer: (records: Uint8Array) => Uint8Array) =>
+        new Worker<BookJob>(
+          THIS_QUEUE,
+          async (job) => toHex(answer(recordsOf(book, fromHex(job.data.chunk.keys)))),
+          { connection: parseRedisUrl(redis.url) },
+        );
+      const forger = answering((records) => forgeLeaves(records, spare).records);
       const path = join(dir, 'book-2.bin');
       const notes: string[] = [];
       const options = {
@@ -116,13 +118,8 @@ describeWithSystemPackage(
           waiting: 0,
           active: 0,
         });
-        // An honest worker answers from the true book too: the workers above showed the
-        // queue's solving; what this build shows is that answers are taken again after a drop.
-        honest = new Worker<BookJob>(
-          THIS_QUEUE,
-          async (job) => toHex(recordsOf(book, fromHex(job.data.chunk.keys))),
-          { connection: parseRedisUrl(redis.url) },
-        );
+        // After the drop, an honest worker's answers are taken.
+        honest = answering((records) => records);
         notes.length = 0;
         const built = await buildBook(settings, options);
         expect(notes).toEqual([]);
