@@ -4,8 +4,8 @@
  * commands, Redis servers and browsers they start lands in it, and the run's
  * end removes it whole: a run leaves nothing in the system's temporary folder,
  * whatever its tests and their commands forget to remove. The folder's name
- * carries the run's process id, so that the
- * next run removes the folder of a run that was killed before its teardown.
+ * carries the run's process id, so that the next run removes the folder of a
+ * run that was killed before its teardown.
  * The test files of the run also share there what each would otherwise
  * compute alike (the small opening books of test/solve/book-fixture.ts).
  * AYOAYO_KEEP_TEST_TEMP=1 keeps it, to look at what a failing test wrote.

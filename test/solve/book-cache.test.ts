@@ -70,7 +70,7 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
     const bytes = readFileSync(path);
     // The builds again take the leaves from the book just built, as the first build solved them:
     // what is tested below is the refusal, and that the book comes back the same.
-    setFirstUseBookRunner(() => answeringRunner(built));
+    const before = setFirstUseBookRunner(() => answeringRunner(built));
     try {
       // A file cut short: refused, then built again (a fresh process: another folder key).
       truncateSync(path, bytes.length - 10);
@@ -97,7 +97,7 @@ describe('the books cache', { timeout: BOOK_TEST_MS }, () => {
       ]);
       expect(readFileSync(path)).toEqual(bytes);
     } finally {
-      setFirstUseBookRunner((endgame) => localBookRunner(() => endgame));
+      setFirstUseBookRunner(before);
     }
   });
 

@@ -38,11 +38,16 @@ export interface LoadBookOptions extends FindBookOptions {
 let firstUseRunner: (endgame: EndgameValues | null) => BookChunkRunner = (endgame) =>
   localBookRunner(() => endgame);
 
-/** Makes first-use builds solve their leaves with the runner `make` gives (the CLI: worker threads). */
+/**
+ * Makes first-use builds solve their leaves with the runner `make` gives (the
+ * CLI: worker threads); returns the maker it replaces.
+ */
 export function setFirstUseBookRunner(
   make: (endgame: EndgameValues | null) => BookChunkRunner,
-): void {
+): (endgame: EndgameValues | null) => BookChunkRunner {
+  const before = firstUseRunner;
   firstUseRunner = make;
+  return before;
 }
 
 const books = new Map<string, Promise<OpeningBook>>();
