@@ -21,6 +21,7 @@ import { OnnxForward } from '../models/inference/onnx-forward.ts';
 import { loadOnnxRuntime } from '../models/inference/onnx-runtime.ts';
 import { type MlpWeights, NUM_ACTIONS } from '../models/mlp-runner.ts';
 import { algorithmOf } from '../train/algorithm/registry.ts';
+import { CoreSearches } from '../train/expert-iteration/search-core/core-searches.ts';
 import { observationOf, type TrainConfig } from '../train/settings/schema.ts';
 import { playIteration } from '../train/shards/play-shard.ts';
 import type {
@@ -55,6 +56,10 @@ export interface IterationWork {
   readonly weights: MlpWeights;
   /** Floats an observation. */
   readonly inputSize: number;
+  /** Seconds the forward calls took inside the self-play (one thread: its CPU time, near enough). */
+  readonly forwardSeconds: number;
+  /** Seconds the iteration's shards took to play, forward calls included. */
+  readonly playSeconds: number;
 }
 
 /** Positions as they are encoded: a growing byte buffer. */
@@ -96,6 +101,7 @@ export class RecordingShards<C, O> implements ShardRunner<C, O> {
   #inference: Awaited<ReturnType<typeof withWeights>> | null = null;
   #players: ShardPlayer<C, O>[] = [];
   #rows: number[] = [];
+  #forwardSeconds = 0;
   readonly #states = new StateLog();
 
   constructor(engine: InferenceEngine, context: ShardRunnerContext<C, O>) {
@@ -116,7 +122,9 @@ export class RecordingShards<C, O> implements ShardRunner<C, O> {
       if (shards === null) throw new Error(`${this.config.algorithm} plays no shards`);
       const forward: typeof inference.forward = (observations, batch, logits, values) => {
         this.#rows.push(batch);
+        const start = performance.now();
         inference.forward(observations, batch, logits, values);
+        this.#forwardSeconds += (performance.now() - start) / 1000;
       };
       this.#players = await Promise.all(
         // The player of the run's algorithm, whose shards carry C and give O.
@@ -131,13 +139,19 @@ export class RecordingShards<C, O> implements ShardRunner<C, O> {
       states.add(state);
       return encode.call(this, state, out, offset);
     };
+    // The search core encodes its leaves in WebAssembly.
+    CoreSearches.watchEncodes = (encoded, count) => {
+      for (let k = 0; k < count; k++) states.add(encoded.subarray(k * STATE_SIZE));
+    };
     let results: ShardResult<C, O>[];
+    const start = performance.now();
     try {
       results = iterations.map((it, i) =>
         playIteration(this.#players[i] as ShardPlayer<C, O>, it, true, inference.runs),
       );
     } finally {
       ObservationEncoder.prototype.encode = encode;
+      CoreSearches.watchEncodes = null;
     }
     this.iterations.push({
       moves: results.reduce((sum, r) => sum + r.stats.plies, 0),
@@ -145,8 +159,11 @@ export class RecordingShards<C, O> implements ShardRunner<C, O> {
       states: this.#states.take(),
       weights,
       inputSize: weights.inputSize,
+      forwardSeconds: this.#forwardSeconds,
+      playSeconds: (performance.now() - start) / 1000,
     });
     this.#rows = [];
+    this.#forwardSeconds = 0;
     return results;
   }
 
@@ -175,6 +192,9 @@ export interface SelfPlayLimit {
    */
   readonly searchFreeSecondsPerMove: number;
   readonly searchFreeForwardSecondsPerMove: number;
+  /** The recorded self-play's seconds a move, in all and in its forward calls (one thread). */
+  readonly playSecondsPerMove: number;
+  readonly playForwardSecondsPerMove: number;
 }
 
 function cpuSecondsSince(from: NodeJS.CpuUsage): number {
@@ -357,6 +377,8 @@ export async function selfPlayLimit(
     tsEncodesPerSec: rates.ts,
     searchFreeSecondsPerMove: searchFree.seconds / moves,
     searchFreeForwardSecondsPerMove: searchFree.forwardSeconds / moves,
+    playSecondsPerMove: work.reduce((sum, w) => sum + w.playSeconds, 0) / moves,
+    playForwardSecondsPerMove: work.reduce((sum, w) => sum + w.forwardSeconds, 0) / moves,
   };
 }
 

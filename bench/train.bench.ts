@@ -263,6 +263,15 @@ async function measureLimits(preset: TrainPreset, measured: Measurement): Promis
     searchFreeForwardToAlone: Number(
       (limit.searchFreeForwardSecondsPerMove / limit.forwardSecondsPerMove).toFixed(3),
     ),
+    // The recorded self-play itself (one thread): its forward calls against the same calls
+    // alone, and the microseconds a move outside them (the search core, the driver, the targets).
+    playForwardToAlone: Number(
+      (limit.playForwardSecondsPerMove / limit.forwardSecondsPerMove).toFixed(3),
+    ),
+    playOutsideForwardMicros: Number(
+      (1e6 * (limit.playSecondsPerMove - limit.playForwardSecondsPerMove)).toFixed(1),
+    ),
+    limitMicros: Number((1e6 * limit.secondsPerMove).toFixed(1)),
     searchFreeRatioAtC: Number(
       (
         limit.secondsPerMove /

@@ -85,12 +85,30 @@ function logitsOf(priors: ArrayLike<number>, legalMask: number, out: Float64Arra
 const sigmaScratch = new Float64Array(ACTIONS);
 
 /** The largest of the legal actions' logits. */
-function maxLegalLogit(root: RootStatistics): number {
+function maxLegalLogit(root: Pick<RootStatistics, 'legalMask' | 'logits'>): number {
   let maxLogit = Number.NEGATIVE_INFINITY;
   for (let a = 0; a < ACTIONS; a++) {
     if (root.legalMask & (1 << a)) maxLogit = Math.max(maxLogit, root.logits[a] as number);
   }
   return maxLogit;
+}
+
+/**
+ * What Sequential Halving reads of an expanded root's priors, fixed for the
+ * rest of its search: their logs into `logits`, the logs' softmax over the
+ * legal actions into `softmax`; returns the largest legal logit. Computed
+ * once a search, by the chooser here and by the WebAssembly search core's
+ * driver (train/expert-iteration/search-core/).
+ */
+export function rootLogits(
+  priors: ArrayLike<number>,
+  legalMask: number,
+  logits: Float64Array,
+  softmax: Float64Array,
+): number {
+  logitsOf(priors, legalMask, logits);
+  legalSoftmax(logits, legalMask, softmax);
+  return maxLegalLogit({ legalMask, logits });
 }
 
 /**
@@ -185,9 +203,7 @@ export class GumbelRoot {
         sequence = visitSequence(Math.min(maxConsidered, legal), simulations);
         // The root's priors are fixed once it is expanded: their logs, the logs'
         // softmax and largest value once a search.
-        logitsOf(view.priors, view.legalMask, logits);
-        legalSoftmax(logits, view.legalMask, priors);
-        maxLogit = maxLegalLogit(root);
+        maxLogit = rootLogits(view.priors, view.legalMask, logits, priors);
       }
       const considered = sequence[view.simulation] as number;
       const best = bestConsidered(root, gumbel, considered, options, priors, maxLogit);
@@ -197,6 +213,11 @@ export class GumbelRoot {
         ? best
         : bestConsidered(root, gumbel, minVisits(view), options, priors, maxLogit);
     };
+  }
+
+  /** The Gumbel noise drawn for each action (scaled; read only). */
+  get noise(): Float64Array {
+    return this.#gumbel;
   }
 
   /** The action to play and the improved policy, from the finished search's result. */

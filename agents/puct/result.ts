@@ -37,8 +37,25 @@ export interface SearchCounts {
   readonly elapsedMs: number;
 }
 
+/**
+ * What a result reads of a tree: PuctTree's, or the WebAssembly search core's
+ * (train/expert-iteration/search-core/).
+ */
+export type ResultTree = Pick<
+  PuctTree,
+  | 'firstChild'
+  | 'childCount'
+  | 'action'
+  | 'prior'
+  | 'visits'
+  | 'valueSum'
+  | 'solved'
+  | 'exact'
+  | 'meanValue'
+>;
+
 /** The result of a search from the expanded `root` of `tree` (arrays are fresh copies). */
-export function buildResult(tree: PuctTree, root: number, counts: SearchCounts): PuctResult {
+export function buildResult(tree: ResultTree, root: number, counts: SearchCounts): PuctResult {
   const visits = new Float64Array(ACTIONS);
   const policy = new Float64Array(ACTIONS);
   const q = new Float64Array(ACTIONS);
@@ -88,7 +105,7 @@ export function buildResult(tree: PuctTree, root: number, counts: SearchCounts):
  * visited moves, never a proven loss while some move is not one. Ties in
  * visits go to the higher mean value; what is still tied is returned whole.
  */
-export function bestActions(tree: PuctTree, root: number): number[] {
+export function bestActions(tree: ResultTree, root: number): number[] {
   const { solved, exact } = tree;
   const first = tree.firstChild[root] as number;
   const end = first + (tree.childCount[root] as number);
@@ -114,13 +131,13 @@ const NOT_LOST = 1;
 /** The proven children of exact value `exactValue`. */
 const REACHING = 2;
 
-function isLost(tree: PuctTree, c: number): boolean {
+function isLost(tree: ResultTree, c: number): boolean {
   return tree.solved[c] === 1 && tree.exact[c] === -WIN_VALUE;
 }
 
 /** Actions of the most visited children of `which` kind, ties broken by higher mean value. */
 function mostVisited(
-  tree: PuctTree,
+  tree: ResultTree,
   first: number,
   end: number,
   which: number,

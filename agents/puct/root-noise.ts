@@ -22,7 +22,12 @@ export function checkRootNoise(noise: RootNoise): void {
  * Mixes Dirichlet(alpha) noise drawn from `rng` into the priors of the
  * expanded `root`'s children: (1 - fraction) prior + fraction noise.
  */
-export function addRootNoise(tree: PuctTree, root: number, noise: RootNoise, rng: Random): void {
+export function addRootNoise(
+  tree: Pick<PuctTree, 'firstChild' | 'childCount' | 'prior'>,
+  root: number,
+  noise: RootNoise,
+  rng: Random,
+): void {
   const { alpha, fraction } = noise;
   const first = tree.firstChild[root] as number;
   const shares = sampleDirichlet(rng, alpha, new Float64Array(tree.childCount[root] as number));

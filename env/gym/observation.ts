@@ -97,7 +97,7 @@ const STORE_FEATURE = Float64Array.from({ length: 97 }, (_, i) => (i - 48) / STO
  * LAPS_FEATURE[n] = min(1, log2(1 + n) / 8), the laps feature of an n-lap move,
  * for n < 255; from 255 laps on it is 1.
  */
-const LAPS_FEATURE = Float64Array.from({ length: 255 }, (_, n) =>
+export const LAPS_FEATURE = Float64Array.from({ length: 255 }, (_, n) =>
   Math.min(Math.log2(1 + n) / LAPS_LOG2_SCALE, 1),
 );
 

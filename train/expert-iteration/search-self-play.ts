@@ -1,12 +1,14 @@
-import type { Evaluator } from '../../agents/evaluator.ts';
-import { PuctSearch } from '../../agents/puct/search.ts';
 import { type ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
 import { core, type Random, type RuleCode, type Rules, ruleCode } from '../../env/index.ts';
 import { type ForwardPass, NUM_ACTIONS } from '../../models/mlp-runner.ts';
-import { softmaxInto } from '../../models/softmax.ts';
 import type { EndgameValues } from '../../solve/index.ts';
 import type { SelfPlayStats } from '../iteration-stats.ts';
 import type { PositionSink } from './position-log.ts';
+import {
+  type SearchEngine,
+  type SelfPlaySearches,
+  selfPlaySearches,
+} from './self-play-searches.ts';
 import { type SearchTarget, type SearchTargetKind, searchTarget } from './targets/index.ts';
 import {
   type ProvenMoves,
@@ -18,17 +20,6 @@ import {
 import type { TrainingOpenings } from './training-openings.ts';
 
 const { STATE_SIZE, TO_MOVE, finalScores, legalMask, playInPlace } = core;
-
-/** A game's state in `#searching`: no search running, or a search running. */
-const IDLE = 0;
-const SEARCHING = 1;
-
-/** The searches here are stepped by the driver, which evaluates their leaves itself. */
-const DRIVER_EVALUATES: Evaluator = {
-  evaluate() {
-    throw new Error('SearchSelfPlay evaluates the leaves of its searches itself');
-  },
-};
 
 export interface SearchSelfPlayOptions {
   /** Games played at once. */
@@ -118,9 +109,7 @@ export class SearchSelfPlay {
   /** What turns a position into the network's input (the searches' and the positions' they log). */
   readonly encoder: ObservationEncoder;
   readonly #target: SearchTarget;
-  readonly #searches: PuctSearch[];
-  /** Per game: IDLE or SEARCHING. */
-  readonly #searching: Uint8Array;
+  readonly #searches: SelfPlaySearches;
   /** Per game: searched moves played. */
   readonly #plies: Int32Array;
   readonly #states: Uint8Array;
@@ -133,17 +122,9 @@ export class SearchSelfPlay {
   readonly #rescoring: SolverRescoring | null;
   /** Per game, what the solver proved of the position being searched. */
   readonly #proven: ProvenMoves[];
-  // A step's leaves, in the games' order: each one's game and row of the batch
-  // (-1: recalled from its search's last tree, not evaluated); the
-  // observations of the rows, the network's outputs.
-  readonly #leafGame: Int32Array;
-  readonly #leafRow: Int32Array;
-  #leaves = 0;
-  readonly #observations: Float32Array;
+  /** The network's outputs for a step's rows. */
   readonly #logits: Float32Array;
   readonly #values: Float32Array;
-  /** The row the next leaf selected is encoded into (see #selectLeaves). */
-  #row = 0;
   readonly #scores = new Int32Array(2);
   readonly #ruleCode: RuleCode;
   /** Positions run through the network so far (for benchmarks). */
@@ -152,39 +133,32 @@ export class SearchSelfPlay {
   /**
    * `forward` runs the network (its weights may change between `collect`s);
    * `endgame`, the table the rescoring solver looks small boards up in
-   * (built for the same rules; it changes what the budget proves).
+   * (built for the same rules; it changes what the budget proves); `engine`,
+   * whose searches play (self-play-searches.ts: the same games either way).
    */
   constructor(
     private readonly forward: ForwardPass,
     private readonly options: SearchSelfPlayOptions,
     private readonly openings: TrainingOpenings,
     endgame: EndgameValues | null = null,
+    engine: SearchEngine = 'core',
   ) {
     const n = options.games;
     this.#n = n;
     this.encoder = new ObservationEncoder(options.observation, options.rules);
     this.#target = searchTarget(options.policyTarget, n, options.completedQScale);
-    this.#searches = Array.from(
-      { length: n },
-      () =>
-        new PuctSearch(DRIVER_EVALUATES, {
-          rules: options.rules,
-          // The network's own priors: the targets train them, and Gumbel's logits are read from them.
-          priorWeight: 1,
-          // A game's next search starts below this one's root: its leaves there need no network.
-          rememberEvaluations: true,
-          ...this.#target.searchOptions,
-        }),
+    this.#searches = selfPlaySearches(
+      {
+        games: n,
+        rules: options.rules,
+        simulations: options.simulations,
+        encoder: this.encoder,
+        target: this.#target,
+        completedQScale: options.completedQScale,
+        gumbel: options.policyTarget === 'completed-q',
+      },
+      engine,
     );
-    // A leaf is encoded as its search selects it: the encoder plays its moves
-    // for the lookahead, and the search takes its children from there.
-    const encode = (state: Uint8Array, children: Uint8Array): number => {
-      const mask = this.encoder.encode(state, this.#observations, this.#row * this.encoder.size);
-      children.set(this.encoder.children);
-      return mask;
-    };
-    for (const search of this.#searches) search.expandLeavesWith(encode);
-    this.#searching = new Uint8Array(n);
     this.#plies = new Int32Array(n);
     this.#states = new Uint8Array(n * STATE_SIZE);
     this.#logStates = new Uint8Array(n * options.maxPlies * STATE_SIZE);
@@ -197,9 +171,6 @@ export class SearchSelfPlay {
         : null;
     this.#proven = Array.from({ length: n }, () => unknownMoves(0));
     this.#logCount = new Int32Array(n);
-    this.#leafGame = new Int32Array(n);
-    this.#leafRow = new Int32Array(n);
-    this.#observations = new Float32Array(n * this.encoder.size);
     this.#logits = new Float32Array(n * NUM_ACTIONS);
     this.#values = new Float32Array(n);
     this.#ruleCode = ruleCode(options.rules);
@@ -241,8 +212,10 @@ export class SearchSelfPlay {
       }
       to.set(from);
     }
-    for (const search of this.#searches) search.reset();
-    this.#searching.fill(IDLE);
+    for (let g = 0; g < this.#n; g++) {
+      this.#searches.reset(g);
+      this.#searches.stop(g);
+    }
   }
 
   /**
@@ -257,16 +230,15 @@ export class SearchSelfPlay {
     const stats = emptySearchStats();
     let finishedPlies = 0;
     // A search interrupted by the end of the last call starts again from its root.
-    this.#searching.fill(IDLE);
+    for (let g = 0; g < this.#n; g++) this.#searches.stop(g);
     this.#rescoring?.clear();
     while (stats.plies < moves || stats.games === 0) {
       this.#evaluateLeaves(this.#selectLeaves(rng));
       for (let g = 0; g < this.#n; g++) {
         if (stats.plies >= moves && stats.games > 0) break;
-        const search = this.#searches[g] as PuctSearch;
-        if (this.#searching[g] === IDLE || !this.#searchDone(g)) continue;
-        if (this.#move(g, search, rng)) stats.proven++;
-        this.#searching[g] = IDLE;
+        if (!this.#searches.searching(g) || !this.#searches.done(g)) continue;
+        if (this.#move(g, rng)) stats.proven++;
+        this.#searches.stop(g);
         stats.plies++;
         const ended = this.#gameEnd(g);
         if (ended === null) continue;
@@ -287,8 +259,8 @@ export class SearchSelfPlay {
     this.openings.draw(state, rng);
     this.#logCount[g] = 0;
     this.#plies[g] = 0;
-    this.#searching[g] = IDLE;
-    (this.#searches[g] as PuctSearch).reset();
+    this.#searches.stop(g);
+    this.#searches.reset(g);
   }
 
   /**
@@ -297,26 +269,14 @@ export class SearchSelfPlay {
    * the rows to evaluate.
    */
   #selectLeaves(rng: Random): number {
-    let rows = 0;
-    let leaves = 0;
+    const searches = this.#searches;
     for (let g = 0; g < this.#n; g++) {
-      const search = this.#searches[g] as PuctSearch;
-      if (this.#searching[g] === IDLE) {
-        const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
-        this.#rescoring?.prove(state, this.#proven[g] as ProvenMoves);
-        this.#target.begin(g, search, state, this.options.simulations, rng);
-        this.#searching[g] = SEARCHING;
-      }
-      if (this.#searchDone(g)) continue;
-      // A leaf left waiting was encoded into this row as it was selected; a
-      // finished game's is not evaluated, and the row is written over.
-      this.#row = rows;
-      if (search.selectLeaves(1) === 0) continue;
-      this.#leafGame[leaves] = g;
-      this.#leafRow[leaves++] = search.leafRecalled(0) ? -1 : rows++;
+      if (searches.searching(g)) continue;
+      const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
+      this.#rescoring?.prove(state, this.#proven[g] as ProvenMoves);
+      searches.begin(g, state, this.#target.begin(g, this.options.simulations, rng));
     }
-    this.#leaves = leaves;
-    return rows;
+    return searches.selectLeaves();
   }
 
   /**
@@ -326,30 +286,9 @@ export class SearchSelfPlay {
   #evaluateLeaves(rows: number): void {
     if (rows > 0) {
       this.evaluations += rows;
-      this.forward(this.#observations, rows, this.#logits, this.#values);
+      this.forward(this.#searches.observations, rows, this.#logits, this.#values);
     }
-    for (let i = 0; i < this.#leaves; i++) {
-      const search = this.#searches[this.#leafGame[i] as number] as PuctSearch;
-      const r = this.#leafRow[i] as number;
-      if (r >= 0) {
-        softmaxInto(
-          this.#logits,
-          r * NUM_ACTIONS,
-          search.leafMasks[0] as number,
-          search.leafPriors,
-          0,
-        );
-        search.leafValues[0] = this.#values[r] as number;
-      }
-      search.completeLeaves();
-    }
-  }
-
-  /** Whether game g's search has run its simulations (one is enough once the root is proven). */
-  #searchDone(g: number): boolean {
-    const search = this.#searches[g] as PuctSearch;
-    if (search.rootSolved) return search.simulationsDone > 0;
-    return search.simulationsDone >= this.options.simulations + 1;
+    this.#searches.completeLeaves(this.#logits, this.#values);
   }
 
   /**
@@ -357,13 +296,13 @@ export class SearchSelfPlay {
    * policy and value (rescored by what the solver proved, if it ran).
    * Returns whether the position's value was proven.
    */
-  #move(g: number, search: PuctSearch, rng: Random): boolean {
+  #move(g: number, rng: Random): boolean {
     const state = this.#states.subarray(g * STATE_SIZE, (g + 1) * STATE_SIZE);
     const k = g * this.options.maxPlies + (this.#logCount[g] as number);
     this.#logStates.set(state, k * STATE_SIZE);
     const at = k * NUM_ACTIONS;
     const proven = this.#proven[g] as ProvenMoves;
-    const move = this.#target.finish(g, search.result(), this.#plies[g] as number, rng);
+    const move = this.#target.finish(g, this.#searches.result(g), this.#plies[g] as number, rng);
     for (let a = 0; a < NUM_ACTIONS; a++) this.#logPolicies[at + a] = move.policy[a] as number;
     this.#logValues[k] = move.value;
     if (this.#rescoring !== null) rescorePolicy(this.#logPolicies, at, proven);

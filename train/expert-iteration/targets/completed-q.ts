@@ -1,7 +1,7 @@
 import { GumbelRoot } from '../../../agents/puct/gumbel.ts';
-import type { PuctResult, PuctSearch } from '../../../agents/puct/search.ts';
+import type { PuctResult } from '../../../agents/puct/search.ts';
 import type { Random } from '../../../env/random.ts';
-import type { SearchedMove, SearchTarget } from './search-target.ts';
+import type { RootPlan, SearchedMove, SearchTarget } from './search-target.ts';
 
 /**
  * Gumbel MuZero's root search behind every move: Gumbel noise and Sequential
@@ -20,17 +20,11 @@ export class CompletedQTarget implements SearchTarget {
     this.#valueScale = valueScale;
   }
 
-  begin(
-    game: number,
-    search: PuctSearch,
-    state: Uint8Array,
-    simulations: number,
-    rng: Random,
-  ): void {
+  begin(game: number, simulations: number, rng: Random): RootPlan {
     // Sequential Halving plans its phases for the search's budget.
     const root = new GumbelRoot({ simulations, valueScale: this.#valueScale }, rng);
     this.#roots[game] = root;
-    search.begin(state, null, root.chooser);
+    return { gumbel: root, noise: null };
   }
 
   finish(game: number, result: PuctResult): SearchedMove {

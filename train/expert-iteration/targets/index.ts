@@ -3,7 +3,7 @@ import { CompletedQTarget } from './completed-q.ts';
 import type { SearchTarget } from './search-target.ts';
 import { VisitCountTarget } from './visit-counts.ts';
 
-export type { SearchedMove, SearchTarget } from './search-target.ts';
+export type { RootPlan, SearchedMove, SearchTarget } from './search-target.ts';
 
 /** The kinds of search target a run can name (`policyTarget`). */
 export type SearchTargetKind = ExpertIterationSettings['policyTarget'];

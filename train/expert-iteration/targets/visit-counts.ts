@@ -1,7 +1,7 @@
-import type { PuctResult, PuctSearch } from '../../../agents/puct/search.ts';
+import type { PuctResult } from '../../../agents/puct/search.ts';
 import { visitCountTargets } from '../../../agents/search-targets.ts';
 import { type Random, sampleIndex } from '../../../env/random.ts';
-import type { SearchedMove, SearchTarget } from './search-target.ts';
+import type { RootPlan, SearchedMove, SearchTarget } from './search-target.ts';
 
 /** Searched moves of a game whose action is sampled from the visit counts. */
 const SAMPLED_MOVES = 10;
@@ -16,14 +16,8 @@ const ROOT_NOISE = { alpha: 1, fraction: 0.25 } as const;
 export class VisitCountTarget implements SearchTarget {
   readonly searchOptions = { rootNoise: ROOT_NOISE };
 
-  begin(
-    _game: number,
-    search: PuctSearch,
-    state: Uint8Array,
-    _simulations: number,
-    rng: Random,
-  ): void {
-    search.begin(state, rng, null);
+  begin(_game: number, _simulations: number, rng: Random): RootPlan {
+    return { gumbel: null, noise: rng };
   }
 
   finish(_game: number, result: PuctResult, searchedMoves: number, rng: Random): SearchedMove {

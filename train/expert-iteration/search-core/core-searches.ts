@@ -1,0 +1,159 @@
+import { consideredVisitSequence, rootLogits } from '../../../agents/puct/gumbel.ts';
+import { buildResult, type PuctResult } from '../../../agents/puct/result.ts';
+import { addRootNoise, type RootNoise } from '../../../agents/puct/root-noise.ts';
+import { core, type Random, ruleCode } from '../../../env/index.ts';
+import { NUM_ACTIONS } from '../../../models/mlp-runner.ts';
+import { softmaxInto } from '../../../models/softmax.ts';
+import type { SearchesSetup, SelfPlaySearches } from '../self-play-searches.ts';
+import type { RootPlan } from '../targets/index.ts';
+import { type CoreEncoding, SearchCore } from './search-core.ts';
+
+const { ACTIONS, STATE_SIZE } = core;
+
+/** PuctSearch's default c, which self-play's searches keep. */
+const EXPLORATION = 1.5;
+
+/**
+ * A SearchSelfPlay's searches in the WebAssembly search core (search-core.c),
+ * the same searches as typescript-searches.ts float for float: the core
+ * selects, encodes, expands and backs up; this side writes the network's
+ * priors (softmaxInto, as the TypeScript searches) and values into it, draws
+ * the root noise and computes Gumbel's root logits when a root is expanded,
+ * and builds each move's result from the core's tree (agents/puct/result.ts).
+ */
+export class CoreSearches implements SelfPlaySearches {
+  /**
+   * Called after each step with the positions the core encoded (`count`
+   * positions of STATE_SIZE bytes at the start of `states`): a benchmark's
+   * view of the encoder's work, which the core does out of TypeScript's sight.
+   */
+  static watchEncodes: ((states: Uint8Array, count: number) => void) | null = null;
+  readonly observations: Float32Array;
+  readonly #core: SearchCore;
+  readonly #rootNoise: RootNoise | null;
+  /** Per game, the generator its search draws root noise from (PUCT at the root). */
+  readonly #noise: (Random | null)[];
+  /** A root's priors by action, as the Gumbel chooser's view holds them. */
+  readonly #rootPriors = new Float64Array(ACTIONS);
+  #leaves = 0;
+
+  constructor(setup: SearchesSetup) {
+    const { games, simulations, encoder } = setup;
+    const encoding = encoder.config.encoding as CoreEncoding;
+    this.#core = new SearchCore({
+      games,
+      simulations,
+      encoding,
+      ruleCode: ruleCode(setup.rules),
+      exploration: EXPLORATION,
+      valueScale: setup.completedQScale,
+      gumbel: setup.gumbel,
+    });
+    if (this.#core.observationSize !== encoder.size) {
+      throw new Error(
+        `the search core writes ${this.#core.observationSize} floats an observation, the encoder ${encoder.size}`,
+      );
+    }
+    this.observations = this.#core.observations;
+    // Gumbel's default maxConsidered (16) considers every legal action.
+    for (let legal = 1; legal <= ACTIONS; legal++) {
+      this.#core.sequences.set(
+        consideredVisitSequence(legal, simulations),
+        (legal - 1) * simulations,
+      );
+    }
+    this.#rootNoise = setup.target.searchOptions.rootNoise ?? null;
+    this.#noise = new Array<Random | null>(games).fill(null);
+  }
+
+  searching(g: number): boolean {
+    return this.#core.searching[g] === 1;
+  }
+
+  stop(g: number): void {
+    this.#core.searching[g] = 0;
+  }
+
+  reset(g: number): void {
+    this.#core.reset(g);
+  }
+
+  begin(g: number, state: Uint8Array, plan: RootPlan): void {
+    const core = this.#core;
+    core.rootStates.set(state.subarray(0, STATE_SIZE), g * STATE_SIZE);
+    if (plan.gumbel !== null) core.gumbel.set(plan.gumbel.noise, g * ACTIONS);
+    this.#noise[g] = plan.noise;
+    core.begin(g);
+  }
+
+  done(g: number): boolean {
+    return this.#core.searchDone(g);
+  }
+
+  selectLeaves(): number {
+    const core = this.#core;
+    this.#leaves = core.selectAll();
+    CoreSearches.watchEncodes?.(core.stepEncoded, core.stepEncodes());
+    return core.stepRows();
+  }
+
+  completeLeaves(logits: Float32Array, values: Float32Array): void {
+    const core = this.#core;
+    const { stepGame, stepRow, leafMask, leafPriors, leafValues } = core;
+    const leaves = this.#leaves;
+    for (let i = 0; i < leaves; i++) {
+      const r = stepRow[i] as number;
+      if (r < 0) continue;
+      const g = stepGame[i] as number;
+      softmaxInto(logits, r * NUM_ACTIONS, leafMask[g] as number, leafPriors, g * ACTIONS);
+      leafValues[g] = values[r] as number;
+    }
+    core.completeAll(leaves);
+    // The roots expanded in this step, in the games' order, as the TypeScript
+    // searches ready them (the root noise's draws come in that order).
+    for (let i = 0; i < leaves; i++) {
+      const g = stepGame[i] as number;
+      if (core.ready[g] === 0) continue;
+      core.ready[g] = 0;
+      this.#readyRoot(g);
+    }
+  }
+
+  result(g: number): PuctResult {
+    const core = this.#core;
+    return buildResult(core.tree(g), core.root[g] as number, {
+      simulations: core.done[g] as number,
+      evaluations: core.evaluations[g] as number,
+      rawValue: core.rootRaw[g] as number,
+      elapsedMs: 0,
+    });
+  }
+
+  /** Game g's root is expanded: its root noise (PUCT), or Gumbel's logits of its priors. */
+  #readyRoot(g: number): void {
+    const core = this.#core;
+    const tree = core.tree(g);
+    const root = core.root[g] as number;
+    const noise = this.#noise[g] as Random | null;
+    if (this.#rootNoise !== null && noise !== null)
+      addRootNoise(tree, root, this.#rootNoise, noise);
+    if (!core.options.gumbel) return;
+    const priors = this.#rootPriors;
+    priors.fill(0);
+    let legalMask = 0;
+    const first = tree.firstChild[root] as number;
+    const end = first + (tree.childCount[root] as number);
+    for (let c = first; c < end; c++) {
+      const a = tree.action[c] as number;
+      legalMask |= 1 << a;
+      priors[a] = tree.prior[c] as number;
+    }
+    const at = g * ACTIONS;
+    core.maxLogit[g] = rootLogits(
+      priors,
+      legalMask,
+      core.logits.subarray(at, at + ACTIONS),
+      core.priors.subarray(at, at + ACTIONS),
+    );
+  }
+}

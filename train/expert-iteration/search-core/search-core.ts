@@ -1,0 +1,250 @@
+/**
+ * The WebAssembly search core (search-core.c) as JavaScript sees it: one
+ * instance per SearchSelfPlay, its arrays as typed views over the instance's
+ * memory (which never grows after `init`, so the views stay valid), and its
+ * entry points. core-searches.ts drives it.
+ */
+
+import type { ResultTree } from '../../../agents/puct/result.ts';
+import { LAPS_FEATURE } from '../../../env/gym/observation.ts';
+import { core } from '../../../env/index.ts';
+import { SEARCH_CORE_WASM } from './search-core-wasm.ts';
+
+const { ACTIONS, STATE_SIZE } = core;
+
+/** Observation floats of the two encodings the core writes (encoder.h). */
+export const CORE_OBSERVATION_SIZES = { counts: 146, thermometer: 278 } as const;
+
+/** The boards the core encodes. */
+export type CoreEncoding = keyof typeof CORE_OBSERVATION_SIZES;
+
+interface CoreExports {
+  readonly memory: { readonly buffer: ArrayBuffer };
+  layout(): number;
+  init(
+    games: number,
+    simulations: number,
+    thermometer: number,
+    rules: number,
+    exploration: number,
+    valueScale: number,
+    gumbel: number,
+  ): number;
+  reset(game: number): void;
+  begin(game: number): void;
+  search_done(game: number): number;
+  select_all(): number;
+  step_rows(): number;
+  step_encodes(): number;
+  complete_all(leaves: number): number;
+}
+
+const ENTRY_POINTS = [
+  'layout',
+  'init',
+  'reset',
+  'begin',
+  'search_done',
+  'select_all',
+  'step_rows',
+  'step_encodes',
+  'complete_all',
+] as const;
+
+let compiled: WebAssembly.Module | null = null;
+
+function coreExports(): CoreExports {
+  compiled ??= new WebAssembly.Module(Buffer.from(SEARCH_CORE_WASM, 'base64'));
+  const exports = new WebAssembly.Instance(compiled, {}).exports as Record<string, unknown>;
+  const { memory } = exports;
+  if (
+    !(typeof memory === 'object' && memory !== null && 'buffer' in memory) ||
+    ENTRY_POINTS.some((name) => typeof exports[name] !== 'function')
+  ) {
+    throw new Error('the search core lacks its exports: rebuild it (npm run build:search-core)');
+  }
+  return exports as unknown as CoreExports;
+}
+
+/** What the core is asked to search. */
+export interface SearchCoreOptions {
+  readonly games: number;
+  /** Simulations after the root's expansion. */
+  readonly simulations: number;
+  readonly encoding: CoreEncoding;
+  readonly ruleCode: number;
+  /** PUCT's c below the root (and at it without Gumbel). */
+  readonly exploration: number;
+  /** c_scale of sigma(completed Q) at a Gumbel root. */
+  readonly valueScale: number;
+  /** Whether Gumbel's Sequential Halving picks the root's actions (else PUCT with root noise). */
+  readonly gumbel: boolean;
+}
+
+/** One of a game's two trees, as agents/puct/result.ts reads a tree. */
+class CoreTree implements ResultTree {
+  constructor(
+    readonly states: Uint8Array<ArrayBuffer>,
+    readonly parent: Int32Array<ArrayBuffer>,
+    readonly action: Int8Array<ArrayBuffer>,
+    readonly prior: Float32Array<ArrayBuffer>,
+    readonly visits: Int32Array<ArrayBuffer>,
+    readonly valueSum: Float64Array<ArrayBuffer>,
+    readonly firstChild: Int32Array<ArrayBuffer>,
+    readonly childCount: Uint8Array<ArrayBuffer>,
+    readonly solved: Uint8Array<ArrayBuffer>,
+    readonly exact: Float64Array<ArrayBuffer>,
+  ) {}
+
+  meanValue(c: number): number {
+    if (this.solved[c] === 1) return this.exact[c] as number;
+    const n = this.visits[c] as number;
+    return n > 0 ? (this.valueSum[c] as number) / n : 0;
+  }
+}
+
+/** The core's arrays (search-core.c's layout, in its order) and its entry points. */
+export class SearchCore {
+  readonly observationSize: number;
+  /** The step's rows, `observationSize` floats each: the network's input. */
+  readonly observations: Float32Array;
+  /** Per game, STATE_SIZE bytes: the position the next `begin` searches. */
+  readonly rootStates: Uint8Array;
+  /** Per game, 1 while its search runs (set by `begin`). */
+  readonly searching: Uint8Array;
+  /** Per game, which of its two trees is the current search's (0 or 1). */
+  readonly current: Int32Array;
+  readonly root: Int32Array;
+  /** Per game, simulations done since `begin`. */
+  readonly done: Int32Array;
+  /** Per game, leaves completed since `begin`. */
+  readonly evaluations: Int32Array;
+  /** Per game, the root's value as evaluated, for the player to move. */
+  readonly rootRaw: Float64Array;
+  /** Per game, 1 once `completeAll` has expanded its root (JavaScript clears it). */
+  readonly ready: Uint8Array;
+  /** Per game, ACTIONS each: the Gumbel noise, the root's logits and their softmax. */
+  readonly gumbel: Float64Array;
+  readonly logits: Float64Array;
+  readonly priors: Float64Array;
+  readonly maxLogit: Float64Array;
+  /** Sequential Halving's schedules, `simulations` a count of legal root actions (1 to 6). */
+  readonly sequences: Int32Array;
+  /** Per game: its waiting leaf's legal mask, priors and value. */
+  readonly leafMask: Uint8Array;
+  readonly leafPriors: Float32Array;
+  readonly leafValues: Float64Array;
+  /** Per leaf of the step, in the games' order: its game, and its row (-1: recalled). */
+  readonly stepGame: Int32Array;
+  readonly stepRow: Int32Array;
+  /** The positions the last `selectAll` encoded, STATE_SIZE bytes each (`stepEncodes` of them). */
+  readonly stepEncoded: Uint8Array;
+  /** Per game, its two trees. */
+  readonly trees: readonly (readonly [ResultTree, ResultTree])[];
+  readonly #exports: CoreExports;
+
+  constructor(readonly options: SearchCoreOptions) {
+    const exports = coreExports();
+    const { games, simulations } = options;
+    const status = exports.init(
+      games,
+      simulations,
+      options.encoding === 'thermometer' ? 1 : 0,
+      options.ruleCode,
+      options.exploration,
+      options.valueScale,
+      options.gumbel ? 1 : 0,
+    );
+    if (status !== 0) throw new Error(`the search core has no memory for ${games} games`);
+    const { buffer } = exports.memory;
+    const layout = new Int32Array(buffer, exports.layout(), 22);
+    const at = (k: number): number => layout[k] as number;
+    this.observationSize = CORE_OBSERVATION_SIZES[options.encoding];
+    this.observations = new Float32Array(buffer, at(0), games * this.observationSize);
+    this.rootStates = new Uint8Array(buffer, at(1), games * STATE_SIZE);
+    this.searching = new Uint8Array(buffer, at(2), games);
+    this.current = new Int32Array(buffer, at(3), games);
+    this.root = new Int32Array(buffer, at(4), games);
+    this.done = new Int32Array(buffer, at(5), games);
+    this.evaluations = new Int32Array(buffer, at(6), games);
+    this.rootRaw = new Float64Array(buffer, at(7), games);
+    this.ready = new Uint8Array(buffer, at(8), games);
+    this.gumbel = new Float64Array(buffer, at(9), games * ACTIONS);
+    this.logits = new Float64Array(buffer, at(10), games * ACTIONS);
+    this.priors = new Float64Array(buffer, at(11), games * ACTIONS);
+    this.maxLogit = new Float64Array(buffer, at(12), games);
+    this.sequences = new Int32Array(buffer, at(13), ACTIONS * simulations);
+    this.leafMask = new Uint8Array(buffer, at(14), games);
+    this.leafPriors = new Float32Array(buffer, at(15), games * ACTIONS);
+    this.leafValues = new Float64Array(buffer, at(16), games);
+    this.stepGame = new Int32Array(buffer, at(17), games);
+    this.stepRow = new Int32Array(buffer, at(18), games);
+    this.stepEncoded = new Uint8Array(buffer, at(21), games * STATE_SIZE);
+    const lapsFeature = new Float32Array(buffer, at(20), LAPS_FEATURE.length);
+    lapsFeature.set(LAPS_FEATURE);
+    // Each simulation expands at most one leaf's six children (search-core.c's init).
+    const capacity = 1 + ACTIONS * (simulations + 1);
+    const fields = new Int32Array(buffer, at(19), games * 2 * 10);
+    const tree = (k: number): CoreTree => {
+      const f = (i: number): number => fields[k * 10 + i] as number;
+      return new CoreTree(
+        new Uint8Array(buffer, f(0), capacity * STATE_SIZE),
+        new Int32Array(buffer, f(1), capacity),
+        new Int8Array(buffer, f(2), capacity),
+        new Float32Array(buffer, f(3), capacity),
+        new Int32Array(buffer, f(4), capacity),
+        new Float64Array(buffer, f(5), capacity),
+        new Int32Array(buffer, f(6), capacity),
+        new Uint8Array(buffer, f(7), capacity),
+        new Uint8Array(buffer, f(8), capacity),
+        new Float64Array(buffer, f(9), capacity),
+      );
+    };
+    this.trees = Array.from({ length: games }, (_, g) => [tree(2 * g), tree(2 * g + 1)] as const);
+    this.#exports = exports;
+  }
+
+  /** Game g's current tree. */
+  tree(g: number): ResultTree {
+    return (this.trees[g] as readonly [ResultTree, ResultTree])[
+      this.current[g] as number
+    ] as ResultTree;
+  }
+
+  reset(g: number): void {
+    this.#exports.reset(g);
+  }
+
+  /** Begins game g's search of `rootStates[g]`. */
+  begin(g: number): void {
+    this.#exports.begin(g);
+  }
+
+  searchDone(g: number): boolean {
+    return this.#exports.search_done(g) === 1;
+  }
+
+  /** One simulation per searching game whose search is not done; returns the leaves waiting. */
+  selectAll(): number {
+    const leaves = this.#exports.select_all();
+    if (leaves < 0) throw new RangeError('cannot search a finished game');
+    return leaves;
+  }
+
+  /** The rows the last `selectAll` wrote. */
+  stepRows(): number {
+    return this.#exports.step_rows();
+  }
+
+  /** How many positions the last `selectAll` encoded. */
+  stepEncodes(): number {
+    return this.#exports.step_encodes();
+  }
+
+  /** Expands and backs up the last step's `leaves` leaves. */
+  completeAll(leaves: number): void {
+    if (this.#exports.complete_all(leaves) < 0) {
+      throw new RangeError('cannot search a finished game');
+    }
+  }
+}
