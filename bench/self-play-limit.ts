@@ -14,6 +14,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SearchCore } from '../agents/puct/core/search-core.ts';
 import { ObservationEncoder } from '../env/gym/observation.ts';
 import { core, DEFAULT_RULES, sameRules } from '../env/index.ts';
 import { type InferenceEngine, withWeights } from '../models/inference/inference-engine.ts';
@@ -21,7 +22,6 @@ import { OnnxForward } from '../models/inference/onnx-forward.ts';
 import { loadOnnxRuntime } from '../models/inference/onnx-runtime.ts';
 import { type MlpWeights, NUM_ACTIONS } from '../models/mlp-runner.ts';
 import { algorithmOf } from '../train/algorithm/registry.ts';
-import { CoreSearches } from '../train/expert-iteration/search-core/core-searches.ts';
 import { observationOf, type TrainConfig } from '../train/settings/schema.ts';
 import { playIteration } from '../train/shards/play-shard.ts';
 import type {
@@ -140,7 +140,7 @@ export class RecordingShards<C, O> implements ShardRunner<C, O> {
       return encode.call(this, state, out, offset);
     };
     // The search core encodes its leaves in WebAssembly.
-    CoreSearches.watchEncodes = (encoded, count) => {
+    SearchCore.watchEncodes = (encoded, count) => {
       for (let k = 0; k < count; k++) states.add(encoded.subarray(k * STATE_SIZE));
     };
     let results: ShardResult<C, O>[];
@@ -151,7 +151,7 @@ export class RecordingShards<C, O> implements ShardRunner<C, O> {
       );
     } finally {
       ObservationEncoder.prototype.encode = encode;
-      CoreSearches.watchEncodes = null;
+      SearchCore.watchEncodes = null;
     }
     this.iterations.push({
       moves: results.reduce((sum, r) => sum + r.stats.plies, 0),

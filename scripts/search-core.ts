@@ -1,4 +1,4 @@
-// Builds the self-play search core (train/expert-iteration/search-core/search-core.c)
+// Builds the self-play search core (agents/puct/core/search-core.c)
 // for WebAssembly with Debian's clang and lld, and writes it as base64 into
 // search-core-wasm.ts, which the package ships (users need no compiler):
 //   npm run build:search-core
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const folder = fileURLToPath(new URL('../train/expert-iteration/search-core/', import.meta.url));
+const folder = fileURLToPath(new URL('../agents/puct/core/', import.meta.url));
 export const SEARCH_CORE_SOURCE = join(folder, 'search-core.c');
 const OUTPUT = join(folder, 'search-core-wasm.ts');
 

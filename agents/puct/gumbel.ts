@@ -98,7 +98,7 @@ function maxLegalLogit(root: Pick<RootStatistics, 'legalMask' | 'logits'>): numb
  * rest of its search: their logs into `logits`, the logs' softmax over the
  * legal actions into `softmax`; returns the largest legal logit. Computed
  * once a search, by the chooser here and by the WebAssembly search core's
- * driver (train/expert-iteration/search-core/).
+ * driver (train/expert-iteration/core-searches.ts).
  */
 export function rootLogits(
   priors: ArrayLike<number>,
@@ -159,9 +159,9 @@ export class GumbelRoot {
   readonly simulations: number;
   /** Simulations to ask of the PuctSearch: the root's expansion, then `simulations`. */
   readonly totalSimulations: number;
-  readonly chooser: RootChooser;
   readonly #options: GumbelOptions;
   readonly #gumbel = new Float64Array(ACTIONS);
+  #chooser: RootChooser | null = null;
 
   constructor(options: GumbelOptions, rng: Random) {
     const { simulations, maxConsidered = 16, gumbelScale = 1 } = options;
@@ -181,6 +181,22 @@ export class GumbelRoot {
     this.#options = options;
     const gumbel = this.#gumbel;
     for (let a = 0; a < ACTIONS; a++) gumbel[a] = gumbelScale * sampleGumbel(rng);
+  }
+
+  /**
+   * The root chooser to give the PuctSearch, made at first use (the self-play
+   * search core runs Sequential Halving itself and reads only `noise`).
+   */
+  get chooser(): RootChooser {
+    this.#chooser ??= this.#makeChooser();
+    return this.#chooser;
+  }
+
+  #makeChooser(): RootChooser {
+    const { simulations } = this;
+    const options = this.#options;
+    const { maxConsidered = 16 } = options;
+    const gumbel = this.#gumbel;
     const logits = new Float64Array(ACTIONS);
     const priors = new Float64Array(ACTIONS);
     let maxLogit = 0;
@@ -193,7 +209,7 @@ export class GumbelRoot {
       q: logits,
       rawValue: 0,
     };
-    this.chooser = (view: RootView): number => {
+    return (view: RootView): number => {
       root.legalMask = view.legalMask;
       root.visits = view.visits;
       root.q = view.q;

@@ -39,7 +39,7 @@ export interface SearchCounts {
 
 /**
  * What a result reads of a tree: PuctTree's, or the WebAssembly search core's
- * (train/expert-iteration/search-core/).
+ * (agents/puct/core/).
  */
 export type ResultTree = Pick<
   PuctTree,

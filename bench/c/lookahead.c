@@ -4,7 +4,7 @@
  * thermometer board of the training presets, `{ encoding: 'thermometer',
  * lookahead: true }`, 278 floats): the same features,
  * computed the same way by the C encoder that the self-play search core runs
- * (train/expert-iteration/search-core/encoder.h). It answers how far the
+ * (agents/puct/core/encoder.h). It answers how far the
  * encoder's speed is from what the processor does with the same algorithm. bench/encoder.bench.ts builds it
  * natively (`cc -O2`) and for wasm32 (clang, no C library) and first checks
  * that it writes the TypeScript encoder's observations, bit for bit.
@@ -25,7 +25,7 @@
  */
 #include <stdint.h>
 #include "yardstick.h"
-#include "../../train/expert-iteration/search-core/encoder.h"
+#include "../../agents/puct/core/encoder.h"
 #ifndef __wasm__
 #include <math.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { SEARCH_CORE_WASM } from '../../agents/puct/core/search-core-wasm.ts';
 import { observationSize } from '../../env/gym/observation.ts';
 import { Random, resolveRules } from '../../env/index.ts';
 import type { ForwardPass } from '../../models/mlp-runner.ts';
 import { compileSearchCore } from '../../scripts/search-core.ts';
 import { PositionLog } from '../../train/expert-iteration/position-log.ts';
-import { SEARCH_CORE_WASM } from '../../train/expert-iteration/search-core/search-core-wasm.ts';
 import {
   SearchSelfPlay,
   type SearchSelfPlayOptions,

@@ -1,3 +1,4 @@
+import { coreTreeBytes } from '../../agents/puct/core/search-core.ts';
 import { treeBytes } from '../../agents/puct/tree.ts';
 import { observationSize } from '../../env/gym/observation.ts';
 import { core } from '../../env/index.ts';
@@ -5,6 +6,7 @@ import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { endgameOffsets } from '../../solve/endgame/build.ts';
 import { type MemoryEstimate, type MemoryPart, parameters, part, total } from '../memory/parts.ts';
 import { observationOf } from '../settings/schema.ts';
+import { coreEncodes } from './self-play-searches.ts';
 import type { ExpertIterationConfig } from './settings.ts';
 import { RESCORING_TABLE_BITS } from './targets/solver-rescoring.ts';
 
@@ -22,6 +24,11 @@ const REPLAY_ROW_BYTES = STATE_SIZE + 2 * NUM_ACTIONS * 4 + 4;
  */
 const CHECKPOINT_ROW_BYTES = ((STATE_SIZE + NUM_ACTIONS + 1) * 4 * 7) / 3;
 
+/** A game's search trees: in the WebAssembly core where it encodes the observation, else PuctSearch's. */
+function searchTreeBytes(config: ExpertIterationConfig, simulations: number): number {
+  return coreEncodes(observationOf(config)) ? coreTreeBytes(simulations) : treeBytes(simulations);
+}
+
 /** The games one self-play shard plays at once, and their searches. */
 function shardGamesParts(config: ExpertIterationConfig, games: number): MemoryPart[] {
   const ei = config.expertIteration;
@@ -33,7 +40,7 @@ function shardGamesParts(config: ExpertIterationConfig, games: number): MemoryPa
       gamesAtOnce: ei.gamesAtOnce,
       maxPlies: config.maxPlies,
     }),
-    part('their search trees', games * treeBytes(ei.simulations), {
+    part('their search trees', games * searchTreeBytes(config, ei.simulations), {
       gamesAtOnce: ei.gamesAtOnce,
       simulations: ei.simulations,
     }),

@@ -3,11 +3,13 @@ import { core, type Random, type RuleCode, type Rules, ruleCode } from '../../en
 import { type ForwardPass, NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import type { EndgameValues } from '../../solve/index.ts';
 import type { SelfPlayStats } from '../iteration-stats.ts';
+import { CoreSearches } from './core-searches.ts';
 import type { PositionSink } from './position-log.ts';
 import {
+  coreEncodes,
   type SearchEngine,
+  type SearchesSetup,
   type SelfPlaySearches,
-  selfPlaySearches,
 } from './self-play-searches.ts';
 import { type SearchTarget, type SearchTargetKind, searchTarget } from './targets/index.ts';
 import {
@@ -18,6 +20,7 @@ import {
   unknownMoves,
 } from './targets/solver-rescoring.ts';
 import type { TrainingOpenings } from './training-openings.ts';
+import { TypeScriptSearches } from './typescript-searches.ts';
 
 const { STATE_SIZE, TO_MOVE, finalScores, legalMask, playInPlace } = core;
 
@@ -45,6 +48,13 @@ export interface SearchSelfPlayOptions {
    * rescore its targets (targets/solver-rescoring.ts); 0: none.
    */
   readonly solverNodes: number;
+}
+
+/** The searches for `setup`: the core's where `engine` is 'core' and it encodes the observation. */
+function selfPlaySearches(setup: SearchesSetup, engine: SearchEngine): SelfPlaySearches {
+  return engine === 'core' && coreEncodes(setup.encoder.config)
+    ? new CoreSearches(setup)
+    : new TypeScriptSearches(setup);
 }
 
 /** What a SearchSelfPlay reports of a `collect`: plies are searched moves. */

@@ -3,16 +3,14 @@
  * each step runs one simulation of every game whose search is not done, and
  * their leaves go through the network in one batch. Two implementations play
  * the same games float for float: the WebAssembly search core
- * (search-core/core-searches.ts), for the observations it encodes (the
+ * (core-searches.ts), for the observations it encodes (the
  * lookahead encoder with a counts or thermometer board), and agents/puct's
  * TypeScript searches (typescript-searches.ts) for every other.
  */
 import type { PuctResult } from '../../agents/puct/search.ts';
 import type { ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
 import type { Rules } from '../../env/index.ts';
-import { CoreSearches } from './search-core/core-searches.ts';
 import type { RootPlan, SearchTarget } from './targets/index.ts';
-import { TypeScriptSearches } from './typescript-searches.ts';
 
 export interface SelfPlaySearches {
   /** The step's rows, `encoder.size` floats each: what `selectLeaves` wrote for the network. */
@@ -65,11 +63,4 @@ export interface SearchesSetup {
   /** The completed-Q target's c_scale (its Gumbel root's). */
   readonly completedQScale: number;
   readonly gumbel: boolean;
-}
-
-/** The searches for `setup`: the core's where `engine` is 'core' and it encodes the observation. */
-export function selfPlaySearches(setup: SearchesSetup, engine: SearchEngine): SelfPlaySearches {
-  return engine === 'core' && coreEncodes(setup.encoder.config)
-    ? new CoreSearches(setup)
-    : new TypeScriptSearches(setup);
 }

@@ -2,12 +2,13 @@
  * The WebAssembly search core (search-core.c) as JavaScript sees it: one
  * instance per SearchSelfPlay, its arrays as typed views over the instance's
  * memory (which never grows after `init`, so the views stay valid), and its
- * entry points. core-searches.ts drives it.
+ * entry points. Expert iteration's self-play drives it
+ * (train/expert-iteration/core-searches.ts).
  */
 
-import type { ResultTree } from '../../../agents/puct/result.ts';
 import { LAPS_FEATURE } from '../../../env/gym/observation.ts';
 import { core } from '../../../env/index.ts';
+import type { ResultTree } from '../result.ts';
 import { SEARCH_CORE_WASM } from './search-core-wasm.ts';
 
 const { ACTIONS, STATE_SIZE } = core;
@@ -17,6 +18,27 @@ export const CORE_OBSERVATION_SIZES = { counts: 146, thermometer: 278 } as const
 
 /** The boards the core encodes. */
 export type CoreEncoding = keyof typeof CORE_OBSERVATION_SIZES;
+
+/**
+ * Bytes a node takes in the core: its tree's arrays (search-core.c's tree_t:
+ * position, parent, action, prior, visits, value sum, first child, child
+ * count, solved, exact value) and its evaluation's (evals_t: priors, value,
+ * the previous tree's node).
+ */
+const CORE_NODE_BYTES = STATE_SIZE + 4 + 1 + 4 + 4 + 8 + 4 + 1 + 1 + 8 + ACTIONS * 4 + 8 + 4;
+
+/**
+ * The most nodes a search of `simulations` simulations after the root's
+ * expansion holds: each expands at most one leaf's six children.
+ */
+export function coreTreeNodes(simulations: number): number {
+  return 1 + ACTIONS * (simulations + 1);
+}
+
+/** The bytes of one game's two trees in the core (its search's and the last one's, with their evaluations). */
+export function coreTreeBytes(simulations: number): number {
+  return 2 * coreTreeNodes(simulations) * CORE_NODE_BYTES;
+}
 
 interface CoreExports {
   readonly memory: { readonly buffer: ArrayBuffer };
@@ -32,7 +54,6 @@ interface CoreExports {
   ): number;
   reset(game: number): void;
   begin(game: number): void;
-  search_done(game: number): number;
   select_all(): number;
   step_rows(): number;
   step_encodes(): number;
@@ -44,7 +65,6 @@ const ENTRY_POINTS = [
   'init',
   'reset',
   'begin',
-  'search_done',
   'select_all',
   'step_rows',
   'step_encodes',
@@ -105,6 +125,12 @@ class CoreTree implements ResultTree {
 
 /** The core's arrays (search-core.c's layout, in its order) and its entry points. */
 export class SearchCore {
+  /**
+   * Called after each `selectAll` with the positions the core encoded
+   * (`count` positions of STATE_SIZE bytes at the start of `states`): a
+   * benchmark's view of the encoder's work, done out of TypeScript's sight.
+   */
+  static watchEncodes: ((states: Uint8Array, count: number) => void) | null = null;
   readonly observationSize: number;
   /** The step's rows, `observationSize` floats each: the network's input. */
   readonly observations: Float32Array;
@@ -112,6 +138,8 @@ export class SearchCore {
   readonly rootStates: Uint8Array;
   /** Per game, 1 while its search runs (set by `begin`). */
   readonly searching: Uint8Array;
+  /** Per game, 1 once its search has run its simulations (one is enough once the root is proven). */
+  readonly finished: Uint8Array;
   /** Per game, which of its two trees is the current search's (0 or 1). */
   readonly current: Int32Array;
   readonly root: Int32Array;
@@ -157,7 +185,7 @@ export class SearchCore {
     );
     if (status !== 0) throw new Error(`the search core has no memory for ${games} games`);
     const { buffer } = exports.memory;
-    const layout = new Int32Array(buffer, exports.layout(), 22);
+    const layout = new Int32Array(buffer, exports.layout(), 23);
     const at = (k: number): number => layout[k] as number;
     this.observationSize = CORE_OBSERVATION_SIZES[options.encoding];
     this.observations = new Float32Array(buffer, at(0), games * this.observationSize);
@@ -180,10 +208,10 @@ export class SearchCore {
     this.stepGame = new Int32Array(buffer, at(17), games);
     this.stepRow = new Int32Array(buffer, at(18), games);
     this.stepEncoded = new Uint8Array(buffer, at(21), games * STATE_SIZE);
+    this.finished = new Uint8Array(buffer, at(22), games);
     const lapsFeature = new Float32Array(buffer, at(20), LAPS_FEATURE.length);
     lapsFeature.set(LAPS_FEATURE);
-    // Each simulation expands at most one leaf's six children (search-core.c's init).
-    const capacity = 1 + ACTIONS * (simulations + 1);
+    const capacity = coreTreeNodes(simulations);
     const fields = new Int32Array(buffer, at(19), games * 2 * 10);
     const tree = (k: number): CoreTree => {
       const f = (i: number): number => fields[k * 10 + i] as number;
@@ -220,25 +248,17 @@ export class SearchCore {
     this.#exports.begin(g);
   }
 
-  searchDone(g: number): boolean {
-    return this.#exports.search_done(g) === 1;
-  }
-
   /** One simulation per searching game whose search is not done; returns the leaves waiting. */
   selectAll(): number {
     const leaves = this.#exports.select_all();
     if (leaves < 0) throw new RangeError('cannot search a finished game');
+    SearchCore.watchEncodes?.(this.stepEncoded, this.#exports.step_encodes());
     return leaves;
   }
 
   /** The rows the last `selectAll` wrote. */
   stepRows(): number {
     return this.#exports.step_rows();
-  }
-
-  /** How many positions the last `selectAll` encoded. */
-  stepEncodes(): number {
-    return this.#exports.step_encodes();
   }
 
   /** Expands and backs up the last step's `leaves` leaves. */

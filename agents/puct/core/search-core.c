@@ -8,8 +8,9 @@
  * where the same code serves the TypeScript searches: the network, the
  * softmax of its logits, the draws of the random generator (Gumbel noise,
  * Dirichlet root noise), the logs of the root's priors, and each move's result
- * and target. search-core.ts drives it; its README-level description is in
- * docs/engine-speed.md.
+ * and target. search-core.ts gives JavaScript its arrays, and expert
+ * iteration's self-play drives it (train/expert-iteration/core-searches.ts);
+ * docs/engine-speed.md says what it costs.
  *
  * Doubles are computed in the order TypeScript computes them (no fused
  * multiply-adds: built with -ffp-contract=off), and Math.min and Math.max are
@@ -67,6 +68,7 @@ enum {
   L_TREES,
   L_LAPS,
   L_STEP_ENCODED,
+  L_FINISHED,
   L_COUNT
 };
 /* A tree's fields in the L_TREES table, ten pointers a tree, two trees a game. */
@@ -81,6 +83,8 @@ static tree_t *trees;
 static evals_t *evals;
 static float *observations;
 static uint8_t *root_states, *searching, *ready, *leaf_mask;
+/* Per game, whether its search has run its simulations (search_done), kept up to date for JavaScript. */
+static uint8_t *finished;
 static int32_t *current, *root, *previous_root, *done, *evaluations, *root_ready, *choices;
 static int32_t *chooser_active, *leaf_node, *leaf_from, *sequences, *step_game, *step_row;
 static double *root_raw, *gumbel_noise, *logits, *priors, *max_logit, *leaf_values;
@@ -351,6 +355,12 @@ static int ready_root(int g) {
   return 0;
 }
 
+static int search_done(int g) {
+  tree_t *t = tree_of(g);
+  if (t->solved[root[g]]) return done[g] > 0;
+  return done[g] >= simulations + 1;
+}
+
 /* One simulation of game g: 1 when its leaf waits for the network, 0 when it ended at once, -1 on error. */
 static int select_one(int g, int row) {
   tree_t *t = tree_of(g);
@@ -378,12 +388,6 @@ static int select_one(int g, int row) {
   }
   if (!waiting && ready_root(g) < 0) return -1;
   return waiting;
-}
-
-static int search_done(int g) {
-  tree_t *t = tree_of(g);
-  if (t->solved[root[g]]) return done[g] > 0;
-  return done[g] >= simulations + 1;
 }
 
 /* search.ts completeLeaves for game g's leaf, its priors and value in place (or recalled). */
@@ -414,6 +418,7 @@ static int complete(int g) {
   for (int k = 0; k < count; k++) now->recall[first + k] = before >= 0 ? before + k : -1;
   back_up(t, node, -value);
   done[g] += 1;
+  finished[g] = (uint8_t)search_done(g);
   return ready_root(g);
 }
 
@@ -470,6 +475,7 @@ __attribute__((export_name("init"))) int wasm_init(int count, int sims, int ther
   observations = take(n * obs_size * 4);
   root_states = take(n * STATE_SIZE);
   searching = take(n);
+  finished = take(n);
   ready = take(n);
   leaf_mask = take(n);
   current = take(n * 4);
@@ -499,7 +505,7 @@ __attribute__((export_name("init"))) int wasm_init(int count, int sims, int ther
                            done,         evaluations, root_raw,  ready,    gumbel_noise,
                            logits,       priors,      max_logit, sequences, leaf_mask,
                            leaf_priors,  leaf_values, step_game, step_row, tree_table,
-                           LAPS_F,       step_encoded};
+                           LAPS_F,       step_encoded, finished};
   for (int k = 0; k < L_COUNT; k++) layout[k] = (int32_t)(uintptr_t)arrays[k];
   return 0;
 }
@@ -530,10 +536,8 @@ __attribute__((export_name("begin"))) void wasm_begin(int g) {
   evaluations[g] = 0;
   root_ready[g] = 0;
   searching[g] = 1;
+  finished[g] = 0;
 }
-
-/* Whether game g's search has run its simulations (one is enough once the root is proven). */
-__attribute__((export_name("search_done"))) int wasm_search_done(int g) { return search_done(g); }
 
 /*
  * One simulation for each searching game whose search is not done, in the
@@ -546,10 +550,13 @@ __attribute__((export_name("select_all"))) int wasm_select_all(void) {
   int rows = 0, leaves = 0;
   step_encodes = 0;
   for (int g = 0; g < games; g++) {
-    if (!searching[g] || search_done(g)) continue;
+    if (!searching[g] || finished[g]) continue;
     int waiting = select_one(g, rows);
     if (waiting < 0) return -1;
-    if (waiting == 0) continue;
+    if (waiting == 0) {
+      finished[g] = (uint8_t)search_done(g);
+      continue;
+    }
     step_game[leaves] = g;
     step_row[leaves++] = leaf_from[g] >= 0 ? -1 : rows++;
   }

@@ -1,12 +1,12 @@
-import { consideredVisitSequence, rootLogits } from '../../../agents/puct/gumbel.ts';
-import { buildResult, type PuctResult } from '../../../agents/puct/result.ts';
-import { addRootNoise, type RootNoise } from '../../../agents/puct/root-noise.ts';
-import { core, type Random, ruleCode } from '../../../env/index.ts';
-import { NUM_ACTIONS } from '../../../models/mlp-runner.ts';
-import { softmaxInto } from '../../../models/softmax.ts';
-import type { SearchesSetup, SelfPlaySearches } from '../self-play-searches.ts';
-import type { RootPlan } from '../targets/index.ts';
-import { type CoreEncoding, SearchCore } from './search-core.ts';
+import { type CoreEncoding, SearchCore } from '../../agents/puct/core/search-core.ts';
+import { consideredVisitSequence, rootLogits } from '../../agents/puct/gumbel.ts';
+import { buildResult, type PuctResult } from '../../agents/puct/result.ts';
+import { addRootNoise, type RootNoise } from '../../agents/puct/root-noise.ts';
+import { core, type Random, ruleCode } from '../../env/index.ts';
+import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
+import { softmaxInto } from '../../models/softmax.ts';
+import type { SearchesSetup, SelfPlaySearches } from './self-play-searches.ts';
+import type { RootPlan } from './targets/index.ts';
 
 const { ACTIONS, STATE_SIZE } = core;
 
@@ -22,17 +22,14 @@ const EXPLORATION = 1.5;
  * and builds each move's result from the core's tree (agents/puct/result.ts).
  */
 export class CoreSearches implements SelfPlaySearches {
-  /**
-   * Called after each step with the positions the core encoded (`count`
-   * positions of STATE_SIZE bytes at the start of `states`): a benchmark's
-   * view of the encoder's work, which the core does out of TypeScript's sight.
-   */
-  static watchEncodes: ((states: Uint8Array, count: number) => void) | null = null;
   readonly observations: Float32Array;
   readonly #core: SearchCore;
   readonly #rootNoise: RootNoise | null;
   /** Per game, the generator its search draws root noise from (PUCT at the root). */
   readonly #noise: (Random | null)[];
+  /** Per game, its slots of the core's root logits and their softmax. */
+  readonly #rootLogits: Float64Array[];
+  readonly #rootSoftmax: Float64Array[];
   /** A root's priors by action, as the Gumbel chooser's view holds them. */
   readonly #rootPriors = new Float64Array(ACTIONS);
   #leaves = 0;
@@ -62,6 +59,10 @@ export class CoreSearches implements SelfPlaySearches {
         (legal - 1) * simulations,
       );
     }
+    const views = (array: Float64Array) =>
+      Array.from({ length: games }, (_, g) => array.subarray(g * ACTIONS, (g + 1) * ACTIONS));
+    this.#rootLogits = views(this.#core.logits);
+    this.#rootSoftmax = views(this.#core.priors);
     this.#rootNoise = setup.target.searchOptions.rootNoise ?? null;
     this.#noise = new Array<Random | null>(games).fill(null);
   }
@@ -87,14 +88,12 @@ export class CoreSearches implements SelfPlaySearches {
   }
 
   done(g: number): boolean {
-    return this.#core.searchDone(g);
+    return this.#core.finished[g] === 1;
   }
 
   selectLeaves(): number {
-    const core = this.#core;
-    this.#leaves = core.selectAll();
-    CoreSearches.watchEncodes?.(core.stepEncoded, core.stepEncodes());
-    return core.stepRows();
+    this.#leaves = this.#core.selectAll();
+    return this.#core.stepRows();
   }
 
   completeLeaves(logits: Float32Array, values: Float32Array): void {
@@ -148,12 +147,11 @@ export class CoreSearches implements SelfPlaySearches {
       legalMask |= 1 << a;
       priors[a] = tree.prior[c] as number;
     }
-    const at = g * ACTIONS;
     core.maxLogit[g] = rootLogits(
       priors,
       legalMask,
-      core.logits.subarray(at, at + ACTIONS),
-      core.priors.subarray(at, at + ACTIONS),
+      this.#rootLogits[g] as Float64Array,
+      this.#rootSoftmax[g] as Float64Array,
     );
   }
 }
