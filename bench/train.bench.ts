@@ -84,6 +84,9 @@ function updateSharedSeconds(algorithm: TrainingAlgorithm): number | null {
  * replaces how the learner is built (this tree only: its shards played by
  * another runner, say).
  */
+/** Iterations each measurement plays before it counts (the JIT's and the sessions' warm-up). */
+const WARM_UP_ITERATIONS = 2;
+
 export async function measureSelfPlay(
   m: TrainModules,
   preset: TrainPreset,
@@ -127,7 +130,7 @@ export async function measureSelfPlay(
     const updateCpuBefore = process.cpuUsage();
     const update = await algorithm.update(rng);
     const updateCpu = process.cpuUsage(updateCpuBefore);
-    if (i < 2) continue; // warm-up
+    if (i < WARM_UP_ITERATIONS) continue;
     updateCpuSeconds += (updateCpu.user + updateCpu.system) / 1e6;
     sharedSeconds += (shared() ?? 0) - (sharedBefore ?? 0);
     iterationSeconds += (performance.now() - start) / 1000;
@@ -169,13 +172,17 @@ export async function measureSelfPlay(
         }
       : {}),
     updateSamplesPerSec: Math.round(samples / updateSeconds),
-    updateSamplesPerIteration: Math.round(samples / (iterations - 2)),
-    updateCpuSeconds: Number((updateCpuSeconds / (iterations - 2)).toFixed(3)),
+    updateSamplesPerIteration: Math.round(samples / (iterations - WARM_UP_ITERATIONS)),
+    updateCpuSeconds: Number((updateCpuSeconds / (iterations - WARM_UP_ITERATIONS)).toFixed(3)),
     ...(shared() === null
       ? {}
-      : { updateSharedSeconds: Number((sharedSeconds / (iterations - 2)).toFixed(3)) }),
+      : {
+          updateSharedSeconds: Number(
+            (sharedSeconds / (iterations - WARM_UP_ITERATIONS)).toFixed(3),
+          ),
+        }),
     gradients,
-    iterationSeconds: Number((iterationSeconds / (iterations - 2)).toFixed(3)),
+    iterationSeconds: Number((iterationSeconds / (iterations - WARM_UP_ITERATIONS)).toFixed(3)),
   };
 }
 
@@ -207,8 +214,9 @@ export async function measurePreset(preset: TrainPreset, emit: Emit): Promise<vo
 /**
  * The self-play's practical limit on this machine (bench/self-play-limit.ts)
  * beside its measured rates: the same run played again with its shards in
- * this thread, recording its forward calls and encodes; from the last two
- * iterations, the limit's searched moves a CPU second, times the cores, and
+ * this thread, recording its forward calls and encodes; from the iterations
+ * the rates count (all but the warm-up ones), the limit's searched moves a
+ * CPU second, times the cores, and
  * the self-play's rates over it (wall time on the workers; CPU time on the
  * workers; CPU time in this one thread). Then the update's: its samples'
  * forward and backward passes at the core's peak (onnxruntime's best
@@ -234,7 +242,8 @@ async function measureLimits(preset: TrainPreset, measured: Measurement): Promis
   );
   const [runner] = runners;
   if (runner === undefined) throw new Error(`${preset}: its self-play is not played in shards`);
-  const recorded = runner.iterations.slice(-2);
+  // The iterations the rates are measured over (measureSelfPlay's, after its two warm-up ones).
+  const recorded = runner.iterations.slice(WARM_UP_ITERATIONS);
   const limit = await selfPlayLimit(recorded, runner.config);
   const cores = availableParallelism();
   const perCpuSecond = 1 / limit.secondsPerMove;

@@ -1,11 +1,13 @@
-import { MinimaxSearch } from '../agents/minimax-search.ts';
+import { openingValue } from '../agents/puct/core/search-core.ts';
 import {
   applyAction,
   initialPosition,
   legalActions,
   type Position,
   Random,
+  type RuleCode,
   type Rules,
+  ruleCode,
   rulesKey,
 } from '../env/index.ts';
 import { stateKey } from '../solve/book/plan.ts';
@@ -22,7 +24,7 @@ export interface Opening {
 export const DEFAULT_OPENING_PLIES = 4;
 /** Largest advantage (seeds, by a depth-4 search) an opening may give the player to move. */
 export const MAX_OPENING_IMBALANCE = 4;
-const BALANCE_DEPTH = 4;
+export const BALANCE_DEPTH = 4;
 
 /**
  * Whether a quick search rates the position as close: random plies often hand
@@ -34,13 +36,13 @@ function balanced(position: Position, rules: Rules): boolean {
 }
 
 /**
- * Per rules key, the depth-4 search that rates openings and what it found of
- * each position (by stateKey). Self-play draws an opening of 0-8 random plies
- * for each game, two a game on average with the redraws, and most were met
- * before (6 in 10 over 20 000 games): each is otherwise a search again, 3% of
- * the self-play's time. Cleared when full.
+ * Per rules key, the rule code the depth-4 search rates openings under and
+ * what it found of each position (by stateKey). Self-play draws an opening of
+ * 0-8 random plies for each game, two a game on average with the redraws, and
+ * most were met before (6 in 10 over 20 000 games). The search is the search
+ * core's (openingValue, MinimaxSearch's value in WebAssembly). Cleared when full.
  */
-const balanceRaters = new Map<string, { search: MinimaxSearch; known: Map<string, boolean> }>();
+const balanceRaters = new Map<string, { code: RuleCode; known: Map<string, boolean> }>();
 const KNOWN_POSITIONS = 1 << 17;
 
 /** `balanced` on an engine state (16 bytes); also used for training openings. */
@@ -48,13 +50,13 @@ export function isBalancedState(state: Uint8Array, rules: Rules): boolean {
   const key = rulesKey(rules);
   let rater = balanceRaters.get(key);
   if (rater === undefined) {
-    rater = { search: new MinimaxSearch({ rules, ttBits: 0 }), known: new Map() };
+    rater = { code: ruleCode(rules), known: new Map() };
     balanceRaters.set(key, rater);
   }
   const position = stateKey(state);
   const known = rater.known.get(position);
   if (known !== undefined) return known;
-  const { value } = rater.search.search(state, { depth: BALANCE_DEPTH });
+  const value = openingValue(state, BALANCE_DEPTH, rater.code);
   const balanced = Math.abs(value) <= MAX_OPENING_IMBALANCE;
   if (rater.known.size >= KNOWN_POSITIONS) rater.known.clear();
   rater.known.set(position, balanced);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { MinimaxSearch } from '../../agents/minimax-search.ts';
+import { openingValue } from '../../agents/puct/core/search-core.ts';
 import { SEARCH_CORE_WASM } from '../../agents/puct/core/search-core-wasm.ts';
 import { observationSize } from '../../env/gym/observation.ts';
-import { Random, resolveRules } from '../../env/index.ts';
+import { core, Random, type Rules, resolveRules, ruleCode } from '../../env/index.ts';
 import type { ForwardPass } from '../../models/mlp-runner.ts';
 import { compileSearchCore } from '../../scripts/search-core.ts';
 import { PositionLog } from '../../train/expert-iteration/position-log.ts';
@@ -116,5 +118,58 @@ describe('the WebAssembly search core', () => {
       observation: { encoding: 'onehot', lookahead: true, lookaheadEncoding: 'counts' },
     });
     expect(play(options, 'core', 3)).toEqual(play(options, 'typescript', 3));
+  });
+});
+
+/** Positions of random games under `rules` (unfinished ones, every ply up to 60). */
+function randomPositions(rules: Rules, count: number, seed: number): Uint8Array[] {
+  const rng = Random.fromSeed(seed);
+  const code = ruleCode(rules);
+  const positions: Uint8Array[] = [];
+  let state = core.setInitial(new Uint8Array(core.STATE_SIZE));
+  let ply = 0;
+  while (positions.length < count) {
+    const mask = core.legalMask(state, code);
+    if (mask === 0 || ply === 60) {
+      state = core.setInitial(new Uint8Array(core.STATE_SIZE));
+      ply = 0;
+      continue;
+    }
+    positions.push(state.slice());
+    core.playInPlace(state, core.nthAction(mask, rng.int(core.POPCOUNT[mask] as number)), code);
+    ply++;
+  }
+  return positions;
+}
+
+describe('the search core’s opening rater', () => {
+  it.each([
+    ['the default rules', {}],
+    [
+      'the capturing seed stays, leftovers to their owner',
+      { captureSeedStays: true, leftoverTo: 'owner' },
+    ],
+  ] as const)('gives MinimaxSearch’s value at depths 1 to 5: %s', (_name, input) => {
+    const rules = resolveRules(input);
+    const search = new MinimaxSearch({ rules, ttBits: 0 });
+    let finishes = 0;
+    for (const state of randomPositions(rules, 400, 11)) {
+      for (let depth = 1; depth <= 5; depth++) {
+        const { value } = search.search(state, { depth });
+        // (+ 0: the TypeScript search negates a 0 into -0.)
+        expect(openingValue(state, depth, ruleCode(rules))).toBe(value + 0);
+        if (Math.abs(value) > 50_000) finishes++;
+      }
+    }
+    // Some of the searches saw the game end: the finished values are checked too.
+    expect(finishes).toBeGreaterThan(20);
+  });
+
+  it('refuses a depth it does not search', () => {
+    const state = core.setInitial(new Uint8Array(core.STATE_SIZE));
+    expect(() => openingValue(state, 0, 0)).toThrow(
+      'opening depth must be an integer in 1..8, got 0',
+    );
+    expect(() => openingValue(state, 9, 0)).toThrow('got 9');
   });
 });

@@ -19,6 +19,7 @@
  * afterwards, so that JavaScript's views of it stay valid.
  */
 #include "encoder.h"
+#include "opening-value.h"
 
 enum { SEED_STAYS = 1, LEFTOVER_TO_OWNER = 2 };
 
@@ -579,4 +580,20 @@ __attribute__((export_name("complete_all"))) int wasm_complete_all(int leaves) {
   for (int i = 0; i < leaves; i++)
     if (complete(step_game[i]) < 0) return -1;
   return 0;
+}
+
+/* A position for opening_value, written by JavaScript. */
+static uint8_t opening[STATE_SIZE];
+
+__attribute__((export_name("opening_at"))) uint8_t *wasm_opening_at(void) { return opening; }
+
+/* The engine's tables, for an instance that only rates openings (init makes them too). */
+__attribute__((export_name("init_engine"))) void wasm_init_engine(void) { init_tables(); }
+
+/* opening-value.h: the depth-`depth` minimax value of `opening` for its player to move, under rule code `rules`. */
+__attribute__((export_name("opening_value"))) int wasm_opening_value(int depth, int rules) {
+  board_t s;
+  __builtin_memcpy(&s, opening, STATE_SIZE);
+  return negamax(s, 0, depth, -MINIMAX_INFINITY, MINIMAX_INFINITY, rules & SEED_STAYS,
+                 (rules & LEFTOVER_TO_OWNER) != 0);
 }
