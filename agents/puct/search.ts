@@ -23,9 +23,12 @@ export type { PuctResult } from './result.ts';
 export type { RootChooser, RootChooserSearch, RootView } from './root-chooser.ts';
 export type { RootNoise } from './root-noise.ts';
 
+/** PUCT's c unless an option sets it. */
+export const DEFAULT_EXPLORATION = 1.5;
+
 export interface PuctOptions {
   readonly rules: Rules;
-  /** c in Q + c P sqrt(N) / (1 + n); default 1.5. */
+  /** c in Q + c P sqrt(N) / (1 + n); default DEFAULT_EXPLORATION. */
   readonly exploration?: number;
   /**
    * Weight of the evaluator's priors against uniform ones (1: the evaluator's
@@ -124,7 +127,7 @@ export class PuctSearch {
 
   constructor(evaluator: Evaluator, options: PuctOptions) {
     this.#evaluator = evaluator;
-    this.#exploration = options.exploration ?? 1.5;
+    this.#exploration = options.exploration ?? DEFAULT_EXPLORATION;
     this.#priorWeight = options.priorWeight ?? 0.5;
     this.#rootNoise = options.rootNoise ?? null;
     if (!(this.#exploration > 0 && Number.isFinite(this.#exploration))) {

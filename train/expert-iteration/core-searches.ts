@@ -2,6 +2,7 @@ import { type CoreEncoding, SearchCore } from '../../agents/puct/core/search-cor
 import { consideredVisitSequence, rootLogits } from '../../agents/puct/gumbel.ts';
 import { buildResult, type PuctResult } from '../../agents/puct/result.ts';
 import { addRootNoise, type RootNoise } from '../../agents/puct/root-noise.ts';
+import { DEFAULT_EXPLORATION } from '../../agents/puct/search.ts';
 import { core, type Random, ruleCode } from '../../env/index.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { softmaxInto } from '../../models/softmax.ts';
@@ -9,9 +10,6 @@ import type { SearchesSetup, SelfPlaySearches } from './self-play-searches.ts';
 import type { RootPlan } from './targets/index.ts';
 
 const { ACTIONS, STATE_SIZE } = core;
-
-/** PuctSearch's default c, which self-play's searches keep. */
-const EXPLORATION = 1.5;
 
 /**
  * A SearchSelfPlay's searches in the WebAssembly search core (search-core.c),
@@ -42,7 +40,8 @@ export class CoreSearches implements SelfPlaySearches {
       simulations,
       encoding,
       ruleCode: ruleCode(setup.rules),
-      exploration: EXPLORATION,
+      // Self-play's searches keep PuctSearch's default c.
+      exploration: DEFAULT_EXPLORATION,
       valueScale: setup.completedQScale,
       gumbel: setup.gumbel,
     });
