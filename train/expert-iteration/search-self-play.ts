@@ -107,7 +107,9 @@ export interface GamesInProgress {
  * simulation at a time and the leaves of all games go through the network in
  * one batched call (onnxruntime-node, or tfjs on the fallback:
  * models/inference/), which is what makes a search behind every move
- * affordable. How each search runs and what it teaches is the run's search
+ * affordable; the searches themselves run in the WebAssembly search core
+ * where it encodes the observation, else in TypeScript, the same games either
+ * way (self-play-searches.ts). How each search runs and what it teaches is the run's search
  * target (targets/: Gumbel's completed-Q policy or AlphaZero's visit
  * counts). A position and its targets go to the sink when its game ends, the
  * value target mixing the outcome for the player who moved there with the
