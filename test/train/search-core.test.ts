@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
-import { openingValue } from '../../agents/puct/core/search-core.ts';
+import { openingValue, SearchCore } from '../../agents/puct/core/search-core.ts';
 import { SEARCH_CORE_WASM } from '../../agents/puct/core/search-core-wasm.ts';
 import { observationSize } from '../../env/gym/observation.ts';
 import { core, Random, type Rules, resolveRules, ruleCode } from '../../env/index.ts';
@@ -111,6 +111,22 @@ describe('the WebAssembly search core', () => {
     // Games ended and their positions were logged in every collect.
     for (const collect of core.collects) expect(collect.positions.count).toBeGreaterThan(10);
     expect(core).toEqual(typescript);
+  });
+
+  it('refuses to search a finished game, as PuctSearch does', () => {
+    const search = new SearchCore({
+      games: 1,
+      simulations: 4,
+      encoding: 'counts',
+      ruleCode: 0,
+      exploration: 1.5,
+      valueScale: 0.1,
+      gumbel: true,
+    });
+    // Player 0's store holds 25 of the 48 seeds: the game is over.
+    search.rootStates.set([0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 3, 25, 0, 1, 0]);
+    search.begin(0);
+    expect(() => search.selectAll()).toThrow('cannot search a finished game');
   });
 
   it('leaves other observations to the TypeScript searches, with the same games', () => {

@@ -1,6 +1,5 @@
 import type { Evaluator } from '../../agents/evaluator.ts';
-import type { PuctResult } from '../../agents/puct/search.ts';
-import { PuctSearch } from '../../agents/puct/search.ts';
+import { type PuctResult, PuctSearch } from '../../agents/puct/search.ts';
 import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { softmaxInto } from '../../models/softmax.ts';
 import type { SearchesSetup, SelfPlaySearches } from './self-play-searches.ts';
