@@ -14,8 +14,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SearchCore } from '../agents/puct/core/search-core.ts';
-import { ObservationEncoder } from '../env/gym/observation.ts';
+import { coreEncoding, SearchCore } from '../agents/puct/core/search-core.ts';
+import { type ObservationConfig, ObservationEncoder } from '../env/gym/observation.ts';
 import { core, DEFAULT_RULES, sameRules } from '../env/index.ts';
 import { type InferenceEngine, withWeights } from '../models/inference/inference-engine.ts';
 import { OnnxForward } from '../models/inference/onnx-forward.ts';
@@ -318,20 +318,10 @@ function encoderRates(
   }
 }
 
-/** What the C yardstick encodes of an observation config, or why it cannot. */
-export function yardstickEncoding(observation: {
-  readonly encoding: string;
-  readonly lookahead: boolean;
-  readonly lookaheadEncoding: string;
-}): YardstickEncoding {
-  const { encoding, lookahead, lookaheadEncoding } = observation;
-  if (
-    lookahead &&
-    lookaheadEncoding === 'counts' &&
-    (encoding === 'counts' || encoding === 'thermometer')
-  ) {
-    return encoding;
-  }
+/** What the C yardstick encodes of an observation config (the core's encoder.h), or why it cannot. */
+export function yardstickEncoding(observation: ObservationConfig): YardstickEncoding {
+  const encoding = coreEncoding(observation);
+  if (encoding !== null) return encoding;
   throw new Error(
     `the C encoder writes the board as counts or a thermometer with lookahead over counts, not ${JSON.stringify(observation)}`,
   );

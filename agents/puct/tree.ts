@@ -31,6 +31,19 @@ export function treeBytes(simulations: number, remembering = true): number {
 }
 
 /**
+ * Node `c`'s value for the player who moved into it: exact when proven, else
+ * its mean (0 unvisited). PuctTree's, and the WebAssembly core's trees'.
+ */
+export function meanValue(
+  tree: Pick<PuctTree, 'solved' | 'exact' | 'visits' | 'valueSum'>,
+  c: number,
+): number {
+  if (tree.solved[c] === 1) return tree.exact[c] as number;
+  const n = tree.visits[c] as number;
+  return n > 0 ? (tree.valueSum[c] as number) / n : 0;
+}
+
+/**
  * The search tree's storage: one entry per node in parallel typed arrays that
  * grow by doubling and are kept from one search to the next. A node's
  * children are consecutive, from `firstChild` for `childCount` nodes, one per
@@ -95,9 +108,7 @@ export class PuctTree {
 
   /** A child's value for the player who moved into it: exact when proven, else its mean (0 unvisited). */
   meanValue(c: number): number {
-    if (this.solved[c] === 1) return this.exact[c] as number;
-    const n = this.visits[c] as number;
-    return n > 0 ? (this.valueSum[c] as number) / n : 0;
+    return meanValue(this, c);
   }
 
   /**

@@ -32,9 +32,9 @@ export class CoreSearches implements SelfPlaySearches {
   readonly #rootPriors = new Float64Array(ACTIONS);
   #leaves = 0;
 
-  constructor(setup: SearchesSetup) {
+  /** `encoding`: the board of the setup's observation, which the core encodes (coreEncoding). */
+  constructor(setup: SearchesSetup, encoding: CoreEncoding) {
     const { games, simulations, encoder } = setup;
-    const encoding = encoder.config.encoding as CoreEncoding;
     this.#core = new SearchCore({
       games,
       simulations,

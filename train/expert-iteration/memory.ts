@@ -1,4 +1,4 @@
-import { coreTreeBytes } from '../../agents/puct/core/search-core.ts';
+import { coreEncoding, coreTreeBytes } from '../../agents/puct/core/search-core.ts';
 import { treeBytes } from '../../agents/puct/tree.ts';
 import { observationSize } from '../../env/gym/observation.ts';
 import { core } from '../../env/index.ts';
@@ -6,7 +6,6 @@ import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
 import { endgameOffsets } from '../../solve/endgame/build.ts';
 import { type MemoryEstimate, type MemoryPart, parameters, part, total } from '../memory/parts.ts';
 import { observationOf } from '../settings/schema.ts';
-import { coreEncodes } from './self-play-searches.ts';
 import type { ExpertIterationConfig } from './settings.ts';
 import { RESCORING_TABLE_BITS } from './targets/solver-rescoring.ts';
 
@@ -26,7 +25,9 @@ const CHECKPOINT_ROW_BYTES = ((STATE_SIZE + NUM_ACTIONS + 1) * 4 * 7) / 3;
 
 /** A game's search trees: in the WebAssembly core where it encodes the observation, else PuctSearch's. */
 function searchTreeBytes(config: ExpertIterationConfig, simulations: number): number {
-  return coreEncodes(observationOf(config)) ? coreTreeBytes(simulations) : treeBytes(simulations);
+  return coreEncoding(observationOf(config)) !== null
+    ? coreTreeBytes(simulations)
+    : treeBytes(simulations);
 }
 
 /** The games one self-play shard plays at once, and their searches. */

@@ -1,3 +1,4 @@
+import { coreEncoding } from '../../agents/puct/core/search-core.ts';
 import { type ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
 import { core, type Random, type RuleCode, type Rules, ruleCode } from '../../env/index.ts';
 import { type ForwardPass, NUM_ACTIONS } from '../../models/mlp-runner.ts';
@@ -5,12 +6,7 @@ import type { EndgameValues } from '../../solve/index.ts';
 import type { SelfPlayStats } from '../iteration-stats.ts';
 import { CoreSearches } from './core-searches.ts';
 import type { PositionSink } from './position-log.ts';
-import {
-  coreEncodes,
-  type SearchEngine,
-  type SearchesSetup,
-  type SelfPlaySearches,
-} from './self-play-searches.ts';
+import type { SearchEngine, SearchesSetup, SelfPlaySearches } from './self-play-searches.ts';
 import { type SearchTarget, type SearchTargetKind, searchTarget } from './targets/index.ts';
 import {
   type ProvenMoves,
@@ -52,9 +48,8 @@ export interface SearchSelfPlayOptions {
 
 /** The searches for `setup`: the core's where `engine` is 'core' and it encodes the observation. */
 function selfPlaySearches(setup: SearchesSetup, engine: SearchEngine): SelfPlaySearches {
-  return engine === 'core' && coreEncodes(setup.encoder.config)
-    ? new CoreSearches(setup)
-    : new TypeScriptSearches(setup);
+  const encoding = engine === 'core' ? coreEncoding(setup.encoder.config) : null;
+  return encoding !== null ? new CoreSearches(setup, encoding) : new TypeScriptSearches(setup);
 }
 
 /** What a SearchSelfPlay reports of a `collect`: plies are searched moves. */

@@ -8,7 +8,7 @@
  * TypeScript searches (typescript-searches.ts) for every other.
  */
 import type { PuctResult } from '../../agents/puct/search.ts';
-import type { ObservationConfig, ObservationEncoder } from '../../env/gym/observation.ts';
+import type { ObservationEncoder } from '../../env/gym/observation.ts';
 import type { Rules } from '../../env/index.ts';
 import type { RootPlan, SearchTarget } from './targets/index.ts';
 
@@ -43,15 +43,6 @@ export interface SelfPlaySearches {
 
 /** Which searches play: the WebAssembly core where it encodes the observation, or TypeScript's. */
 export type SearchEngine = 'core' | 'typescript';
-
-/** Whether the WebAssembly core encodes `observation` (the lookahead encoder, counts or thermometer board). */
-export function coreEncodes(observation: ObservationConfig): boolean {
-  return (
-    observation.lookahead &&
-    observation.lookaheadEncoding === 'counts' &&
-    (observation.encoding === 'counts' || observation.encoding === 'thermometer')
-  );
-}
 
 /** What the searches of `games` games need to know. */
 export interface SearchesSetup {

@@ -31,12 +31,7 @@ static int horizon_value(board_t s, int ply, int css, int to_owner) {
     opp_seeds += s[opp + i];
   }
   if (own_seeds == 0) return finished_value(s, ply, to_owner);
-  if (opp_seeds == 0) {
-    board_t ignored;
-    int any = 0;
-    for (int a = 0; a < ACTIONS && !any; a++) any = play(s, a, css, &ignored, 0) == OK;
-    if (!any) return finished_value(s, ply, to_owner);
-  }
+  if (opp_seeds == 0 && !has_legal_move(s, css)) return finished_value(s, ply, to_owner);
   return s[12 + mover] - s[13 - mover];
 }
 

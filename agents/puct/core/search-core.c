@@ -86,8 +86,8 @@ static float *observations;
 static uint8_t *root_states, *searching, *ready, *leaf_mask;
 /* Per game, whether its search has run its simulations (search_done), kept up to date for JavaScript. */
 static uint8_t *finished;
-static int32_t *current, *root, *previous_root, *done, *evaluations, *root_ready, *choices;
-static int32_t *chooser_active, *leaf_node, *leaf_from, *sequences, *step_game, *step_row;
+static int32_t *current, *root, *done, *evaluations, *root_ready, *choices;
+static int32_t *leaf_node, *leaf_from, *sequences, *step_game, *step_row;
 static double *root_raw, *gumbel_noise, *logits, *priors, *max_logit, *leaf_values;
 static float *leaf_priors;
 static board_t *leaf_children;
@@ -350,7 +350,6 @@ static void play_leaf(int g, tree_t *t, int node, int row) {
 static int ready_root(int g) {
   if (root_ready[g] || done[g] == 0) return 0;
   if (tree_of(g)->child_count[root[g]] == 0) return -1;
-  chooser_active[g] = gumbel;
   root_ready[g] = 1;
   ready[g] = 1;
   return 0;
@@ -370,7 +369,8 @@ static int select_one(int g, int row) {
   if (!t->solved[r]) {
     int node = r;
     while (is_expanded(t, node)) {
-      node = node == r && chooser_active[g] ? choose(g, t, r) : select_child(t, node);
+      /* Gumbel's chooser takes the root's actions once the root is expanded (ready). */
+      node = node == r && gumbel && root_ready[g] ? choose(g, t, r) : select_child(t, node);
       if (node < 0) return -1;
     }
     if (!t->solved[node]) {
@@ -481,12 +481,10 @@ __attribute__((export_name("init"))) int wasm_init(int count, int sims, int ther
   leaf_mask = take(n);
   current = take(n * 4);
   root = take(n * 4);
-  previous_root = take(n * 4);
   done = take(n * 4);
   evaluations = take(n * 4);
   root_ready = take(n * 4);
   choices = take(n * 4);
-  chooser_active = take(n * 4);
   leaf_node = take(n * 4);
   leaf_from = take(n * 4);
   sequences = take(ACTIONS * (uintptr_t)sims * 4);
@@ -519,7 +517,7 @@ __attribute__((export_name("reset"))) void wasm_reset(int g) {
 
 /* search.ts begin: a search of game g's root state, the last search's tree kept for its evaluations. */
 __attribute__((export_name("begin"))) void wasm_begin(int g) {
-  previous_root[g] = root[g];
+  int last = root[g]; /* the last search's root, in what becomes the previous tree */
   current[g] = 1 - current[g];
   tree_t *t = tree_of(g);
   t->size = 0;
@@ -528,10 +526,9 @@ __attribute__((export_name("begin"))) void wasm_begin(int g) {
   __builtin_memcpy(t->states + r * STATE_SIZE, root_states + g * STATE_SIZE, STATE_SIZE);
   board_t s = state_of(t, r);
   tree_t *p = previous_of(g);
-  int last = previous_root[g], from = -1;
+  int from = -1;
   if (p->size > 0 && last >= 0) from = holds(p, last, s) ? last : find_near(p, last, s);
   now_of(g)->recall[r] = from;
-  chooser_active[g] = 0;
   choices[g] = 0;
   done[g] = 0;
   evaluations[g] = 0;

@@ -6,18 +6,27 @@
  * (train/expert-iteration/core-searches.ts).
  */
 
-import { LAPS_FEATURE } from '../../../env/gym/observation.ts';
+import {
+  LAPS_FEATURE,
+  type ObservationConfig,
+  observationSize,
+} from '../../../env/gym/observation.ts';
 import { core } from '../../../env/index.ts';
 import type { ResultTree } from '../result.ts';
+import { meanValue } from '../tree.ts';
 import { SEARCH_CORE_WASM } from './search-core-wasm.ts';
 
 const { ACTIONS, STATE_SIZE } = core;
 
-/** Observation floats of the two encodings the core writes (encoder.h). */
-export const CORE_OBSERVATION_SIZES = { counts: 146, thermometer: 278 } as const;
+/** The boards the core's encoder (encoder.h) writes, always with lookahead over counts. */
+export type CoreEncoding = 'counts' | 'thermometer';
 
-/** The boards the core encodes. */
-export type CoreEncoding = keyof typeof CORE_OBSERVATION_SIZES;
+/** The board of `observation` if the core's encoder writes it, else null. */
+export function coreEncoding(observation: ObservationConfig): CoreEncoding | null {
+  const { encoding, lookahead, lookaheadEncoding } = observation;
+  if (!lookahead || lookaheadEncoding !== 'counts') return null;
+  return encoding === 'counts' || encoding === 'thermometer' ? encoding : null;
+}
 
 /**
  * Bytes a node takes in the core: its tree's arrays (search-core.c's tree_t:
@@ -139,8 +148,6 @@ export interface SearchCoreOptions {
 /** One of a game's two trees, as agents/puct/result.ts reads a tree. */
 class CoreTree implements ResultTree {
   constructor(
-    readonly states: Uint8Array<ArrayBuffer>,
-    readonly parent: Int32Array<ArrayBuffer>,
     readonly action: Int8Array<ArrayBuffer>,
     readonly prior: Float32Array<ArrayBuffer>,
     readonly visits: Int32Array<ArrayBuffer>,
@@ -152,9 +159,7 @@ class CoreTree implements ResultTree {
   ) {}
 
   meanValue(c: number): number {
-    if (this.solved[c] === 1) return this.exact[c] as number;
-    const n = this.visits[c] as number;
-    return n > 0 ? (this.valueSum[c] as number) / n : 0;
+    return meanValue(this, c);
   }
 }
 
@@ -222,7 +227,11 @@ export class SearchCore {
     const { buffer } = exports.memory;
     const layout = new Int32Array(buffer, exports.layout(), 23);
     const at = (k: number): number => layout[k] as number;
-    this.observationSize = CORE_OBSERVATION_SIZES[options.encoding];
+    this.observationSize = observationSize({
+      encoding: options.encoding,
+      lookahead: true,
+      lookaheadEncoding: 'counts',
+    });
     this.observations = new Float32Array(buffer, at(0), games * this.observationSize);
     this.rootStates = new Uint8Array(buffer, at(1), games * STATE_SIZE);
     this.searching = new Uint8Array(buffer, at(2), games);
@@ -250,9 +259,8 @@ export class SearchCore {
     const fields = new Int32Array(buffer, at(19), games * 2 * 10);
     const tree = (k: number): CoreTree => {
       const f = (i: number): number => fields[k * 10 + i] as number;
+      // Fields 0 and 1 (positions, parents) are the core's alone.
       return new CoreTree(
-        new Uint8Array(buffer, f(0), capacity * STATE_SIZE),
-        new Int32Array(buffer, f(1), capacity),
         new Int8Array(buffer, f(2), capacity),
         new Float32Array(buffer, f(3), capacity),
         new Int32Array(buffer, f(4), capacity),
