@@ -21,7 +21,11 @@ import type { Emit } from './types.ts';
  *   minibatch's filling) and the rest (Adam, on the main thread).
  * - `by-workers`: searched moves/s and update samples/s with 1, 2, ... worker
  *   threads up to the cores here, and whether each ends with the same network
- *   (`sameRun`: the run must not depend on its workers).
+ *   (`sameRun`: the run must not depend on its workers); a searched move's
+ *   microseconds inside its shard (`shardMicrosPerMove`: with more threads
+ *   than one, how much slower a shard plays beside the others) and the share
+ *   of the threads' self-play time spent outside the shards
+ *   (`outsideShardsShare`).
  * - `projection`: an iteration's seconds on N cores from `shard-costs`, its
  *   critical path: the shards dealt to N threads (longest first, each to the
  *   thread free first), self-play's rest, and the update with its slices
@@ -147,8 +151,10 @@ async function shardCosts(tf: Tf, config: TrainConfig): Promise<IterationCosts> 
 /** The measured iterations with `workers` threads: rates, seconds an iteration and the network's hash. */
 async function iterations(tf: Tf, config: TrainConfig, workers: number) {
   const learner = await buildLearner(tf, config, { workers });
+  const { profile } = learner.algorithm;
   let plies = 0;
   let selfPlaySeconds = 0;
+  let shardSeconds = 0;
   let samples = 0;
   let updateSeconds = 0;
   let wall = 0;
@@ -159,11 +165,13 @@ async function iterations(tf: Tf, config: TrainConfig, workers: number) {
     for (let i = 0; i < WARM_UP + MEASURED; i++) {
       const start = performance.now();
       const stats = await learner.algorithm.collect(rng, i + 1);
+      const shards = profile?.call(learner.algorithm).shardSeconds ?? [];
       const update = await learner.algorithm.update(rng);
       if (i < WARM_UP) continue;
       wall += (performance.now() - start) / 1000;
       plies += stats.plies;
       selfPlaySeconds += stats.seconds;
+      shardSeconds += shards.reduce((sum, s) => sum + s, 0);
       samples += update.samples;
       updateSeconds += update.seconds;
     }
@@ -171,8 +179,16 @@ async function iterations(tf: Tf, config: TrainConfig, workers: number) {
   } finally {
     await disposeLearner(learner);
   }
+  const threads = Math.max(1, workers);
   return {
     searchedMovesPerSec: Math.round(plies / selfPlaySeconds),
+    // A move's seconds inside its shard (the shards' own clocks, wherever they
+    // played): beside another thread against alone, what the threads cost
+    // each other; and the share of the threads' self-play time outside the
+    // shards (hand-offs, the network's session per iteration, the wait for
+    // the last shard).
+    shardMicrosPerMove: round((1e6 * shardSeconds) / plies),
+    outsideShardsShare: round(1 - shardSeconds / (threads * selfPlaySeconds)),
     updateSamplesPerSec: Math.round(samples / updateSeconds),
     iterationSeconds: round(wall / MEASURED),
     hash: hash.digest('hex'),
