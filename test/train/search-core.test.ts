@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MinimaxSearch } from '../../agents/minimax-search.ts';
-import { openingValue, SearchCore } from '../../agents/puct/core/search-core.ts';
+import { coreExp, openingValue, SearchCore } from '../../agents/puct/core/search-core.ts';
 import { SEARCH_CORE_WASM } from '../../agents/puct/core/search-core-wasm.ts';
 import { observationSize } from '../../env/gym/observation.ts';
 import { core, Random, type Rules, resolveRules, ruleCode } from '../../env/index.ts';
@@ -127,6 +127,20 @@ describe('the WebAssembly search core', () => {
     search.rootStates.set([0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 3, 25, 0, 1, 0]);
     search.begin(0);
     expect(() => search.selectAll()).toThrow('cannot search a finished game');
+  });
+
+  it('computes Math.exp to the bit, for its softmax of the network’s logits', () => {
+    const rng = Random.fromSeed(11);
+    const special = [0, -0, 1, -1, 1e-300, -1e-300, 709.78, 709.79, -745.13, -745.14];
+    const inputs = [...special, Infinity, -Infinity, NaN];
+    for (let i = 0; i < 100_000; i++) {
+      // A softmax's differences of float32 logits, small ones, and the whole finite range.
+      inputs.push(Math.fround(-30 * rng.next()) - Math.fround(30 * rng.next()));
+      inputs.push((rng.next() - 0.5) * 1e-3);
+      inputs.push((rng.next() - 0.5) * 1500);
+    }
+    const differing = inputs.filter((x) => !Object.is(coreExp(x), Math.exp(x)));
+    expect(differing).toEqual([]);
   });
 
   it('leaves other observations to the TypeScript searches, with the same games', () => {

@@ -4,8 +4,6 @@ import { buildResult, type PuctResult } from '../../agents/puct/result.ts';
 import { addRootNoise, type RootNoise } from '../../agents/puct/root-noise.ts';
 import { DEFAULT_EXPLORATION } from '../../agents/puct/search.ts';
 import { core, type Random, ruleCode } from '../../env/index.ts';
-import { NUM_ACTIONS } from '../../models/mlp-runner.ts';
-import { softmaxInto } from '../../models/softmax.ts';
 import type { SearchesSetup, SelfPlaySearches } from './self-play-searches.ts';
 import type { RootPlan } from './targets/index.ts';
 
@@ -14,13 +12,15 @@ const { ACTIONS, STATE_SIZE } = core;
 /**
  * A SearchSelfPlay's searches in the WebAssembly search core (search-core.c),
  * the same searches as typescript-searches.ts float for float: the core
- * selects, encodes, expands and backs up; this side writes the network's
- * priors (softmaxInto, as the TypeScript searches) and values into it, draws
- * the root noise and computes Gumbel's root logits when a root is expanded,
- * and builds each move's result from the core's tree (agents/puct/result.ts).
+ * selects, encodes, takes the network's outputs (its softmax is
+ * models/softmax.ts's), expands and backs up; this side draws the root noise
+ * and computes Gumbel's root logits when a root is expanded, and builds each
+ * move's result from the core's tree (agents/puct/result.ts).
  */
 export class CoreSearches implements SelfPlaySearches {
   readonly observations: Float32Array;
+  readonly logits: Float32Array;
+  readonly values: Float32Array;
   readonly #core: SearchCore;
   readonly #rootNoise: RootNoise | null;
   /** Per game, the generator its search draws root noise from (PUCT at the root). */
@@ -51,6 +51,8 @@ export class CoreSearches implements SelfPlaySearches {
       );
     }
     this.observations = this.#core.observations;
+    this.logits = this.#core.netLogits;
+    this.values = this.#core.netValues;
     // Gumbel's default maxConsidered (16) considers every legal action.
     for (let legal = 1; legal <= ACTIONS; legal++) {
       this.#core.sequences.set(
@@ -95,17 +97,10 @@ export class CoreSearches implements SelfPlaySearches {
     return this.#core.stepRows();
   }
 
-  completeLeaves(logits: Float32Array, values: Float32Array): void {
+  completeLeaves(): void {
     const core = this.#core;
-    const { stepGame, stepRow, leafMask, leafPriors, leafValues } = core;
+    const { stepGame } = core;
     const leaves = this.#leaves;
-    for (let i = 0; i < leaves; i++) {
-      const r = stepRow[i] as number;
-      if (r < 0) continue;
-      const g = stepGame[i] as number;
-      softmaxInto(logits, r * NUM_ACTIONS, leafMask[g] as number, leafPriors, g * ACTIONS);
-      leafValues[g] = values[r] as number;
-    }
     core.completeAll(leaves);
     // The roots expanded in this step, in the games' order, as the TypeScript
     // searches ready them (the root noise's draws come in that order).

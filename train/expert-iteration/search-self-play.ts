@@ -129,9 +129,6 @@ export class SearchSelfPlay {
   readonly #rescoring: SolverRescoring | null;
   /** Per game, what the solver proved of the position being searched. */
   readonly #proven: ProvenMoves[];
-  /** The network's outputs for a step's rows. */
-  readonly #logits: Float32Array;
-  readonly #values: Float32Array;
   readonly #scores = new Int32Array(2);
   readonly #ruleCode: RuleCode;
   /** Positions run through the network so far (for benchmarks). */
@@ -178,8 +175,6 @@ export class SearchSelfPlay {
         : null;
     this.#proven = Array.from({ length: n }, () => unknownMoves(0));
     this.#logCount = new Int32Array(n);
-    this.#logits = new Float32Array(n * NUM_ACTIONS);
-    this.#values = new Float32Array(n);
     this.#ruleCode = ruleCode(options.rules);
   }
 
@@ -293,9 +288,10 @@ export class SearchSelfPlay {
   #evaluateLeaves(rows: number): void {
     if (rows > 0) {
       this.evaluations += rows;
-      this.forward(this.#searches.observations, rows, this.#logits, this.#values);
+      const searches = this.#searches;
+      this.forward(searches.observations, rows, searches.logits, searches.values);
     }
-    this.#searches.completeLeaves(this.#logits, this.#values);
+    this.#searches.completeLeaves();
   }
 
   /**

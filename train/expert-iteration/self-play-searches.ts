@@ -15,6 +15,9 @@ import type { RootPlan, SearchTarget } from './targets/index.ts';
 export interface SelfPlaySearches {
   /** The step's rows, `encoder.size` floats each: what `selectLeaves` wrote for the network. */
   readonly observations: Float32Array;
+  /** Where the network writes its outputs for the step's rows: 6 logits and a value a row. */
+  readonly logits: Float32Array;
+  readonly values: Float32Array;
   /** Whether game g's search has begun and its move is not played yet. */
   searching(g: number): boolean;
   /** Ends game g's search (its move is played, or the search is dropped to start again). */
@@ -32,11 +35,11 @@ export interface SelfPlaySearches {
    */
   selectLeaves(): number;
   /**
-   * Expands the waiting leaves with the network's outputs for their rows (6
-   * logits and a value a row) and backs them up; a root expanded here gets
-   * its noise or Gumbel's logits.
+   * Expands the waiting leaves with the network's outputs for their rows (in
+   * `logits` and `values`) and backs them up; a root expanded here gets its
+   * noise or Gumbel's logits.
    */
-  completeLeaves(logits: Float32Array, values: Float32Array): void;
+  completeLeaves(): void;
   /** Game g's search result (after at least the root's expansion). */
   result(g: number): PuctResult;
 }

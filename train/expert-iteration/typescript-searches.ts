@@ -20,6 +20,8 @@ const DRIVER_EVALUATES: Evaluator = {
  */
 export class TypeScriptSearches implements SelfPlaySearches {
   readonly observations: Float32Array;
+  readonly logits: Float32Array;
+  readonly values: Float32Array;
   readonly #searches: PuctSearch[];
   readonly #searching: Uint8Array;
   readonly #simulations: number;
@@ -34,6 +36,8 @@ export class TypeScriptSearches implements SelfPlaySearches {
   constructor(setup: SearchesSetup) {
     const { games, encoder } = setup;
     this.observations = new Float32Array(games * encoder.size);
+    this.logits = new Float32Array(games * NUM_ACTIONS);
+    this.values = new Float32Array(games);
     this.#simulations = setup.simulations;
     this.#searches = Array.from(
       { length: games },
@@ -98,7 +102,8 @@ export class TypeScriptSearches implements SelfPlaySearches {
     return rows;
   }
 
-  completeLeaves(logits: Float32Array, values: Float32Array): void {
+  completeLeaves(): void {
+    const { logits, values } = this;
     for (let i = 0; i < this.#leaves; i++) {
       const search = this.#searches[this.#leafGame[i] as number] as PuctSearch;
       const r = this.#leafRow[i] as number;

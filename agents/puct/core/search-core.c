@@ -6,9 +6,10 @@
  * (gumbel.ts) or PUCT with root noise at the root), so that a run's games are
  * the same whichever plays them. What it does not do stays in TypeScript,
  * where the same code serves the TypeScript searches: the network, the
- * softmax of its logits, the draws of the random generator (Gumbel noise,
- * Dirichlet root noise), the logs of the root's priors, and each move's result
- * and target. search-core.ts gives JavaScript its arrays, and expert
+ * draws of the random generator (Gumbel noise, Dirichlet root noise), the
+ * logs of the root's priors, and each move's result and target. The softmax
+ * of the network's logits is models/softmax.ts's, with V8's Math.exp
+ * (js-exp.h). search-core.ts gives JavaScript its arrays, and expert
  * iteration's self-play drives it (train/expert-iteration/core-searches.ts);
  * docs/engine-speed.md says what it costs.
  *
@@ -19,6 +20,7 @@
  * afterwards, so that JavaScript's views of it stay valid.
  */
 #include "encoder.h"
+#include "js-exp.h"
 #include "opening-value.h"
 
 enum { SEED_STAYS = 1, LEFTOVER_TO_OWNER = 2 };
@@ -70,6 +72,8 @@ enum {
   L_LAPS,
   L_STEP_ENCODED,
   L_FINISHED,
+  L_NET_LOGITS,
+  L_NET_VALUES,
   L_COUNT
 };
 /* A tree's fields in the L_TREES table, ten pointers a tree, two trees a game. */
@@ -90,6 +94,8 @@ static int32_t *current, *root, *done, *evaluations, *root_ready, *choices;
 static int32_t *leaf_node, *leaf_from, *sequences, *step_game, *step_row;
 static double *root_raw, *gumbel_noise, *logits, *priors, *max_logit, *leaf_values;
 static float *leaf_priors;
+/* The network's outputs for the step's rows (6 logits and a value a row): it writes them here. */
+static float *net_logits, *net_values;
 static board_t *leaf_children;
 /* The positions the last select_all encoded, in order (for benchmarks: what the encoder did). */
 static board_t *step_encoded;
@@ -499,12 +505,14 @@ __attribute__((export_name("init"))) int wasm_init(int count, int sims, int ther
   leaf_priors = take(n * ACTIONS * 4);
   leaf_children = take(n * ACTIONS * STATE_SIZE);
   step_encoded = take(n * STATE_SIZE);
-  if (step_encoded == 0) return -1;
+  net_logits = take(n * ACTIONS * 4);
+  net_values = take(n * 4);
+  if (net_values == 0) return -1;
   void *arrays[L_COUNT] = {observations, root_states, searching, current,  root,
                            done,         evaluations, root_raw,  ready,    gumbel_noise,
                            logits,       priors,      max_logit, sequences, leaf_mask,
                            leaf_priors,  leaf_values, step_game, step_row, tree_table,
-                           LAPS_F,       step_encoded, finished};
+                           LAPS_F,       step_encoded, finished,  net_logits, net_values};
   for (int k = 0; k < L_COUNT; k++) layout[k] = (int32_t)(uintptr_t)arrays[k];
   return 0;
 }
@@ -569,15 +577,46 @@ __attribute__((export_name("step_rows"))) int wasm_step_rows(void) { return step
 __attribute__((export_name("step_encodes"))) int wasm_step_encodes(void) { return step_encodes; }
 
 /*
- * Expands and backs up the `leaves` leaves of the last select_all with the
- * priors and values written for them (the recalled ones with their own);
- * `ready[g]` is set for each game whose root this expanded. 0, or -1 on error.
+ * models/softmax.ts softmaxInto: the softmax of the 6 logits at `logits` over
+ * the actions of `mask` into `out` (floats), the sum taken before `out`
+ * rounds, with JavaScript's Math.exp.
+ */
+static void softmax_into(const float *logits, int mask, float *out) {
+  double max = -__builtin_inf();
+  for (int a = 0; a < ACTIONS; a++) {
+    double logit = logits[a];
+    if ((mask & (1 << a)) && logit > max) max = logit;
+  }
+  double sum = 0;
+  for (int a = 0; a < ACTIONS; a++) {
+    double p = mask & (1 << a) ? js_exp((double)logits[a] - max) : 0;
+    out[a] = (float)p;
+    sum += p;
+  }
+  if (sum > 0)
+    for (int a = 0; a < ACTIONS; a++) out[a] = (float)((double)out[a] / sum);
+}
+
+/*
+ * Expands and backs up the `leaves` leaves of the last select_all: the
+ * network's leaves with the softmax of their logits and their values (its
+ * outputs for their rows), the recalled ones with their own; `ready[g]` is
+ * set for each game whose root this expanded. 0, or -1 on error.
  */
 __attribute__((export_name("complete_all"))) int wasm_complete_all(int leaves) {
+  for (int i = 0; i < leaves; i++) {
+    int r = step_row[i], g = step_game[i];
+    if (r < 0) continue;
+    softmax_into(net_logits + r * ACTIONS, leaf_mask[g], leaf_priors + g * ACTIONS);
+    leaf_values[g] = net_values[r];
+  }
   for (int i = 0; i < leaves; i++)
     if (complete(step_game[i]) < 0) return -1;
   return 0;
 }
+
+/* JavaScript's Math.exp (js-exp.h), for the test that checks it against V8's. */
+__attribute__((export_name("js_exp"))) double wasm_js_exp(double x) { return js_exp(x); }
 
 /* A position for opening_value, written by JavaScript. */
 static uint8_t opening[STATE_SIZE];

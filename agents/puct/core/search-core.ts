@@ -70,6 +70,7 @@ interface CoreExports {
   init_engine(): void;
   opening_at(): number;
   opening_value(depth: number, rules: number): number;
+  js_exp(x: number): number;
 }
 
 const ENTRY_POINTS = [
@@ -84,6 +85,7 @@ const ENTRY_POINTS = [
   'init_engine',
   'opening_at',
   'opening_value',
+  'js_exp',
 ] as const;
 
 let compiled: WebAssembly.Module | null = null;
@@ -101,8 +103,25 @@ function coreExports(): CoreExports {
   return exports as unknown as CoreExports;
 }
 
-/** An instance of the core that only rates openings, and its position slot. */
-let openingRater: { readonly exports: CoreExports; readonly opening: Uint8Array } | null = null;
+/** An instance of the core that searches nothing (it rates openings), and its position slot. */
+let tools: { readonly exports: CoreExports; readonly opening: Uint8Array } | null = null;
+
+function toolCore(): { readonly exports: CoreExports; readonly opening: Uint8Array } {
+  if (tools === null) {
+    const exports = coreExports();
+    exports.init_engine();
+    tools = {
+      exports,
+      opening: new Uint8Array(exports.memory.buffer, exports.opening_at(), STATE_SIZE),
+    };
+  }
+  return tools;
+}
+
+/** The core's Math.exp (js-exp.h: V8's fdlibm exp in C), which its softmax of the network's logits uses. */
+export function coreExp(x: number): number {
+  return toolCore().exports.js_exp(x);
+}
 
 /** Deepest search `openingValue` runs (its recursion lives on the module's stack). */
 const MAX_OPENING_DEPTH = 8;
@@ -118,16 +137,9 @@ export function openingValue(state: Uint8Array, depth: number, ruleCode: number)
       `opening depth must be an integer in 1..${MAX_OPENING_DEPTH}, got ${depth}`,
     );
   }
-  if (openingRater === null) {
-    const exports = coreExports();
-    exports.init_engine();
-    openingRater = {
-      exports,
-      opening: new Uint8Array(exports.memory.buffer, exports.opening_at(), STATE_SIZE),
-    };
-  }
-  openingRater.opening.set(state.subarray(0, STATE_SIZE));
-  return openingRater.exports.opening_value(depth, ruleCode);
+  const rater = toolCore();
+  rater.opening.set(state.subarray(0, STATE_SIZE));
+  return rater.exports.opening_value(depth, ruleCode);
 }
 
 /** What the core is asked to search. */
@@ -198,10 +210,9 @@ export class SearchCore {
   readonly maxLogit: Float64Array;
   /** Sequential Halving's schedules, `simulations` a count of legal root actions (1 to 6). */
   readonly sequences: Int32Array;
-  /** Per game: its waiting leaf's legal mask, priors and value. */
-  readonly leafMask: Uint8Array;
-  readonly leafPriors: Float32Array;
-  readonly leafValues: Float64Array;
+  /** The network's outputs for the step's rows, 6 logits and a value a row: the network writes them here. */
+  readonly netLogits: Float32Array;
+  readonly netValues: Float32Array;
   /** Per leaf of the step, in the games' order: its game, and its row (-1: recalled). */
   readonly stepGame: Int32Array;
   readonly stepRow: Int32Array;
@@ -225,7 +236,7 @@ export class SearchCore {
     );
     if (status !== 0) throw new Error(`the search core has no memory for ${games} games`);
     const { buffer } = exports.memory;
-    const layout = new Int32Array(buffer, exports.layout(), 23);
+    const layout = new Int32Array(buffer, exports.layout(), 25);
     const at = (k: number): number => layout[k] as number;
     this.observationSize = observationSize({
       encoding: options.encoding,
@@ -246,13 +257,12 @@ export class SearchCore {
     this.priors = new Float64Array(buffer, at(11), games * ACTIONS);
     this.maxLogit = new Float64Array(buffer, at(12), games);
     this.sequences = new Int32Array(buffer, at(13), ACTIONS * simulations);
-    this.leafMask = new Uint8Array(buffer, at(14), games);
-    this.leafPriors = new Float32Array(buffer, at(15), games * ACTIONS);
-    this.leafValues = new Float64Array(buffer, at(16), games);
     this.stepGame = new Int32Array(buffer, at(17), games);
     this.stepRow = new Int32Array(buffer, at(18), games);
     this.stepEncoded = new Uint8Array(buffer, at(21), games * STATE_SIZE);
     this.finished = new Uint8Array(buffer, at(22), games);
+    this.netLogits = new Float32Array(buffer, at(23), games * ACTIONS);
+    this.netValues = new Float32Array(buffer, at(24), games);
     const lapsFeature = new Float32Array(buffer, at(20), LAPS_FEATURE.length);
     lapsFeature.set(LAPS_FEATURE);
     const capacity = coreTreeNodes(simulations);
@@ -304,7 +314,7 @@ export class SearchCore {
     return this.#exports.step_rows();
   }
 
-  /** Expands and backs up the last step's `leaves` leaves. */
+  /** Expands and backs up the last step's `leaves` leaves, with the network's outputs in `netLogits` and `netValues`. */
   completeAll(leaves: number): void {
     if (this.#exports.complete_all(leaves) < 0) {
       throw new RangeError('cannot search a finished game');
