@@ -39,11 +39,24 @@ async function setUp(call: ThreadCall): Promise<void> {
   done.add(key);
 }
 
+type Exported = (input: unknown, count: () => void) => unknown;
+
+/**
+ * The functions calls have named so far, by module and name: a module is
+ * imported once, not at every task (from the sources, each import() waits on
+ * tsx's loader thread, some milliseconds a task).
+ */
+const functions = new Map<string, Exported>();
+
 /** The function a call names. */
-async function exported(call: ThreadCall): Promise<(input: unknown, count: () => void) => unknown> {
+async function exported(call: ThreadCall): Promise<Exported> {
+  const key = `${call.module}#${call.name}`;
+  const known = functions.get(key);
+  if (known !== undefined) return known;
   const value: unknown = ((await import(call.module)) as Record<string, unknown>)[call.name];
   if (typeof value !== 'function') {
     throw new Error(`${call.module} has no function ${call.name} for a thread to call`);
   }
-  return value as (input: unknown, count: () => void) => unknown;
+  functions.set(key, value as Exported);
+  return value as Exported;
 }
