@@ -104,9 +104,14 @@ function coreExports(): CoreExports {
 }
 
 /** An instance of the core that searches nothing (it rates openings), and its position slot. */
-let tools: { readonly exports: CoreExports; readonly opening: Uint8Array } | null = null;
+interface ToolCore {
+  readonly exports: CoreExports;
+  readonly opening: Uint8Array;
+}
 
-function toolCore(): { readonly exports: CoreExports; readonly opening: Uint8Array } {
+let tools: ToolCore | null = null;
+
+function toolCore(): ToolCore {
   if (tools === null) {
     const exports = coreExports();
     exports.init_engine();
