@@ -42,17 +42,31 @@ function balanced(position: Position, rules: Rules): boolean {
  * most were met before (6 in 10 over 20 000 games). The search is the search
  * core's (openingValue, MinimaxSearch's value in WebAssembly). Cleared when full.
  */
-const balanceRaters = new Map<string, { code: RuleCode; known: Map<string, boolean> }>();
+interface BalanceRater {
+  readonly code: RuleCode;
+  readonly known: Map<string, boolean>;
+}
+const balanceRaters = new Map<string, BalanceRater>();
+// The rater of a rules object met before, without spelling its key again (a call a drawn opening).
+const ratersOf = new WeakMap<Rules, BalanceRater>();
 const KNOWN_POSITIONS = 1 << 17;
 
-/** `balanced` on an engine state (16 bytes); also used for training openings. */
-export function isBalancedState(state: Uint8Array, rules: Rules): boolean {
+function balanceRater(rules: Rules): BalanceRater {
+  const met = ratersOf.get(rules);
+  if (met !== undefined) return met;
   const key = rulesKey(rules);
   let rater = balanceRaters.get(key);
   if (rater === undefined) {
     rater = { code: ruleCode(rules), known: new Map() };
     balanceRaters.set(key, rater);
   }
+  ratersOf.set(rules, rater);
+  return rater;
+}
+
+/** `balanced` on an engine state (16 bytes); also used for training openings. */
+export function isBalancedState(state: Uint8Array, rules: Rules): boolean {
+  const rater = balanceRater(rules);
   const position = stateKey(state);
   const known = rater.known.get(position);
   if (known !== undefined) return known;
