@@ -77,6 +77,9 @@ function updateSharedSeconds(algorithm: TrainingAlgorithm): number | null {
     : null;
 }
 
+/** Iterations each measurement plays before it counts (the JIT's and the sessions' warm-up). */
+const WARM_UP_ITERATIONS = 2;
+
 /**
  * One preset's self-play and update rates (see `run`), on the tree `m`.
  * `selfPlayCpuPliesPerSec` counts the process's CPU time (worker threads
@@ -84,9 +87,6 @@ function updateSharedSeconds(algorithm: TrainingAlgorithm): number | null {
  * replaces how the learner is built (this tree only: its shards played by
  * another runner, say).
  */
-/** Iterations each measurement plays before it counts (the JIT's and the sessions' warm-up). */
-const WARM_UP_ITERATIONS = 2;
-
 export async function measureSelfPlay(
   m: TrainModules,
   preset: TrainPreset,

@@ -24,7 +24,7 @@ export interface Opening {
 export const DEFAULT_OPENING_PLIES = 4;
 /** Largest advantage (seeds, by a depth-4 search) an opening may give the player to move. */
 export const MAX_OPENING_IMBALANCE = 4;
-export const BALANCE_DEPTH = 4;
+const BALANCE_DEPTH = 4;
 
 /**
  * Whether a quick search rates the position as close: random plies often hand

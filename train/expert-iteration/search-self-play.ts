@@ -286,12 +286,12 @@ export class SearchSelfPlay {
    * value, in the games' order (a visit-count search draws its root noise then).
    */
   #evaluateLeaves(rows: number): void {
+    const searches = this.#searches;
     if (rows > 0) {
       this.evaluations += rows;
-      const searches = this.#searches;
       this.forward(searches.observations, rows, searches.logits, searches.values);
     }
-    this.#searches.completeLeaves();
+    searches.completeLeaves();
   }
 
   /**

@@ -47,7 +47,7 @@ typedef struct {
   int32_t *recall;
 } evals_t;
 
-/* Where each array starts, for JavaScript's views (the order of search-core.ts's LAYOUT). */
+/* Where each array starts, for JavaScript's views (search-core.ts's LAYOUT names them in this order). */
 enum {
   L_OBSERVATIONS,
   L_ROOT_STATES,
@@ -407,12 +407,12 @@ static int complete(int g) {
   if (node == root[g]) root_raw[g] = value;
   int mask = leaf_mask[g];
   int count = __builtin_popcount((unsigned)mask);
-  double uniform = (1 - 1.0) / count;
   int first = t->size;
   const float *p = leaf_priors + g * ACTIONS;
   for (int a = 0; a < ACTIONS; a++) {
     if (!(mask & (1 << a))) continue;
-    int child = add_node(t, node, a, (float)(1.0 * (double)p[a] + uniform));
+    /* Prior weight 1: search.ts's mix of the network's prior and a uniform one is the prior itself. */
+    int child = add_node(t, node, a, p[a]);
     __builtin_memcpy(t->states + child * STATE_SIZE, &leaf_children[g * ACTIONS + a], STATE_SIZE);
   }
   t->first_child[node] = first;

@@ -147,6 +147,42 @@ export function openingValue(state: Uint8Array, depth: number, ruleCode: number)
   return rater.exports.opening_value(depth, ruleCode);
 }
 
+/**
+ * The core's arrays in the order of search-core.c's layout table (its L_*
+ * enum): `layout()` points at a table of where each starts. The leaves' masks,
+ * priors and values are the core's alone.
+ */
+const LAYOUT = [
+  'observations',
+  'rootStates',
+  'searching',
+  'current',
+  'root',
+  'done',
+  'evaluations',
+  'rootRaw',
+  'ready',
+  'gumbel',
+  'logits',
+  'priors',
+  'maxLogit',
+  'sequences',
+  'leafMask',
+  'leafPriors',
+  'leafValues',
+  'stepGame',
+  'stepRow',
+  'trees',
+  'laps',
+  'stepEncoded',
+  'finished',
+  'netLogits',
+  'netValues',
+] as const;
+
+/** Pointers a tree has in the layout's `trees` table (search-core.c's TREE_FIELDS), two trees a game. */
+const TREE_FIELDS = 10;
+
 /** What the core is asked to search. */
 export interface SearchCoreOptions {
   readonly games: number;
@@ -241,39 +277,39 @@ export class SearchCore {
     );
     if (status !== 0) throw new Error(`the search core has no memory for ${games} games`);
     const { buffer } = exports.memory;
-    const layout = new Int32Array(buffer, exports.layout(), 25);
-    const at = (k: number): number => layout[k] as number;
+    const layout = new Int32Array(buffer, exports.layout(), LAYOUT.length);
+    const at = (name: (typeof LAYOUT)[number]): number => layout[LAYOUT.indexOf(name)] as number;
     this.observationSize = observationSize({
       encoding: options.encoding,
       lookahead: true,
       lookaheadEncoding: 'counts',
     });
-    this.observations = new Float32Array(buffer, at(0), games * this.observationSize);
-    this.rootStates = new Uint8Array(buffer, at(1), games * STATE_SIZE);
-    this.searching = new Uint8Array(buffer, at(2), games);
-    this.current = new Int32Array(buffer, at(3), games);
-    this.root = new Int32Array(buffer, at(4), games);
-    this.done = new Int32Array(buffer, at(5), games);
-    this.evaluations = new Int32Array(buffer, at(6), games);
-    this.rootRaw = new Float64Array(buffer, at(7), games);
-    this.ready = new Uint8Array(buffer, at(8), games);
-    this.gumbel = new Float64Array(buffer, at(9), games * ACTIONS);
-    this.logits = new Float64Array(buffer, at(10), games * ACTIONS);
-    this.priors = new Float64Array(buffer, at(11), games * ACTIONS);
-    this.maxLogit = new Float64Array(buffer, at(12), games);
-    this.sequences = new Int32Array(buffer, at(13), ACTIONS * simulations);
-    this.stepGame = new Int32Array(buffer, at(17), games);
-    this.stepRow = new Int32Array(buffer, at(18), games);
-    this.stepEncoded = new Uint8Array(buffer, at(21), games * STATE_SIZE);
-    this.finished = new Uint8Array(buffer, at(22), games);
-    this.netLogits = new Float32Array(buffer, at(23), games * ACTIONS);
-    this.netValues = new Float32Array(buffer, at(24), games);
-    const lapsFeature = new Float32Array(buffer, at(20), LAPS_FEATURE.length);
+    this.observations = new Float32Array(buffer, at('observations'), games * this.observationSize);
+    this.rootStates = new Uint8Array(buffer, at('rootStates'), games * STATE_SIZE);
+    this.searching = new Uint8Array(buffer, at('searching'), games);
+    this.current = new Int32Array(buffer, at('current'), games);
+    this.root = new Int32Array(buffer, at('root'), games);
+    this.done = new Int32Array(buffer, at('done'), games);
+    this.evaluations = new Int32Array(buffer, at('evaluations'), games);
+    this.rootRaw = new Float64Array(buffer, at('rootRaw'), games);
+    this.ready = new Uint8Array(buffer, at('ready'), games);
+    this.gumbel = new Float64Array(buffer, at('gumbel'), games * ACTIONS);
+    this.logits = new Float64Array(buffer, at('logits'), games * ACTIONS);
+    this.priors = new Float64Array(buffer, at('priors'), games * ACTIONS);
+    this.maxLogit = new Float64Array(buffer, at('maxLogit'), games);
+    this.sequences = new Int32Array(buffer, at('sequences'), ACTIONS * simulations);
+    this.stepGame = new Int32Array(buffer, at('stepGame'), games);
+    this.stepRow = new Int32Array(buffer, at('stepRow'), games);
+    this.stepEncoded = new Uint8Array(buffer, at('stepEncoded'), games * STATE_SIZE);
+    this.finished = new Uint8Array(buffer, at('finished'), games);
+    this.netLogits = new Float32Array(buffer, at('netLogits'), games * ACTIONS);
+    this.netValues = new Float32Array(buffer, at('netValues'), games);
+    const lapsFeature = new Float32Array(buffer, at('laps'), LAPS_FEATURE.length);
     lapsFeature.set(LAPS_FEATURE);
     const capacity = coreTreeNodes(simulations);
-    const fields = new Int32Array(buffer, at(19), games * 2 * 10);
+    const fields = new Int32Array(buffer, at('trees'), games * 2 * TREE_FIELDS);
     const tree = (k: number): CoreTree => {
-      const f = (i: number): number => fields[k * 10 + i] as number;
+      const f = (i: number): number => fields[k * TREE_FIELDS + i] as number;
       // Fields 0 and 1 (positions, parents) are the core's alone.
       return new CoreTree(
         new Int8Array(buffer, f(2), capacity),
