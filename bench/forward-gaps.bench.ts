@@ -123,6 +123,13 @@ function callsWithGaps(forward: OnnxForward, inputSize: number): TimedGap[] {
   }));
 }
 
+/** Marsaglia's 32-bit xorshift step. */
+function xorshift(x: number): number {
+  let y = x ^ (x << 13);
+  y ^= y >>> 17;
+  return y ^ (y << 5);
+}
+
 /** The work put between two calls. */
 class GapWork {
   readonly #small = new Int32Array(256);
@@ -145,9 +152,7 @@ class GapWork {
     const small = this.#small;
     let x = this.#x;
     for (let i = 0; i < n; i++) {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
+      x = xorshift(x);
       switch (x & 7) {
         case 0:
           small[(x >>> 3) & 255] = (small[(x >>> 3) & 255] as number) + 1;
@@ -172,9 +177,7 @@ class GapWork {
     let x = this.#x;
     let sum = this.#sum;
     for (let i = 0; i < n; i++) {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
+      x = xorshift(x);
       sum = (sum + (x & 1)) | 0;
     }
     this.#x = x;
