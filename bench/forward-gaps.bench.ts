@@ -1,8 +1,8 @@
 import { observationSize } from '../env/gym/observation.ts';
-import { Random } from '../env/random.ts';
+import { loadBackend } from '../models/backend.ts';
 import { OnnxForward } from '../models/inference/onnx-forward.ts';
 import { loadOnnxRuntime } from '../models/inference/onnx-runtime.ts';
-import type { DenseWeights, MlpWeights } from '../models/mlp-runner.ts';
+import { createPolicyValueModel, extractMlpWeights } from '../models/policy-value-model.ts';
 import { buildConfig } from '../train/config/build.ts';
 import { PRESETS } from '../train/config/presets.ts';
 import { observationOf } from '../train/settings/schema.ts';
@@ -15,7 +15,7 @@ import type { Emit } from './types.ts';
  * search's does. The self-play limit (self-play-limit.ts) replays the
  * network's calls back to back; inside self-play the same calls take
  * 1.1-1.3x as long. This bench runs the network of `quick` and of `long`
- * (their shapes, seeded random weights) at self-play's mean rows a call, back
+ * (the weights each run starts from) at self-play's mean rows a call, back
  * to back and with work of a few kinds between the calls:
  *
  * - `branches`: data-dependent branches on 1 kB (no memory to speak of);
@@ -57,10 +57,15 @@ export async function run(emit: Emit): Promise<void> {
     process.stderr.write(`forward-gaps: ${reason}; skipped\n`);
     return;
   }
+  const { tf } = await loadBackend('auto');
   for (const preset of benchPresets()) {
     const config = buildConfig([PRESETS[preset] ?? {}, { seed: 1 }]);
     const inputSize = observationSize(observationOf(config));
-    const forward = new OnnxForward(runtime, seededWeights(inputSize, config.hidden, 1));
+    const network = { hidden: config.hidden, activation: config.activation };
+    const model = createPolicyValueModel(tf, inputSize, network, config.seed);
+    const weights = extractMlpWeights(model, network);
+    model.dispose();
+    const forward = new OnnxForward(runtime, weights);
     try {
       const timed = callsWithGaps(forward, inputSize);
       const backToBack = (timed[0] as TimedGap).callMicros;
@@ -190,34 +195,4 @@ class GapWork {
     const end = (kb * 1024) / 4;
     for (let i = 0; i < end; i += 16) lines[i] = ((lines[i] as number) + 1) | 0;
   }
-}
-
-function seededWeights(inputSize: number, hidden: readonly number[], seed: number): MlpWeights {
-  const rng = Random.fromSeed(seed);
-  const dense = (
-    inputs: number,
-    outputs: number,
-    activation: DenseWeights['activation'],
-  ): DenseWeights => {
-    const scale = Math.sqrt(2 / inputs);
-    return {
-      inputSize: inputs,
-      outputSize: outputs,
-      activation,
-      kernel: Float32Array.from({ length: inputs * outputs }, () => rng.normal() * scale),
-      bias: Float32Array.from({ length: outputs }, () => rng.normal() * 0.1),
-    };
-  };
-  const layers: DenseWeights[] = [];
-  let width = inputSize;
-  for (const h of hidden) {
-    layers.push(dense(width, h, 'relu'));
-    width = h;
-  }
-  return {
-    inputSize,
-    hidden: layers,
-    policy: dense(width, 6, 'linear'),
-    value: dense(width, 1, 'tanh'),
-  };
 }
